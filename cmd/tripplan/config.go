@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// config is everything read from the environment; nothing else configures the server.
+type config struct {
+	Env           string // development | test | production
+	Addr          string
+	BaseURL       string
+	DevLogin      bool
+	SessionSecret []byte
+	JWTSecret     []byte
+}
+
+// Development-only secrets, so that `make run` needs no configuration. Production refuses to
+// start without its own.
+const (
+	devSessionSecret = "tripplan-development-session-secret-not-for-production"
+	devJWTSecret     = "tripplan-development-jwt-secret-not-for-production"
+)
+
+func loadConfig(getenv func(string) string) (config, error) {
+	c := config{
+		Env:     strings.ToLower(strings.TrimSpace(getenv("APP_ENV"))),
+		Addr:    getenv("ADDR"),
+		BaseURL: strings.TrimRight(getenv("BASE_URL"), "/"),
+	}
+	if c.Env == "" {
+		c.Env = "development"
+	}
+	switch c.Env {
+	case "development", "test", "production":
+	default:
+		return c, fmt.Errorf("APP_ENV must be development, test or production, not %q", c.Env)
+	}
+	if c.Addr == "" {
+		c.Addr = ":8080"
+	}
+	c.DevLogin = c.Env != "production"
+	if v := getenv("DEV_LOGIN"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("DEV_LOGIN must be true or false, not %q", v)
+		}
+		c.DevLogin = on
+	}
+	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
+	if c.Env == "production" {
+		var missing []string
+		if len(c.SessionSecret) < 32 {
+			missing = append(missing, "SESSION_SECRET")
+		}
+		if len(c.JWTSecret) < 32 {
+			missing = append(missing, "JWT_SECRET")
+		}
+		if len(missing) > 0 {
+			return c, errors.New("production needs " + strings.Join(missing, " and ") + " (at least 32 random bytes each)")
+		}
+		if c.BaseURL == "" {
+			return c, errors.New("production needs BASE_URL (the public https URL)")
+		}
+	}
+	if len(c.SessionSecret) == 0 {
+		c.SessionSecret = []byte(devSessionSecret)
+	}
+	if len(c.JWTSecret) == 0 {
+		c.JWTSecret = []byte(devJWTSecret)
+	}
+	if len(c.SessionSecret) < 32 || len(c.JWTSecret) < 32 {
+		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
+	}
+	return c, nil
+}

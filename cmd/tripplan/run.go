@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"tripplan/internal/auth"
+	"tripplan/internal/devdb"
+	"tripplan/internal/postgres"
+	"tripplan/web"
+)
+
+// run wires the application from its environment and serves until ctx is done.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected arguments %q: tripplan is configured by environment variables (see README.md)", args)
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	var handler slog.Handler = slog.NewTextHandler(stdout, &slog.HandlerOptions{Level: slog.LevelInfo})
+	if cfg.Env == "production" {
+		handler = slog.NewJSONHandler(stdout, nil)
+	}
+	log := slog.New(handler)
+
+	// DATABASE_URL, else PostgreSQL on 127.0.0.1:5432, else a private cluster in .data/postgres.
+	cluster, err := devdb.Find(ctx, devdb.Options{Getenv: getenv, Database: "tripplan", DataDir: ".data/postgres", Log: log})
+	if err != nil {
+		return err
+	}
+	defer cluster.Close()
+	db, err := postgres.Open(ctx, cluster.URL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := postgres.Migrate(ctx, db.DB.DB, log); err != nil {
+		return err
+	}
+	if cfg.Env == "development" {
+		if seeded, err := db.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("seed demo data: %w", err)
+		} else if seeded {
+			log.Info("demo data seeded")
+		}
+	}
+
+	tokens, err := auth.NewIssuer(cfg.JWTSecret, nil)
+	if err != nil {
+		return err
+	}
+	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.BaseURL, DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development"}
+	srv, err := web.New(webCfg, web.Deps{
+		Store:    db,
+		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
+		Tokens:   tokens,
+		Log:      log,
+	})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	url := cfg.BaseURL
+	if url == "" {
+		url = localURL(ln.Addr())
+	}
+	fmt.Fprintf(stdout, "\nTripplan is running at %s (%s)\n", url, cfg.Env)
+	if cfg.DevLogin {
+		fmt.Fprintf(stdout, "Sign in at %s/login as a demo user (Ana or Ben), or from a client:\n", url)
+		fmt.Fprintf(stdout, "  curl -X POST %s/dev/auth/login -H 'Content-Type: application/json' -d '{\"provider\":\"GOOGLE\",\"provider_id\":\"demo-ana\",\"nickname\":\"Ana\"}'\n\n", url)
+	}
+
+	go pruneExpired(ctx, db, log)
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// localURL is the URL to print for a listener with no BASE_URL.
+func localURL(a net.Addr) string {
+	addr := a.String()
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if host == "::" || host == "0.0.0.0" || host == "" || strings.HasPrefix(host, "[::") {
+			host = "localhost"
+		}
+		addr = net.JoinHostPort(host, port)
+	}
+	return "http://" + addr
+}
+
+// pruneExpired deletes expired sessions and refresh tokens every hour.
+func pruneExpired(ctx context.Context, db *postgres.DB, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if err := db.PruneExpired(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("pruning expired sessions", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,222 @@
+// Package planner is the domain of Tripplan: its types, its pure rules and its error codes.
+// It imports nothing else from the module.
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code is a stable, machine-readable error code sent to clients as problem+json "code".
+type Code string
+
+// The error codes of the API contract (spec/API.md §2), each with its HTTP status.
+const (
+	// Generic.
+	CodeInvalidRequest       Code = "INVALID_REQUEST"
+	CodeUnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeNotFound             Code = "NOT_FOUND"
+	CodeMethodNotAllowed     Code = "METHOD_NOT_ALLOWED"
+	CodePayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
+	CodeTooManyRequests      Code = "TOO_MANY_REQUESTS"
+	CodeServiceUnavailable   Code = "SERVICE_UNAVAILABLE"
+	CodeInternal             Code = "INTERNAL"
+	CodeCrossOrigin          Code = "CROSS_ORIGIN_FORBIDDEN"
+
+	// Authentication and users.
+	CodeMissingToken         Code = "MISSING_TOKEN"
+	CodeExpiredToken         Code = "EXPIRED_TOKEN"
+	CodeInvalidToken         Code = "INVALID_TOKEN"
+	CodeTermsRequired        Code = "TERMS_REQUIRED"
+	CodeTermsAlreadyAccepted Code = "TERMS_ALREADY_ACCEPTED"
+	CodeUserNotFound         Code = "USER_NOT_FOUND"
+	CodeUserWithdrawn        Code = "USER_WITHDRAWN"
+	CodeUnsupportedImageType Code = "UNSUPPORTED_IMAGE_CONTENT_TYPE"
+
+	// Roles.
+	CodeGuestForbidden        Code = "GUEST_FORBIDDEN"
+	CodeForbiddenNotMember    Code = "FORBIDDEN_NOT_MEMBER"
+	CodeForbiddenNotOwner     Code = "FORBIDDEN_NOT_OWNER"
+	CodeForbiddenNotGuest     Code = "FORBIDDEN_NOT_GUEST"
+	CodeBlockOpinionForbidden Code = "BLOCK_OPINION_FORBIDDEN"
+
+	// Places, collections, members.
+	CodePlaceNotFound                 Code = "PLACE_NOT_FOUND"
+	CodeCollectionNotFound            Code = "COLLECTION_NOT_FOUND"
+	CodeMemberNotFound                Code = "MEMBER_NOT_FOUND"
+	CodeMemberAlreadyExists           Code = "MEMBER_ALREADY_EXISTS"
+	CodeNeedToDelegateOwnership       Code = "NEED_TO_DELEGATE_OWNERSHIP"
+	CodeCannotDelegateOwnershipToSelf Code = "CANNOT_DELEGATE_OWNERSHIP_TO_SELF"
+	CodeInvalidSortType               Code = "INVALID_SORT_TYPE"
+	CodeCollectionPlaceNotFound       Code = "COLLECTION_PLACE_NOT_FOUND"
+	CodeCollectionPlaceAlreadyExists  Code = "COLLECTION_PLACE_ALREADY_EXISTS"
+	CodeSocialMediaUnsupported        Code = "SOCIAL_MEDIA_UNSUPPORTED"
+	CodeJobInProgress                 Code = "JOB_IN_PROGRESS"
+	CodeJobNotFound                   Code = "JOB_NOT_FOUND"
+	CodeAlreadyDecided                Code = "ALREADY_DECIDED"
+	CodeInvalidLink                   Code = "INVALID_LINK"
+	CodeExpiredLink                   Code = "EXPIRED_LINK"
+
+	// Plans and blocks.
+	CodePlanNotFound                  Code = "PLAN_NOT_FOUND"
+	CodeInvalidDateRange              Code = "INVALID_DATE_RANGE"
+	CodePlanDayNotFound               Code = "PLAN_DAY_NOT_FOUND"
+	CodePlanCollectionNotFound        Code = "PLAN_COLLECTION_NOT_FOUND"
+	CodePlanCollectionAlreadyExists   Code = "PLAN_COLLECTION_ALREADY_EXISTS"
+	CodeBlockNotFound                 Code = "BLOCK_NOT_FOUND"
+	CodeBlockNotInTimeBlock           Code = "BLOCK_NOT_IN_TIME_BLOCK"
+	CodeCandidateCountInsufficient    Code = "CANDIDATE_COUNT_INSUFFICIENT"
+	CodeCannotAddCandidateToFreeBlock Code = "CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK"
+	CodeTimeBlockExactDuplicate       Code = "TIME_BLOCK_EXACT_DUPLICATE"
+	CodeTimeBlockOverlap              Code = "TIME_BLOCK_OVERLAP"
+	CodeBlockOpinionNotFound          Code = "BLOCK_OPINION_NOT_FOUND"
+	CodeBlockOpinionAlreadyExists     Code = "BLOCK_OPINION_ALREADY_EXISTS"
+	CodeBlockNotPlaceType             Code = "BLOCK_NOT_PLACE_TYPE"
+	CodeBudgetNotFound                Code = "BUDGET_NOT_FOUND"
+	CodeExpenseNotFound               Code = "EXPENSE_NOT_FOUND"
+	CodeExpenseItemNotFound           Code = "EXPENSE_ITEM_NOT_FOUND"
+	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
+)
+
+// statuses is the one table from code to HTTP status.
+var statuses = map[Code]int{
+	CodeInvalidRequest:       http.StatusBadRequest,
+	CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
+	CodeNotFound:             http.StatusNotFound,
+	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
+	CodeTooManyRequests:      http.StatusTooManyRequests,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
+	CodeInternal:             http.StatusInternalServerError,
+	CodeCrossOrigin:          http.StatusForbidden,
+
+	CodeMissingToken:         http.StatusUnauthorized,
+	CodeExpiredToken:         http.StatusUnauthorized,
+	CodeInvalidToken:         http.StatusUnauthorized,
+	CodeTermsRequired:        http.StatusForbidden,
+	CodeTermsAlreadyAccepted: http.StatusConflict,
+	CodeUserNotFound:         http.StatusNotFound,
+	CodeUserWithdrawn:        http.StatusForbidden,
+	CodeUnsupportedImageType: http.StatusBadRequest,
+
+	CodeGuestForbidden:        http.StatusForbidden,
+	CodeForbiddenNotMember:    http.StatusForbidden,
+	CodeForbiddenNotOwner:     http.StatusForbidden,
+	CodeForbiddenNotGuest:     http.StatusForbidden,
+	CodeBlockOpinionForbidden: http.StatusForbidden,
+
+	CodePlaceNotFound:                 http.StatusNotFound,
+	CodeCollectionNotFound:            http.StatusNotFound,
+	CodeMemberNotFound:                http.StatusNotFound,
+	CodeMemberAlreadyExists:           http.StatusConflict,
+	CodeNeedToDelegateOwnership:       http.StatusConflict,
+	CodeCannotDelegateOwnershipToSelf: http.StatusConflict,
+	CodeInvalidSortType:               http.StatusBadRequest,
+	CodeCollectionPlaceNotFound:       http.StatusNotFound,
+	CodeCollectionPlaceAlreadyExists:  http.StatusConflict,
+	CodeSocialMediaUnsupported:        http.StatusBadRequest,
+	CodeJobInProgress:                 http.StatusConflict,
+	CodeJobNotFound:                   http.StatusNotFound,
+	CodeAlreadyDecided:                http.StatusConflict,
+	CodeInvalidLink:                   http.StatusNotFound,
+	CodeExpiredLink:                   http.StatusNotFound,
+
+	CodePlanNotFound:                  http.StatusNotFound,
+	CodeInvalidDateRange:              http.StatusBadRequest,
+	CodePlanDayNotFound:               http.StatusNotFound,
+	CodePlanCollectionNotFound:        http.StatusNotFound,
+	CodePlanCollectionAlreadyExists:   http.StatusConflict,
+	CodeBlockNotFound:                 http.StatusNotFound,
+	CodeBlockNotInTimeBlock:           http.StatusBadRequest,
+	CodeCandidateCountInsufficient:    http.StatusBadRequest,
+	CodeCannotAddCandidateToFreeBlock: http.StatusBadRequest,
+	CodeTimeBlockExactDuplicate:       http.StatusConflict,
+	CodeTimeBlockOverlap:              http.StatusConflict,
+	CodeBlockOpinionNotFound:          http.StatusNotFound,
+	CodeBlockOpinionAlreadyExists:     http.StatusConflict,
+	CodeBlockNotPlaceType:             http.StatusBadRequest,
+	CodeBudgetNotFound:                http.StatusNotFound,
+	CodeExpenseNotFound:               http.StatusNotFound,
+	CodeExpenseItemNotFound:           http.StatusNotFound,
+	CodeNotificationNotFound:          http.StatusNotFound,
+}
+
+// Status is the HTTP status that goes with the code (500 for an unknown code).
+func (c Code) Status() int {
+	if s, ok := statuses[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Codes lists every known code; the OpenAPI document and tests use it.
+func Codes() []Code {
+	out := make([]Code, 0, len(statuses))
+	for c := range statuses {
+		out = append(out, c)
+	}
+	return out
+}
+
+// FieldError is one invalid input field, named by its JSON name.
+type FieldError struct {
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+// Error is the one error type the domain returns; the web layer turns it into problem+json.
+type Error struct {
+	Code   Code
+	Detail string
+	Fields []FieldError
+	// Extra properties added to the problem body (e.g. time_block_id).
+	Extra map[string]any
+}
+
+func (e *Error) Error() string {
+	if e.Detail == "" {
+		return string(e.Code)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Detail)
+}
+
+// Status is the HTTP status of the error's code.
+func (e *Error) Status() int { return e.Code.Status() }
+
+// Errorf makes an *Error with a formatted, client-safe detail.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err if it is (or wraps) an *Error, else "".
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// Validation collects field errors; Err returns nil when there are none.
+type Validation struct{ fields []FieldError }
+
+// Add records one bad field.
+func (v *Validation) Add(field, reason string) {
+	v.fields = append(v.fields, FieldError{field, reason})
+}
+
+// Check records the field when ok is false.
+func (v *Validation) Check(ok bool, field, reason string) {
+	if !ok {
+		v.Add(field, reason)
+	}
+}
+
+// Err is the INVALID_REQUEST error listing every recorded field, or nil.
+func (v *Validation) Err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeInvalidRequest, Detail: "The request has invalid fields.", Fields: v.fields}
+}

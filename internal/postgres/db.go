@@ -1,0 +1,82 @@
+// Package postgres stores Tripplan's data in PostgreSQL with sqlx and lib/pq. Each file holds
+// one aggregate's SQL next to the Go that runs it; every public method is one transaction.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq" // the driver
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"tripplan/migrations"
+)
+
+// DB is the database handle every store method hangs off.
+type DB struct {
+	*sqlx.DB
+}
+
+// Open connects to url, checks the connection and sizes the pool.
+func Open(ctx context.Context, url string) (*DB, error) {
+	db, err := sqlx.Open("postgres", url)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	db.SetMaxOpenConns(20)
+	db.SetMaxIdleConns(20)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return &DB{db}, nil
+}
+
+// Migrate applies every pending embedded migration. A PostgreSQL advisory lock lets several
+// instances start at once: one migrates, the others wait and then find nothing to do.
+func Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return err
+	}
+	sub, err := fs.Sub(migrations.FS, ".")
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithSessionLocker(locker))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	for _, r := range results {
+		if log != nil {
+			log.Info("migration applied", "source", r.Source.Path, "duration", r.Duration)
+		}
+	}
+	return nil
+}
+
+// tx runs fn in one transaction, committing when it returns nil.
+func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return mapError(err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return mapError(err)
+	}
+	return mapError(tx.Commit())
+}

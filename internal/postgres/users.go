@@ -1,0 +1,79 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+
+	"tripplan/internal/planner"
+)
+
+const userColumns = `id, provider, provider_id, nickname, picture, email, terms_accepted_at, withdrawn_at, created_at`
+
+// SignInUser finds the user of a social account, creating it on first sign-in. Later sign-ins
+// keep the user's own profile. A withdrawn account cannot sign in again.
+func (db *DB) SignInUser(ctx context.Context, in planner.User) (*planner.User, error) {
+	var u planner.User
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		// ON CONFLICT DO UPDATE with a no-op assignment returns the existing row too, and is
+		// race-free when two first sign-ins of one account arrive at once.
+		return tx.GetContext(ctx, &u, `
+			INSERT INTO users (id, provider, provider_id, nickname, picture, email)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT ON CONSTRAINT users_provider_account
+			DO UPDATE SET provider = EXCLUDED.provider
+			RETURNING `+userColumns,
+			planner.NewID(), in.Provider, in.ProviderID, in.Nickname, in.Picture, in.Email)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if u.WithdrawnAt != nil {
+		return nil, planner.Errorf(planner.CodeUserWithdrawn, "This account was deleted and cannot sign in again.")
+	}
+	return &u, nil
+}
+
+// User loads an active user by public id.
+func (db *DB) User(ctx context.Context, id string) (*planner.User, error) {
+	if !planner.ValidID(id) {
+		return nil, planner.Errorf(planner.CodeUserNotFound, "No such user.")
+	}
+	var u planner.User
+	err := db.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1 AND withdrawn_at IS NULL`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, planner.Errorf(planner.CodeUserNotFound, "No such user.")
+	}
+	if err != nil {
+		return nil, mapError(err)
+	}
+	return &u, nil
+}
+
+// AcceptTerms records the user's acceptance of the terms; accepting twice is a conflict.
+func (db *DB) AcceptTerms(ctx context.Context, id string) (*planner.User, error) {
+	var u planner.User
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &u, `
+			UPDATE users SET terms_accepted_at = now(), updated_at = now()
+			WHERE id = $1 AND withdrawn_at IS NULL AND terms_accepted_at IS NULL
+			RETURNING `+userColumns, id)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var exists bool
+		if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND withdrawn_at IS NULL)`, id); err != nil {
+			return err
+		}
+		if !exists {
+			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
+		}
+		return planner.Errorf(planner.CodeTermsAlreadyAccepted, "The terms were already accepted.")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}

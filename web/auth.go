@@ -1,0 +1,195 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/auth"
+	"tripplan/internal/planner"
+	"tripplan/internal/postgres"
+)
+
+const refreshCookie = "refresh_token"
+
+// tokenResponse is the body of dev login and reissue.
+type tokenResponse struct {
+	AccessToken  string `json:"access_token"`
+	ExpiresIn    int    `json:"expires_in"`
+	RefreshToken string `json:"refresh_token,omitempty"`
+}
+
+type devLoginRequest struct {
+	Provider   string `json:"provider" form:"provider"`
+	ProviderID string `json:"provider_id" form:"provider_id"`
+	Nickname   string `json:"nickname" form:"nickname"`
+	Picture    string `json:"picture" form:"picture"`
+	Email      string `json:"email" form:"email"`
+	Next       string `json:"-" form:"next"`
+}
+
+func (in *devLoginRequest) validate() error {
+	var v planner.Validation
+	in.Provider = strings.ToUpper(strings.TrimSpace(in.Provider))
+	in.ProviderID = strings.TrimSpace(in.ProviderID)
+	in.Nickname = strings.TrimSpace(in.Nickname)
+	v.Check(slices.Contains(planner.DevLoginProviders, planner.Provider(in.Provider)), "provider", "must be one of GOOGLE, KAKAO, NAVER")
+	v.Check(in.ProviderID != "" && utf8.RuneCountInString(in.ProviderID) <= 255, "provider_id", "is required, at most 255 characters")
+	v.Check(planner.ValidNickname(in.Nickname), "nickname", "must be 2–10 letters or digits")
+	if in.Picture != "" {
+		u, err := url.Parse(in.Picture)
+		v.Check(err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && len(in.Picture) <= 2048,
+			"picture", "must be an http(s) URL of at most 2048 characters")
+	}
+	if in.Email != "" {
+		at := strings.IndexByte(in.Email, '@')
+		v.Check(at > 0 && at < len(in.Email)-1 && len(in.Email) <= 320, "email", "must be an email address")
+	}
+	return v.Err()
+}
+
+// devLogin signs a user in without a provider (development only): it upserts the user and
+// answers like a completed social login.
+func (s *Server) devLogin(c echo.Context) error {
+	var in devLoginRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	if err := in.validate(); err != nil {
+		return err
+	}
+	u, err := s.store.SignInUser(c.Request().Context(), planner.User{
+		Provider: planner.Provider(in.Provider), ProviderID: in.ProviderID,
+		Nickname: in.Nickname, Picture: in.Picture, Email: in.Email,
+	})
+	if err != nil {
+		return err
+	}
+	tokens, err := s.startSession(c, u)
+	if err != nil {
+		return err
+	}
+	next := localPath(in.Next, "/home")
+	if !u.TermsAccepted() {
+		next = "/onboarding?next=" + url.QueryEscape(next)
+	}
+	return redirectOr(c, http.StatusOK, tokens, next)
+}
+
+// startSession issues the access and refresh tokens of a fresh sign-in and sets the browser
+// session and refresh cookies.
+func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, error) {
+	ctx := c.Request().Context()
+	access, expiresIn, err := s.tokens.Issue(u.ID, u.TermsAccepted())
+	if err != nil {
+		return nil, err
+	}
+	secret, hash := auth.NewRefreshToken()
+	if err := s.store.CreateRefreshToken(ctx, u.ID, hash, time.Now().Add(auth.RefreshTTL)); err != nil {
+		return nil, err
+	}
+	s.setRefreshCookie(c, secret)
+	sess, err := s.sessions.New(c.Request(), sessionName)
+	if err != nil {
+		return nil, err
+	}
+	// A new session id at every sign-in (no session fixation).
+	sess.ID = ""
+	sess.Values = map[any]any{postgres.SessionUserKey: u.ID, sessionTerms: u.TermsAccepted()}
+	if err := sess.Save(c.Request(), c.Response()); err != nil {
+		return nil, err
+	}
+	return &tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret}, nil
+}
+
+func (s *Server) cookie(name, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		Secure: s.cfg.SecureCookies, SameSite: http.SameSiteLaxMode}
+}
+
+func (s *Server) setRefreshCookie(c echo.Context, secret string) {
+	c.SetCookie(s.cookie(refreshCookie, secret, int(auth.RefreshTTL.Seconds())))
+}
+
+// SessionOptions are the browser session cookie's options for a configuration.
+func SessionOptions(cfg Config) sessions.Options {
+	return sessions.Options{Path: "/", MaxAge: int(auth.RefreshTTL.Seconds()), HttpOnly: true,
+		Secure: cfg.SecureCookies, SameSite: http.SameSiteLaxMode}
+}
+
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token" form:"refresh_token"`
+}
+
+// presentedRefreshToken is the refresh token from the body or, failing that, the cookie.
+func presentedRefreshToken(c echo.Context) (string, error) {
+	var in refreshRequest
+	if err := c.Bind(&in); err != nil {
+		return "", err
+	}
+	if in.RefreshToken != "" {
+		return in.RefreshToken, nil
+	}
+	if ck, err := c.Cookie(refreshCookie); err == nil {
+		return ck.Value, nil
+	}
+	return "", nil
+}
+
+// reissue exchanges a refresh token for a new access token and a rotated refresh token.
+func (s *Server) reissue(c echo.Context) error {
+	presented, err := presentedRefreshToken(c)
+	if err != nil {
+		return err
+	}
+	if presented == "" || len(presented) > 256 {
+		return planner.Errorf(planner.CodeInvalidToken, "A refresh token is required (cookie or body).")
+	}
+	secret, hash := auth.NewRefreshToken()
+	u, err := s.store.RotateRefreshToken(c.Request().Context(), auth.HashRefreshToken(presented), hash, time.Now().Add(auth.RefreshTTL))
+	if err != nil {
+		if planner.ErrorCode(err) == planner.CodeInvalidToken {
+			c.SetCookie(s.cookie(refreshCookie, "", -1))
+		}
+		return err
+	}
+	access, expiresIn, err := s.tokens.Issue(u.ID, u.TermsAccepted())
+	if err != nil {
+		return err
+	}
+	s.setRefreshCookie(c, secret)
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret})
+}
+
+// logout revokes the presented refresh token's family, deletes the browser session and
+// clears the cookies.
+func (s *Server) logout(c echo.Context) error {
+	presented, err := presentedRefreshToken(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if presented != "" {
+		if err := s.store.RevokeRefreshToken(ctx, auth.HashRefreshToken(presented)); err != nil {
+			return err
+		}
+	}
+	if _, err := c.Cookie(sessionName); err == nil {
+		sess, err := s.sessions.Get(c.Request(), sessionName)
+		if err != nil {
+			return err
+		}
+		sess.Options.MaxAge = -1
+		if err := sess.Save(c.Request(), c.Response()); err != nil {
+			return err
+		}
+	}
+	c.SetCookie(s.cookie(refreshCookie, "", -1))
+	return redirectOr(c, http.StatusNoContent, nil, "/")
+}

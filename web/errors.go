@@ -1,0 +1,150 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+	"tripplan/views"
+)
+
+// problem is an RFC 9457 problem detail with the contract's extra members.
+type problem struct {
+	Type     string               `json:"type"`
+	Title    string               `json:"title"`
+	Status   int                  `json:"status"`
+	Detail   string               `json:"detail,omitempty"`
+	Instance string               `json:"instance"`
+	Code     planner.Code         `json:"code"`
+	Errors   []planner.FieldError `json:"errors,omitempty"`
+	extra    map[string]any
+}
+
+// MarshalJSON adds the extra members (e.g. time_block_id) beside the standard ones.
+func (p problem) MarshalJSON() ([]byte, error) {
+	type plain problem
+	m := map[string]any{}
+	for k, v := range p.extra {
+		m[k] = v
+	}
+	m["type"], m["title"], m["status"], m["instance"], m["code"] = p.Type, p.Title, p.Status, p.Instance, p.Code
+	if p.Detail != "" {
+		m["detail"] = p.Detail
+	}
+	if len(p.Errors) > 0 {
+		m["errors"] = p.Errors
+	}
+	return jsonMarshal(m)
+}
+
+// echoCodes maps the statuses Echo and its middleware produce to contract codes.
+var echoCodes = map[int]planner.Code{
+	http.StatusBadRequest:            planner.CodeInvalidRequest,
+	http.StatusNotFound:              planner.CodeNotFound,
+	http.StatusMethodNotAllowed:      planner.CodeMethodNotAllowed,
+	http.StatusRequestEntityTooLarge: planner.CodePayloadTooLarge,
+	http.StatusUnsupportedMediaType:  planner.CodeUnsupportedMediaType,
+	http.StatusTooManyRequests:       planner.CodeTooManyRequests,
+	http.StatusServiceUnavailable:    planner.CodeServiceUnavailable,
+	http.StatusUnauthorized:          planner.CodeMissingToken,
+	http.StatusForbidden:             planner.CodeCrossOrigin,
+}
+
+// details are the client-facing sentences for generic codes.
+var details = map[planner.Code]string{
+	planner.CodeNotFound:             "There is nothing at this address.",
+	planner.CodeMethodNotAllowed:     "This address does not accept that method.",
+	planner.CodePayloadTooLarge:      "The request body is too large.",
+	planner.CodeUnsupportedMediaType: "Send the body as application/json.",
+	planner.CodeTooManyRequests:      "Too many requests; wait a moment and try again.",
+	planner.CodeServiceUnavailable:   "The service is temporarily unavailable; try again shortly.",
+	planner.CodeInternal:             "Something went wrong on our side. It has been logged.",
+	planner.CodeMissingToken:         "Sign in to continue.",
+}
+
+// toDomain turns any error into the *planner.Error the client sees.
+func (s *Server) toDomain(c echo.Context, err error) *planner.Error {
+	var pe *planner.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		if code, ok := echoCodes[he.Code]; ok {
+			detail := details[code]
+			if code == planner.CodeInvalidRequest {
+				detail = "The request could not be read."
+			}
+			return &planner.Error{Code: code, Detail: detail}
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: details[planner.CodeServiceUnavailable]}
+	}
+	s.log.ErrorContext(c.Request().Context(), "internal error", "err", err,
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "path", c.Request().URL.Path)
+	return &planner.Error{Code: planner.CodeInternal, Detail: details[planner.CodeInternal]}
+}
+
+// handleError is Echo's one error handler: problem+json for API clients, an error partial for
+// htmx, a page (or a redirect to sign-in) for browsers.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	pe := s.toDomain(c, err)
+	status := pe.Status()
+	if pe.Detail == "" {
+		pe.Detail = details[pe.Code]
+	}
+	h := c.Response().Header()
+	h.Add("Vary", "Accept, HX-Request")
+	switch pe.Code {
+	case planner.CodeMissingToken, planner.CodeExpiredToken, planner.CodeInvalidToken:
+		h.Set("WWW-Authenticate", `Bearer realm="api", error="invalid_token"`)
+	case planner.CodeTooManyRequests:
+		if h.Get("Retry-After") == "" {
+			h.Set("Retry-After", "1")
+		}
+	}
+	var werr error
+	switch negotiate(c.Request()) {
+	case asJSON:
+		werr = s.writeProblem(c, status, pe)
+	case asPartial:
+		werr = render(c, status, views.ErrorPartial(errorView(status, pe)))
+	default:
+		switch pe.Code {
+		case planner.CodeMissingToken, planner.CodeExpiredToken, planner.CodeInvalidToken:
+			werr = c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+		case planner.CodeTermsRequired:
+			werr = c.Redirect(http.StatusSeeOther, "/onboarding?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+		default:
+			werr = render(c, status, views.ErrorPage(s.pageFor(c, strconv.Itoa(status)), errorView(status, pe)))
+		}
+	}
+	if werr != nil {
+		s.log.ErrorContext(c.Request().Context(), "writing error response", "err", werr)
+	}
+}
+
+func (s *Server) writeProblem(c echo.Context, status int, pe *planner.Error) error {
+	body, err := problem{
+		Type: "about:blank", Title: http.StatusText(status), Status: status, Detail: pe.Detail,
+		Instance: c.Request().URL.Path, Code: pe.Code, Errors: pe.Fields, extra: pe.Extra,
+	}.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("encode problem: %w", err)
+	}
+	return c.Blob(status, "application/problem+json", body)
+}
+
+func errorView(status int, pe *planner.Error) views.ErrorView {
+	return views.ErrorView{Status: status, Title: http.StatusText(status), Detail: pe.Detail, Code: string(pe.Code)}
+}

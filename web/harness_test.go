@@ -1,0 +1,185 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"tripplan/internal/auth"
+	"tripplan/internal/postgres"
+	"tripplan/internal/postgres/pgtest"
+)
+
+// testApp is a real server on a real, fresh database, reached over HTTP.
+type testApp struct {
+	t      *testing.T
+	srv    *Server
+	db     *postgres.DB
+	http   *httptest.Server
+	now    time.Time // the token clock; tests move it to expire tokens
+	logBuf *bytes.Buffer
+}
+
+func newTestApp(t *testing.T, mutate ...func(*Config)) *testApp {
+	t.Helper()
+	db := pgtest.New(t)
+	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}}
+	tokens, err := auth.NewIssuer([]byte("test-secret-test-secret-test-secret!"), func() time.Time { return a.now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Env: "test", DevLogin: true, SignInRate: 1000, SignInBurst: 1000}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	srv, err := New(cfg, Deps{
+		Store:    db,
+		Sessions: db.NewSessionStore(SessionOptions(cfg), []byte("session-secret-session-secret-32b")),
+		Tokens:   tokens,
+		Log:      slog.New(slog.NewTextHandler(a.logBuf, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.srv = srv
+	a.http = httptest.NewServer(srv)
+	t.Cleanup(a.http.Close)
+	return a
+}
+
+// response is what a client saw.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// problem checks the response is problem+json with the status and code, and returns it.
+func (r response) problem(t *testing.T, status int, code string) map[string]any {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status = %d, want %d; body: %s", r.Status, status, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type = %q, want application/problem+json; body: %s", ct, r.Body)
+	}
+	m := r.json(t)
+	if m["code"] != code {
+		t.Fatalf("code = %v, want %s; body: %s", m["code"], code, r.Body)
+	}
+	if m["status"] != float64(status) || m["type"] != "about:blank" || m["title"] == "" || m["instance"] == nil {
+		t.Fatalf("incomplete problem detail: %s", r.Body)
+	}
+	return m
+}
+
+// req describes one request.
+type req struct {
+	Method, Path string
+	Body         any // string/[]byte sent as is, anything else JSON-encoded
+	Header       map[string]string
+	Token        string
+	Client       *http.Client
+}
+
+func (a *testApp) do(rq req) response {
+	a.t.Helper()
+	var body io.Reader
+	switch b := rq.Body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		body = bytes.NewReader(buf)
+	}
+	r, err := http.NewRequest(rq.Method, a.http.URL+rq.Path, body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if rq.Body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Header.Set("Accept", "application/json")
+	if rq.Token != "" {
+		r.Header.Set("Authorization", "Bearer "+rq.Token)
+	}
+	for k, v := range rq.Header {
+		r.Header.Set(k, v)
+	}
+	client := rq.Client
+	if client == nil {
+		client = noRedirects(nil)
+	}
+	res, err := client.Do(r)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// noRedirects is a client that shows redirects instead of following them.
+func noRedirects(jar http.CookieJar) *http.Client {
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// browser is a client with a cookie jar that does not follow redirects.
+func browser(t *testing.T) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return noRedirects(jar)
+}
+
+// login signs a user in through dev login and returns the token response.
+func (a *testApp) login(providerID, nickname string) tokenResponse {
+	a.t.Helper()
+	res := a.do(req{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{
+		"provider": "GOOGLE", "provider_id": providerID, "nickname": nickname, "email": providerID + "@example.com"}})
+	if res.Status != http.StatusOK {
+		a.t.Fatalf("dev login: %d %s", res.Status, res.Body)
+	}
+	var tr tokenResponse
+	if err := json.Unmarshal(res.Body, &tr); err != nil {
+		a.t.Fatal(err)
+	}
+	return tr
+}
+
+// member signs a user in and accepts the terms, returning a full access token.
+func (a *testApp) member(providerID, nickname string) string {
+	a.t.Helper()
+	tr := a.login(providerID, nickname)
+	res := a.do(req{Method: "PATCH", Path: "/users/me/terms", Token: tr.AccessToken})
+	if res.Status != http.StatusOK {
+		a.t.Fatalf("accept terms: %d %s", res.Status, res.Body)
+	}
+	return res.json(a.t)["access_token"].(string)
+}

@@ -1,0 +1,192 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+
+	"tripplan/internal/planner"
+	"tripplan/internal/postgres"
+)
+
+// logRequests writes one structured line per request with its request id.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err) // write the error now so the logged status is the real one
+		}
+		r, res := c.Request(), c.Response()
+		level := slog.LevelInfo
+		if res.Status >= 500 {
+			level = slog.LevelError
+		}
+		s.log.LogAttrs(r.Context(), level, "request",
+			slog.String("request_id", res.Header().Get(echo.HeaderXRequestID)),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
+			slog.Duration("duration", time.Since(start)), slog.String("remote", c.RealIP()))
+		return nil
+	}
+}
+
+// recoverPanics turns a panic into 500 INTERNAL; the stack goes to the log, never to the client.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(c.Request().Context(), "panic", "value", fmt.Sprint(v), "stack", string(debug.Stack()),
+					"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+				err = &planner.Error{Code: planner.CodeInternal, Detail: details[planner.CodeInternal]}
+			}
+		}()
+		return next(c)
+	}
+}
+
+// securityHeaders sets the headers every response carries: a CSP that allows only this
+// origin's scripts and styles, no framing, no MIME sniffing.
+func securityHeaders(cfg Config) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			if cfg.SecureCookies {
+				h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+			}
+			return next(c)
+		}
+	}
+}
+
+// principal is who is calling.
+type principal struct {
+	UserID   string
+	PreTerms bool
+	Bearer   bool // authenticated by an Authorization header (exempt from CSRF checks)
+}
+
+const (
+	principalKey = "principal"
+	authErrKey   = "auth_error"
+	sessionName  = "tripplan_session"
+	sessionTerms = "terms"
+)
+
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get(echo.HeaderAuthorization)
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// authenticate identifies the caller from a bearer token or the session cookie and loads
+// nothing else. A bad token is remembered, and reported only by routes that require a user.
+func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if h := r.Header.Get(echo.HeaderAuthorization); h != "" {
+			token := bearerToken(r)
+			if token == "" {
+				c.Set(authErrKey, planner.Errorf(planner.CodeInvalidToken, "The Authorization header must be \"Bearer <token>\"."))
+				return next(c)
+			}
+			claims, err := s.tokens.Verify(token)
+			if err != nil {
+				c.Set(authErrKey, err)
+				return next(c)
+			}
+			c.Set(principalKey, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true})
+			return next(c)
+		}
+		if _, err := r.Cookie(sessionName); err != nil {
+			return next(c)
+		}
+		sess, err := s.sessions.Get(r, sessionName)
+		if err != nil {
+			return err
+		}
+		if id, ok := sess.Values[postgres.SessionUserKey].(string); ok && id != "" {
+			terms, _ := sess.Values[sessionTerms].(bool)
+			c.Set(principalKey, &principal{UserID: id, PreTerms: !terms})
+		}
+		return next(c)
+	}
+}
+
+// caller returns the authenticated principal or nil.
+func caller(c echo.Context) *principal {
+	p, _ := c.Get(principalKey).(*principal)
+	return p
+}
+
+// requireUser answers 401 without a valid user and 403 TERMS_REQUIRED for a pre-terms token,
+// unless the route is part of the terms flow.
+func (s *Server) requireUser(allowPreTerms bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			p := caller(c)
+			if p == nil {
+				if err, ok := c.Get(authErrKey).(error); ok {
+					return err
+				}
+				return planner.Errorf(planner.CodeMissingToken, "Sign in to continue.")
+			}
+			if p.PreTerms && !allowPreTerms {
+				return planner.Errorf(planner.CodeTermsRequired, "Accept the terms of service first.")
+			}
+			return next(c)
+		}
+	}
+}
+
+// crossOriginProtection rejects cross-origin unsafe requests that ride on cookies (CSRF),
+// using the browser's Sec-Fetch-Site and Origin headers (net/http.CrossOriginProtection).
+// Requests carrying an Authorization header are exempt: a browser never adds one by itself.
+func (s *Server) crossOriginProtection(next echo.HandlerFunc) echo.HandlerFunc {
+	cop := http.NewCrossOriginProtection()
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Header.Get(echo.HeaderAuthorization) == "" {
+			if err := cop.Check(r); err != nil {
+				return planner.Errorf(planner.CodeCrossOrigin, "Cross-origin request refused.")
+			}
+		}
+		return next(c)
+	}
+}
+
+// rateLimit bounds sign-in and token requests per client address (token bucket).
+func (s *Server) rateLimit() echo.MiddlewareFunc {
+	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(s.cfg.SignInRate), Burst: s.cfg.SignInBurst, ExpiresIn: 10 * time.Minute,
+	})
+	retryAfter := strconv.Itoa(int(math.Ceil(1 / s.cfg.SignInRate)))
+	tooMany := func(c echo.Context) error {
+		c.Response().Header().Set("Retry-After", retryAfter)
+		return planner.Errorf(planner.CodeTooManyRequests, "Too many sign-in attempts; wait a moment and try again.")
+	}
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store:               store,
+		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		ErrorHandler:        func(c echo.Context, err error) error { return tooMany(c) },
+		DenyHandler:         func(c echo.Context, _ string, _ error) error { return tooMany(c) },
+	})
+}

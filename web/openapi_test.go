@@ -1,0 +1,98 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// openAPIPath turns an Echo path (/plans/:planId) into an OpenAPI path (/plans/{planId}).
+func openAPIPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if strings.HasPrefix(s, ":") {
+			parts[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+func TestEveryJSONRouteIsInTheOpenAPIDocument(t *testing.T) {
+	a := newTestApp(t)
+	doc := a.srv.OpenAPI()
+	n := 0
+	for _, r := range a.srv.Routes() {
+		if r.Page {
+			continue
+		}
+		n++
+		item := doc.Paths.Find(openAPIPath(r.Path))
+		if item == nil || item.GetOperation(r.Method) == nil {
+			t.Errorf("%s %s is registered but missing from openapi.yaml", r.Method, r.Path)
+		}
+	}
+	if n < 7 {
+		t.Fatalf("only %d JSON routes found; the route listing is broken", n)
+	}
+	// And the document does not describe routes that do not exist.
+	registered := map[string]bool{}
+	for _, r := range a.srv.Routes() {
+		registered[r.Method+" "+openAPIPath(r.Path)] = true
+	}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !registered[method+" "+path] {
+				t.Errorf("openapi.yaml documents %s %s, which is not registered", method, path)
+			}
+		}
+	}
+	res := a.do(req{Method: "GET", Path: "/openapi.json"})
+	if res.Status != 200 || res.json(t)["openapi"] != "3.1.0" {
+		t.Fatalf("/openapi.json: %d %.200s", res.Status, res.Body)
+	}
+}
+
+// TestResponsesMatchTheOpenAPIDocument validates real responses, successes and errors alike,
+// against the published document.
+func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
+	a := newTestApp(t)
+	router, err := gorillamux.NewRouter(a.srv.OpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := a.login("oa-1", "Openy")
+	calls := []req{
+		{Method: "GET", Path: "/healthz"},
+		{Method: "GET", Path: "/readyz"},
+		{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "oa-2", "nickname": "Other"}},
+		{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "x"}},
+		{Method: "GET", Path: "/users/me", Token: tr.AccessToken},
+		{Method: "GET", Path: "/users/me"},
+		{Method: "PATCH", Path: "/users/me/terms", Token: tr.AccessToken},
+		{Method: "PATCH", Path: "/users/me/terms", Token: tr.AccessToken},
+		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": tr.RefreshToken}},
+		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": "nope"}},
+		{Method: "POST", Path: "/auth/logout", Token: tr.AccessToken},
+	}
+	for _, c := range calls {
+		res := a.do(c)
+		httpReq, _ := http.NewRequest(c.Method, a.http.URL+c.Path, nil)
+		route, params, err := router.FindRoute(httpReq)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.Method, c.Path, err)
+		}
+		in := &openapi3filter.RequestValidationInput{Request: httpReq, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: res.Status, Header: res.Header,
+			Body: io.NopCloser(bytes.NewReader(res.Body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+			t.Errorf("%s %s → %d does not match the document: %v\n%s", c.Method, c.Path, res.Status, err, res.Body)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/views"
+)
+
+// pageFor builds the common page model: title, the signed-in viewer, dev login.
+func (s *Server) pageFor(c echo.Context, title string) views.Page {
+	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path}
+	if pr := caller(c); pr != nil {
+		if u, err := s.store.User(c.Request().Context(), pr.UserID); err == nil {
+			p.Viewer = &views.Viewer{UserID: u.ID, Nickname: u.Nickname, Picture: u.Picture}
+		}
+	}
+	return p
+}
+
+func (s *Server) landing(c echo.Context) error {
+	return render(c, http.StatusOK, views.Landing(s.pageFor(c, "Plan trips together")))
+}
+
+// signInMessages are the sign-in page's error messages, by the code in ?error=.
+var signInMessages = map[string]string{
+	"withdrawn": "This account was deleted and cannot sign in again.",
+	"failed":    "Sign-in did not complete. Please try again.",
+}
+
+func (s *Server) signInPage(c echo.Context) error {
+	v := views.SignInView{DevLogin: s.cfg.DevLogin, Error: signInMessages[c.QueryParam("error")], Next: localPath(c.QueryParam("next"), "")}
+	return render(c, http.StatusOK, views.SignIn(s.pageFor(c, "Sign in"), v))
+}
+
+func (s *Server) onboardingPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.Terms(s.pageFor(c, "Welcome"), views.TermsView{Next: localPath(c.QueryParam("next"), "/home")}))
+}
+
+func (s *Server) home(c echo.Context) error {
+	return render(c, http.StatusOK, views.Home(s.pageFor(c, "Your trips"), views.HomeView{}))
+}
+
+// staticFiles serves the embedded assets with a short cache lifetime.
+func staticFiles(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		files.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+// representation is what a request asks for.
+type representation int
+
+const (
+	asJSON representation = iota
+	asPartial
+	asPage
+)
+
+// negotiate decides between JSON, an htmx partial and a full page (API.md §6): JSON for
+// bearer-token clients and when Accept ranks application/json above text/html or names no
+// text/html; a partial for htmx requests that are not boosted navigations or history restores;
+// a full page otherwise.
+func negotiate(r *http.Request) representation {
+	if bearerToken(r) != "" {
+		return asJSON
+	}
+	jsonQ, htmlQ := acceptQ(r.Header.Get("Accept"))
+	htmx := r.Header.Get("HX-Request") == "true"
+	switch {
+	case jsonQ > htmlQ:
+		return asJSON
+	case htmx && r.Header.Get("HX-Boosted") != "true" && r.Header.Get("HX-History-Restore-Request") != "true":
+		return asPartial
+	case htmlQ > 0:
+		return asPage
+	case htmx:
+		return asPage
+	}
+	return asJSON
+}
+
+// acceptQ returns the quality the Accept header gives to JSON and to HTML (0 when not named;
+// wildcards do not count as naming either).
+func acceptQ(accept string) (jsonQ, htmlQ float64) {
+	for _, part := range strings.Split(accept, ",") {
+		fields := strings.Split(part, ";")
+		mt := strings.ToLower(strings.TrimSpace(fields[0]))
+		q := 1.0
+		for _, p := range fields[1:] {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && f >= 0 && f <= 1 {
+					q = f
+				}
+			}
+		}
+		switch {
+		case mt == "application/json" || mt == "application/problem+json":
+			jsonQ = max(jsonQ, q)
+		case mt == "text/html":
+			htmlQ = max(htmlQ, q)
+		}
+	}
+	return jsonQ, htmlQ
+}
+
+// respond writes data as JSON for API clients, the partial for htmx, the page otherwise. A nil
+// page means the route has no HTML form and always answers JSON; a nil partial falls back to
+// the page.
+func respond(c echo.Context, status int, data any, page, partial templ.Component) error {
+	c.Response().Header().Add("Vary", "Accept, HX-Request")
+	rep := negotiate(c.Request())
+	if page == nil || rep == asJSON {
+		if data == nil {
+			return c.NoContent(status)
+		}
+		return c.JSON(status, data)
+	}
+	if rep == asPartial && partial != nil {
+		return render(c, status, partial)
+	}
+	return render(c, status, page)
+}
+
+// render writes an HTML component.
+func render(c echo.Context, status int, comp templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return comp.Render(c.Request().Context(), c.Response())
+}
+
+// redirectOr answers JSON clients with data and sends browsers to location: htmx through the
+// HX-Redirect header, plain form posts with 303 See Other.
+func redirectOr(c echo.Context, status int, data any, location string) error {
+	c.Response().Header().Add("Vary", "Accept, HX-Request")
+	switch negotiate(c.Request()) {
+	case asJSON:
+		if data == nil {
+			return c.NoContent(status)
+		}
+		return c.JSON(status, data)
+	case asPartial:
+		c.Response().Header().Set("HX-Redirect", location)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, location)
+}
+
+// localPath keeps only same-site paths for post-login redirects (no open redirects).
+func localPath(next, fallback string) string {
+	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n") {
+		return fallback
+	}
+	return next
+}

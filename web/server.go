@@ -1,0 +1,110 @@
+// Package web is Tripplan's HTTP server: Echo routes, handlers that serve both JSON and
+// templ-rendered HTML, middleware, and the one error handler.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/auth"
+	"tripplan/internal/planner"
+)
+
+// Config is what the server needs to know about its environment.
+type Config struct {
+	Env      string // development | test | production
+	BaseURL  string // e.g. http://localhost:8080
+	DevLogin bool   // enables POST /dev/auth/login and the dev sign-in form
+	// SecureCookies marks cookies Secure (everywhere but development).
+	SecureCookies bool
+	// SignInRate and SignInBurst bound sign-in and token requests per client address.
+	SignInRate  float64
+	SignInBurst int
+	// BodyLimit caps request bodies, e.g. "1M".
+	BodyLimit string
+}
+
+// Store is the persistence the handlers call. postgres.DB implements it.
+type Store interface {
+	PingContext(ctx context.Context) error
+	SignInUser(ctx context.Context, in planner.User) (*planner.User, error)
+	User(ctx context.Context, id string) (*planner.User, error)
+	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
+	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
+	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
+	RevokeRefreshToken(ctx context.Context, hash []byte) error
+}
+
+// Deps are the collaborators the server is built from.
+type Deps struct {
+	Store    Store
+	Sessions sessions.Store
+	Tokens   *auth.Issuer
+	Log      *slog.Logger
+}
+
+// Server is the HTTP handler of the whole application.
+type Server struct {
+	cfg      Config
+	store    Store
+	sessions sessions.Store
+	tokens   *auth.Issuer
+	log      *slog.Logger
+	echo     *echo.Echo
+	openapi  *openapi3.T
+	// pages are the routes that serve HTML only (not part of the JSON API).
+	pages map[string]bool
+}
+
+// New builds the server and registers every route.
+func New(cfg Config, d Deps) (*Server, error) {
+	if cfg.BodyLimit == "" {
+		cfg.BodyLimit = "1M"
+	}
+	if cfg.SignInRate == 0 {
+		cfg.SignInRate, cfg.SignInBurst = 1, 10
+	}
+	doc, err := loadOpenAPI()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg: cfg, store: d.Store, sessions: d.Sessions, tokens: d.Tokens, log: d.Log,
+		echo: echo.New(), openapi: doc, pages: map[string]bool{},
+	}
+	s.echo.HideBanner, s.echo.HidePort = true, true
+	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.Binder = binder{}
+	// Client addresses (for rate limits and logs) come from the connection, not from headers a
+	// client can forge; a deployment behind a proxy configures that proxy here.
+	s.echo.IPExtractor = echo.ExtractIPDirect()
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Routes lists the registered routes (method, path, whether JSON API) for tests and docs.
+func (s *Server) Routes() []Route {
+	var out []Route
+	for _, r := range s.echo.Routes() {
+		if r.Method == "echo_route_not_found" {
+			continue
+		}
+		out = append(out, Route{Method: r.Method, Path: r.Path, Page: s.pages[r.Method+" "+r.Path]})
+	}
+	return out
+}
+
+// Route is one registered route; Page routes serve HTML only.
+type Route struct {
+	Method, Path string
+	Page         bool
+}
