@@ -77,7 +77,7 @@ func (s *Server) devLogin(c echo.Context) error {
 	}
 	next := localPath(in.Next, "/home")
 	if !u.TermsAccepted() {
-		next = "/onboarding?next=" + url.QueryEscape(next)
+		next = "/onboarding/terms?next=" + url.QueryEscape(next)
 	}
 	return redirectOr(c, http.StatusOK, tokens, next)
 }

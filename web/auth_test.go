@@ -263,7 +263,7 @@ func TestBrowserDevLoginRedirectsThroughOnboarding(t *testing.T) {
 	form := "provider=GOOGLE&provider_id=demo-form&nickname=Formy&next=%2Fhome"
 	res := a.do(req{Method: "POST", Path: "/dev/auth/login", Client: b, Body: form, Header: map[string]string{
 		"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
-	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/onboarding?next=%2Fhome" {
+	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/onboarding/terms?next=%2Fhome" {
 		t.Fatalf("form login: %d Location=%q %s", res.Status, res.Header.Get("Location"), res.Body)
 	}
 	// Signed in but pre-terms: /home sends the browser to onboarding.

@@ -124,7 +124,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case planner.CodeMissingToken, planner.CodeExpiredToken, planner.CodeInvalidToken:
 			werr = c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		case planner.CodeTermsRequired:
-			werr = c.Redirect(http.StatusSeeOther, "/onboarding?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+			werr = c.Redirect(http.StatusSeeOther, "/onboarding/terms?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		default:
 			werr = render(c, status, views.ErrorPage(s.pageFor(c, strconv.Itoa(status)), errorView(status, pe)))
 		}

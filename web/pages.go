@@ -21,6 +21,9 @@ func (s *Server) pageFor(c echo.Context, title string) views.Page {
 }
 
 func (s *Server) landing(c echo.Context) error {
+	if p := caller(c); p != nil && !p.PreTerms {
+		return c.Redirect(http.StatusSeeOther, views.HomePath)
+	}
 	return render(c, http.StatusOK, views.Landing(s.pageFor(c, "Plan trips together")))
 }
 

@@ -40,10 +40,9 @@ func (s *Server) routes() {
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)
-	s.page(http.MethodGet, "/onboarding", s.onboardingPage, preTerms)
+	s.page(http.MethodGet, "/onboarding/terms", s.onboardingPage, preTerms)
 	s.page(http.MethodPost, "/onboarding/terms", s.acceptTerms, preTerms)
 	s.page(http.MethodGet, "/home", s.home, user)
-	_ = user
 }
 
 // page registers an HTML-only route.

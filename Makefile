@@ -1,0 +1,46 @@
+# Tripplan. `make run` serves the app with demo data; `make test` runs the whole suite.
+# Both find PostgreSQL by themselves: DATABASE_URL, else 127.0.0.1:5432, else a private
+# cluster in .data/postgres started with the installed PostgreSQL binaries.
+
+GO ?= go
+
+.PHONY: run build test test-short generate generate-check css vendor-js fmt vet bench clean
+
+run: ## serve on :8080 with demo data and dev sign-in
+	$(GO) run ./cmd/tripplan
+
+build: ## build bin/tripplan
+	$(GO) build -o bin/tripplan ./cmd/tripplan
+
+test: ## the whole suite against a real PostgreSQL
+	$(GO) vet ./...
+	$(GO) run ./cmd/withdb -- $(GO) test -count=1 ./...
+
+bench: ## benchmarks of the hot endpoints (numbers go to docs/PERFORMANCE.md)
+	$(GO) run ./cmd/withdb -- $(GO) test -run '^$$' -bench . -benchmem ./...
+
+generate: ## regenerate templ output and the built CSS (both committed)
+	$(GO) tool templ generate
+	$(MAKE) css
+
+css: node_modules/.package-lock.json
+	npx --no-install tailwindcss -c tailwind.config.js -i static/css/input.css -o static/css/app.css --minify
+
+vendor-js: node_modules/.package-lock.json ## copy the pinned htmx files into static/js
+	npm run vendor
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+generate-check: generate ## fail when committed generated files are stale
+	@git diff --exit-code -- '*_templ.go' static/css/app.css || \
+		(echo "generated files are stale: run 'make generate' and commit" >&2; exit 1)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...
+
+clean: ## remove build output and the private database cluster
+	rm -rf bin .data

@@ -1,0 +1,126 @@
+// Tripplan progressive enhancement. Loaded with `defer` on every page, after htmx.
+// The CSP is default-src 'self' without 'unsafe-inline': no inline scripts, no inline
+// styles, no eval. Everything works without this file; it only makes things nicer.
+(function () {
+  "use strict";
+
+  var doc = document;
+
+  function flashRegion() {
+    return doc.getElementById("flash");
+  }
+
+  // Show a client-side message in #flash, built from the <template id="flash-template">
+  // that the layout renders (same markup and classes as views.ErrorPartial).
+  function showFlash(title, detail) {
+    var region = flashRegion();
+    var tpl = doc.getElementById("flash-template");
+    if (!region || !tpl || !tpl.content) return;
+    var node = tpl.content.firstElementChild.cloneNode(true);
+    var t = node.querySelector("[data-flash-title]");
+    var d = node.querySelector("[data-flash-detail]");
+    if (t) t.textContent = title;
+    if (d) d.textContent = detail || "";
+    region.replaceChildren(node);
+  }
+
+  // Dismiss buttons inside flash messages.
+  doc.addEventListener("click", function (evt) {
+    var target = evt.target;
+    if (!(target instanceof Element)) return;
+    var btn = target.closest("[data-dismiss]");
+    if (!btn) return;
+    var box = btn.closest("[data-flash]");
+    if (box) {
+      evt.preventDefault();
+      box.remove();
+    }
+  });
+
+  // Escape dismisses the newest flash message.
+  doc.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape") return;
+    var region = flashRegion();
+    var box = region && region.querySelector("[data-flash]:last-child");
+    if (box) box.remove();
+  });
+
+  // Plain (non-htmx) forms: ask before destructive submits and prevent double submits.
+  doc.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    var question = form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      evt.preventDefault();
+      return;
+    }
+    if (form.hasAttribute("data-submit-once")) {
+      if (form.getAttribute("aria-busy") === "true") {
+        evt.preventDefault();
+        return;
+      }
+      form.setAttribute("aria-busy", "true");
+    }
+  });
+  // Coming back through the back/forward cache: forms are usable again.
+  window.addEventListener("pageshow", function () {
+    doc.querySelectorAll("form[aria-busy]").forEach(function (f) {
+      f.removeAttribute("aria-busy");
+    });
+  });
+
+  // Avatars whose picture fails to load (or is blocked) fall back to initials: pictures
+  // that failed before this script ran, and any that fail later (also in swapped content).
+  function avatarFallback(img) {
+    img.hidden = true;
+    var fallback = img.nextElementSibling;
+    if (fallback) fallback.hidden = false;
+  }
+  // Other images marked data-hide-on-error (thumbnails) just disappear, showing the
+  // placeholder background behind them.
+  function imageFailed(img) {
+    if (img.hasAttribute("data-avatar")) avatarFallback(img);
+    else if (img.hasAttribute("data-hide-on-error")) img.hidden = true;
+  }
+  function checkImages(root) {
+    root.querySelectorAll("img[data-avatar], img[data-hide-on-error]").forEach(function (img) {
+      if (img.complete && img.naturalWidth === 0) imageFailed(img);
+    });
+  }
+  doc.addEventListener(
+    "error",
+    function (evt) {
+      if (evt.target instanceof HTMLImageElement) imageFailed(evt.target);
+    },
+    true
+  );
+  checkImages(doc);
+
+  // htmx: clear old messages when a new request starts from a form or button.
+  doc.addEventListener("htmx:beforeRequest", function () {
+    var region = flashRegion();
+    if (region) {
+      region.querySelectorAll("[data-flash]").forEach(function (n) {
+        n.remove();
+      });
+    }
+  });
+
+  // htmx: an error response that brought no message (empty body) still says something.
+  doc.addEventListener("htmx:responseError", function (evt) {
+    var region = flashRegion();
+    if (region && region.querySelector("[data-flash]")) return;
+    var status = evt.detail && evt.detail.xhr ? evt.detail.xhr.status : 0;
+    showFlash(
+      "Something went wrong",
+      status ? "The server answered with status " + status + ". Please try again." : "Please try again."
+    );
+  });
+
+  // htmx: the request never got an answer.
+  function networkError() {
+    showFlash("Can't reach Tripplan", "Check your connection and try again.");
+  }
+  doc.addEventListener("htmx:sendError", networkError);
+  doc.addEventListener("htmx:timeout", networkError);
+})();

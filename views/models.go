@@ -1,0 +1,248 @@
+// Package views renders Tripplan's HTML with templ: full pages (wrapped in the shared
+// layout) and the small partials htmx swaps in. View models are plain Go structs filled by
+// the web handlers; this package imports nothing else from the module.
+//
+// Regenerate the *_templ.go files after editing a .templ file with
+//
+//	go tool templ generate
+//
+// and then rebuild the CSS (`npm run build:css`) so new Tailwind classes are picked up.
+package views
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/a-h/templ"
+)
+
+// Paths the views link to. Handlers must serve these.
+const (
+	// HomePath is the signed-in home (Home): the viewer's plans and collections.
+	HomePath = "/home"
+	// LoginPath is the sign-in page (SignIn).
+	LoginPath = "/login"
+	// LogoutPath receives the header's "Sign out" form (POST).
+	LogoutPath = "/auth/logout"
+	// DevLoginPath receives the dev sign-in form (POST, form-encoded).
+	DevLoginPath = "/dev/auth/login"
+	// TermsPath receives the onboarding "Agree and continue" form (POST).
+	TermsPath = "/onboarding/terms"
+)
+
+// HTMXConfig is the content of the <meta name="htmx-config"> tag on every page.
+// 204 swaps nothing, 2xx/3xx swap as usual, and 4xx/5xx error partials (ErrorPartial) are
+// swapped into the #flash region, always as its innerHTML whatever hx-swap the
+// triggering element uses. Indicator styles are in app.css (the CSP forbids htmx's inline
+// <style>) and eval-based features are off (the CSP forbids them too).
+const HTMXConfig = `{"includeIndicatorStyles":false,"allowEval":false,` +
+	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
+	`{"code":"[45]..","swap":true,"error":true,"target":"#flash","swapOverride":"innerHTML"}]}`
+
+// Viewer is the signed-in user as the views show them. A nil *Viewer means signed out.
+type Viewer struct {
+	UserID   string
+	Nickname string
+	Picture  string // absolute URL of the profile picture, or "" for initials
+}
+
+// Page holds what every full page needs.
+type Page struct {
+	Title    string  // the page's own title; the layout appends " · Tripplan"
+	Viewer   *Viewer // nil when signed out
+	DevLogin bool    // dev login is enabled (shows the dev sign-in form and a "dev" badge)
+	Path     string  // the request path, for the current nav item and the sign-in "next"
+}
+
+// SignInProvider is one enabled social sign-in provider on the sign-in page.
+type SignInProvider struct {
+	ID   string // path segment: "google", "kakao", "naver", "apple", or a configured OIDC id
+	Name string // shown on the button: "Google"
+}
+
+// SignInView is the sign-in page (GET /login).
+type SignInView struct {
+	DevLogin   bool   // show the dev sign-in form and the demo buttons
+	Error      string // shown in an alert above the form
+	Next       string // local path to return to after signing in
+	Nickname   string // dev form: value to refill after an error
+	ProviderID string // dev form: value to refill after an error
+	// Provider is the dev form's selected provider (GOOGLE, KAKAO or NAVER); "" = GOOGLE.
+	Provider string
+	// Providers are the enabled social providers; each gets a button linking to
+	// /oauth2/authorization/{ID} (with ?next= when Next is set).
+	Providers []SignInProvider
+}
+
+// TermsView is the onboarding page where a new user accepts the terms.
+type TermsView struct {
+	Next string // local path to continue to after agreeing
+}
+
+// PlanCard is one plan on the home page.
+type PlanCard struct {
+	ID          string
+	Title       string
+	Dates       string // already formatted, e.g. "12 – 15 Mar 2026"
+	MemberCount int
+}
+
+// CollectionCard is one collection on the home page.
+type CollectionCard struct {
+	ID          string
+	Title       string
+	Thumbnail   string // image URL, or "" for a placeholder
+	PlaceCount  int
+	MemberCount int
+}
+
+// HomeView is the signed-in home page.
+type HomeView struct {
+	Plans       []PlanCard
+	Collections []CollectionCard
+}
+
+// ErrorView is an error shown to a browser, as a page or as an htmx partial.
+type ErrorView struct {
+	Status int    // HTTP status; 0 is shown as 500
+	Title  string // short; "" = the status text ("Not Found")
+	Detail string // one or two sentences for a person
+	Code   string // the API error code (e.g. PLAN_NOT_FOUND), shown small; may be ""
+}
+
+// --- small helpers used by the templates ---
+
+func pageTitle(title string) string {
+	title = strings.TrimSpace(title)
+	if title == "" || title == "Tripplan" {
+		return "Tripplan"
+	}
+	return title + " · Tripplan"
+}
+
+func (e ErrorView) status() int {
+	if e.Status < 100 || e.Status > 599 {
+		return http.StatusInternalServerError
+	}
+	return e.Status
+}
+
+func (e ErrorView) title() string {
+	if t := strings.TrimSpace(e.Title); t != "" {
+		return t
+	}
+	if t := http.StatusText(e.status()); t != "" {
+		return t
+	}
+	return "Something went wrong"
+}
+
+func (e ErrorView) detail() string {
+	if d := strings.TrimSpace(e.Detail); d != "" {
+		return d
+	}
+	switch s := e.status(); {
+	case s == http.StatusNotFound:
+		return "We couldn't find that page. It may have been moved or deleted, or the link may be wrong."
+	case s == http.StatusUnauthorized:
+		return "Please sign in to continue."
+	case s == http.StatusForbidden:
+		return "You don't have access to this."
+	case s == http.StatusTooManyRequests:
+		return "That was a lot of requests. Wait a moment and try again."
+	case s >= 500:
+		return "Something went wrong on our side. Please try again in a moment."
+	default:
+		return "Please check what you entered and try again."
+	}
+}
+
+// safeNext returns next when it is a local path ("/x", not "//x" or "/\x"), else "".
+func safeNext(next string) string {
+	if next == "" || next[0] != '/' || len(next) > 1 && (next[1] == '/' || next[1] == '\\') {
+		return ""
+	}
+	if strings.ContainsAny(next, "\r\n\t") {
+		return ""
+	}
+	return next
+}
+
+// withNext appends ?next=... to path when next is a safe local path.
+func withNext(path, next string) string {
+	next = safeNext(next)
+	if next == "" || next == "/" {
+		return path
+	}
+	return path + "?next=" + url.QueryEscape(next)
+}
+
+// loginHref is the header's "Sign in" link: back to the current page afterwards.
+func loginHref(p Page) string {
+	if p.Path == LoginPath || p.Path == "/" || p.Path == TermsPath {
+		return LoginPath
+	}
+	return withNext(LoginPath, p.Path)
+}
+
+func providerHref(pr SignInProvider, next string) string {
+	return withNext("/oauth2/authorization/"+url.PathEscape(strings.ToLower(pr.ID)), next)
+}
+
+// navCurrent reports whether the nav item for prefix is the current page.
+func navCurrent(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// currentPage marks the current nav item with aria-current="page".
+func currentPage(current bool) templ.Attributes {
+	if current {
+		return templ.Attributes{"aria-current": "page"}
+	}
+	return nil
+}
+
+// initials is the avatar fallback: the first letter (or two, for Latin names with a
+// space) of a nickname, upper-cased.
+func initials(nickname string) string {
+	fields := strings.Fields(nickname)
+	if len(fields) == 0 {
+		return "?"
+	}
+	first, _ := utf8.DecodeRuneInString(fields[0])
+	out := string(unicode.ToUpper(first))
+	if len(fields) > 1 {
+		second, _ := utf8.DecodeRuneInString(fields[len(fields)-1])
+		out += string(unicode.ToUpper(second))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func devProvider(v SignInView) string {
+	switch p := strings.ToUpper(v.Provider); p {
+	case "GOOGLE", "KAKAO", "NAVER":
+		return p
+	}
+	return "GOOGLE"
+}
+
+func planHref(id string) string       { return "/plans/" + url.PathEscape(id) }
+func collectionHref(id string) string { return "/collections/" + url.PathEscape(id) }
+
+func homeHref(v *Viewer) string {
+	if v != nil {
+		return HomePath
+	}
+	return "/"
+}

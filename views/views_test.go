@@ -1,0 +1,246 @@
+package views
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/a-h/templ"
+)
+
+func render(t *testing.T, c templ.Component) string {
+	t.Helper()
+	var b strings.Builder
+	if err := c.Render(context.Background(), &b); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return b.String()
+}
+
+func mustContain(t *testing.T, html string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(html, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+}
+
+func mustNotContain(t *testing.T, html string, unwanted ...string) {
+	t.Helper()
+	for _, w := range unwanted {
+		if strings.Contains(html, w) {
+			t.Errorf("output unexpectedly contains %q", w)
+		}
+	}
+}
+
+var ana = &Viewer{UserID: "u1", Nickname: "Ana", Picture: "https://example.com/ana.png"}
+
+func TestLayoutBasics(t *testing.T) {
+	html := render(t, Landing(Page{Title: "Welcome", Path: "/"}))
+	mustContain(t, html,
+		"<!doctype html>",
+		`<html lang="en"`,
+		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
+		"<title>Welcome · Tripplan</title>",
+		`href="/static/img/logo.svg"`,
+		`<link rel="stylesheet" href="/static/css/app.css">`,
+		`<script src="/static/js/htmx.min.js" defer></script>`,
+		`<script src="/static/js/htmx-ext-sse.min.js" defer></script>`,
+		`<script src="/static/js/app.js" defer></script>`,
+		`<meta name="htmx-config"`,
+		`<div id="flash" aria-live="polite"`,
+		`<main id="main"`,
+		`href="#main"`, "Skip to content",
+		`href="/login"`, // signed out: Sign in link
+		"<footer",
+	)
+	// CSP: no inline scripts, no inline styles, no event-handler attributes.
+	mustNotContain(t, html, "<script>", " style=", " onclick=", " onerror=", " onload=", "<style")
+	mustNotContain(t, html, `action="/auth/logout"`, `href="/plans"`)
+}
+
+func TestHTMXConfigIsValidJSON(t *testing.T) {
+	var cfg struct {
+		IncludeIndicatorStyles *bool `json:"includeIndicatorStyles"`
+		ResponseHandling       []struct {
+			Code   string `json:"code"`
+			Swap   bool   `json:"swap"`
+			Error  bool   `json:"error"`
+			Target string `json:"target"`
+		} `json:"responseHandling"`
+	}
+	if err := json.Unmarshal([]byte(HTMXConfig), &cfg); err != nil {
+		t.Fatalf("HTMXConfig is not JSON: %v", err)
+	}
+	if cfg.IncludeIndicatorStyles == nil || *cfg.IncludeIndicatorStyles {
+		t.Error("includeIndicatorStyles must be false (CSP forbids inline styles)")
+	}
+	if n := len(cfg.ResponseHandling); n != 3 {
+		t.Fatalf("responseHandling has %d entries, want 3", n)
+	}
+	last := cfg.ResponseHandling[2]
+	if last.Code != "[45].." || !last.Swap || !last.Error || last.Target != "#flash" {
+		t.Errorf("error handling entry = %+v, want 4xx/5xx swapped into #flash", last)
+	}
+	// The attribute is HTML-escaped in the page but must round-trip.
+	html := render(t, Landing(Page{}))
+	mustContain(t, html, `content="{&#34;includeIndicatorStyles&#34;:false`)
+}
+
+func TestHeaderSignedIn(t *testing.T) {
+	html := render(t, Home(Page{Title: "Home", Viewer: ana, Path: "/plans/x"}, HomeView{}))
+	mustContain(t, html,
+		`<form method="post" action="/auth/logout"`,
+		"Sign out",
+		`href="/plans"`, `href="/collections"`,
+		`src="https://example.com/ana.png"`,
+		">Ana</span>",
+	)
+	// The current section is marked, and only that one.
+	if strings.Count(html, `aria-current="page"`) != 2 { // desktop and mobile nav
+		t.Errorf("want the Plans link marked current in both navs")
+	}
+	mustNotContain(t, html, `href="/login"`)
+}
+
+func TestLanding(t *testing.T) {
+	out := render(t, Landing(Page{Title: "Tripplan", Path: "/"}))
+	mustContain(t, out, "<title>Tripplan</title>", "Sign in", `href="/login"`, "Plan the trip")
+	mustNotContain(t, out, `href="/home"`)
+
+	in := render(t, Landing(Page{Viewer: ana, Path: "/"}))
+	mustContain(t, in, `href="/home"`, "Go to your trips")
+	mustNotContain(t, in, "Sign in to start planning")
+}
+
+func TestSignInDevLogin(t *testing.T) {
+	html := render(t, SignIn(Page{Title: "Sign in", Path: "/login", DevLogin: true}, SignInView{
+		DevLogin: true, Next: "/plans/abc?x=1", Nickname: "Mina", ProviderID: "p-1", Provider: "KAKAO",
+	}))
+	mustContain(t, html,
+		`action="/dev/auth/login"`,
+		`name="provider"`, `<option value="GOOGLE"`, `<option value="KAKAO" selected`, `<option value="NAVER"`,
+		`name="provider_id"`, `value="p-1"`,
+		`name="nickname"`, `value="Mina"`,
+		`<input type="hidden" name="next" value="/plans/abc?x=1">`,
+		"Sign in as Ana (demo)", "Sign in as Ben (demo)",
+		`value="demo-ana"`, `value="demo-ben"`,
+		`for="dev-provider"`, `for="dev-provider-id"`, `for="dev-nickname"`,
+	)
+	// One form for the free-form account plus one per demo account.
+	if n := strings.Count(html, `action="/dev/auth/login"`); n != 3 {
+		t.Errorf("dev login forms = %d, want 3", n)
+	}
+	mustNotContain(t, html, "Sign-in isn’t set up yet")
+}
+
+func TestSignInWithoutDevLogin(t *testing.T) {
+	none := render(t, SignIn(Page{Path: "/login"}, SignInView{}))
+	mustNotContain(t, none, "/dev/auth/login", "(demo)", "demo-ana")
+	mustContain(t, none, "Sign-in isn’t set up yet")
+
+	withProviders := render(t, SignIn(Page{Path: "/login"}, SignInView{
+		Next:      "/plans/p1",
+		Providers: []SignInProvider{{ID: "google", Name: "Google"}, {ID: "kakao", Name: "Kakao"}},
+	}))
+	mustContain(t, withProviders,
+		`href="/oauth2/authorization/google?next=%2Fplans%2Fp1"`,
+		"Continue with Google", "Continue with Kakao")
+	mustNotContain(t, withProviders, "/dev/auth/login", "Sign-in isn’t set up yet")
+}
+
+func TestSignInErrorAndUnsafeNext(t *testing.T) {
+	html := render(t, SignIn(Page{Path: "/login"}, SignInView{
+		DevLogin: true, Error: "Nickname <b>too</b> long", Next: "//evil.example/x",
+	}))
+	mustContain(t, html, `role="alert"`, "Nickname &lt;b&gt;too&lt;/b&gt; long")
+	mustNotContain(t, html, "<b>too</b>", "evil.example", `name="next"`)
+}
+
+func TestEscaping(t *testing.T) {
+	evil := `<script>alert(1)</script>`
+	html := render(t, Home(
+		Page{Title: evil, Viewer: &Viewer{Nickname: evil}},
+		HomeView{
+			Plans:       []PlanCard{{ID: `a"b`, Title: evil, Dates: evil, MemberCount: 2}},
+			Collections: []CollectionCard{{ID: "c1", Title: evil, Thumbnail: `x" onerror="alert(1)`, PlaceCount: 1}},
+		},
+	))
+	mustNotContain(t, html, evil, `onerror="alert(1)"`)
+	mustContain(t, html, "&lt;script&gt;alert(1)&lt;/script&gt;", `href="/plans/a%22b"`)
+
+	partial := render(t, ErrorPartial(ErrorView{Status: 400, Title: evil, Detail: evil}))
+	mustNotContain(t, partial, evil)
+}
+
+func TestTerms(t *testing.T) {
+	html := render(t, Terms(Page{Title: "Terms", Viewer: ana, Path: "/onboarding/terms"}, TermsView{Next: "/plans/p1"}))
+	mustContain(t, html,
+		`<form method="post" action="/onboarding/terms"`,
+		`<button type="submit" class="btn btn-primary">`, "Agree and continue",
+		`<input type="hidden" name="next" value="/plans/p1">`,
+		`action="/auth/logout"`,
+	)
+	// No navigation to pages that need accepted terms.
+	mustNotContain(t, html, `href="/plans"`)
+}
+
+func TestHomeEmptyAndFull(t *testing.T) {
+	empty := render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{}))
+	mustContain(t, empty, "No plans yet", `href="/plans/new"`, "New plan",
+		"No collections yet", `href="/collections/new"`, "New collection")
+
+	full := render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{
+		Plans:       []PlanCard{{ID: "p1", Title: "Jeju", Dates: "1 – 3 May 2026", MemberCount: 3}},
+		Collections: []CollectionCard{{ID: "c1", Title: "Cafés", PlaceCount: 1, MemberCount: 1}},
+	}))
+	mustContain(t, full, `href="/plans/p1"`, "Jeju", "1 – 3 May 2026", "3 members",
+		`href="/collections/c1"`, "Cafés", "1 place", "1 member")
+	mustNotContain(t, full, "No plans yet", "No collections yet")
+}
+
+func TestErrorPage(t *testing.T) {
+	html := render(t, ErrorPage(Page{Path: "/nope"}, ErrorView{Status: 404, Code: "NOT_FOUND"}))
+	mustContain(t, html, "<title>Not Found · Tripplan</title>", "Error 404", "Not Found",
+		"NOT_FOUND", `href="/"`, "Back to home")
+
+	signedIn := render(t, ErrorPage(Page{Viewer: ana}, ErrorView{Status: 403, Title: "No access", Detail: "Ask for an invite."}))
+	mustContain(t, signedIn, `href="/home"`, "No access", "Ask for an invite.")
+
+	unknown := render(t, ErrorPage(Page{}, ErrorView{}))
+	mustContain(t, unknown, "Error 500", "Internal Server Error")
+}
+
+func TestErrorPartial(t *testing.T) {
+	html := render(t, ErrorPartial(ErrorView{Status: 409, Title: "Conflict", Detail: "A block already exists.", Code: "TIME_BLOCK_OVERLAP"}))
+	mustContain(t, html, `role="alert"`, "data-flash", "data-dismiss", `aria-label="Dismiss"`,
+		"Conflict", "A block already exists.", "TIME_BLOCK_OVERLAP")
+	mustNotContain(t, html, "<html", "<main")
+}
+
+func TestSafeNext(t *testing.T) {
+	for in, want := range map[string]string{
+		"":               "",
+		"/plans/1":       "/plans/1",
+		"//evil.com":     "",
+		`/\evil.com`:     "",
+		"https://x.y/":   "",
+		"plans":          "",
+		"/a\r\nSet-X: y": "",
+	} {
+		if got := safeNext(in); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestInitials(t *testing.T) {
+	for in, want := range map[string]string{"ana": "A", "Ana Lee": "AL", "  ": "?", "지민": "지"} {
+		if got := initials(in); got != want {
+			t.Errorf("initials(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
