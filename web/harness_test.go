@@ -19,7 +19,7 @@ import (
 
 // testApp is a real server on a real, fresh database, reached over HTTP.
 type testApp struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	db     *postgres.DB
 	http   *httptest.Server
@@ -27,7 +27,7 @@ type testApp struct {
 	logBuf *bytes.Buffer
 }
 
-func newTestApp(t *testing.T, mutate ...func(*Config)) *testApp {
+func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	t.Helper()
 	db := pgtest.New(t)
 	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}}
@@ -61,7 +61,7 @@ type response struct {
 	Body   []byte
 }
 
-func (r response) json(t *testing.T) map[string]any {
+func (r response) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -71,7 +71,7 @@ func (r response) json(t *testing.T) map[string]any {
 }
 
 // problem checks the response is problem+json with the status and code, and returns it.
-func (r response) problem(t *testing.T, status int, code string) map[string]any {
+func (r response) problem(t testing.TB, status int, code string) map[string]any {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status = %d, want %d; body: %s", r.Status, status, r.Body)
