@@ -294,3 +294,28 @@ func TestAnonymousBrowserIsSentToSignIn(t *testing.T) {
 		t.Fatalf("anonymous /home: %d %q", res.Status, res.Header.Get("Location"))
 	}
 }
+
+func TestHomeListsTheDemoPlanAndCollection(t *testing.T) {
+	a := newTestApp(t)
+	if seeded, err := a.db.SeedDemo(t.Context()); err != nil || !seeded {
+		t.Fatalf("seed: %v %v", seeded, err)
+	}
+	b := browser(t)
+	res := a.do(req{Method: "POST", Path: "/dev/auth/login", Client: b, Body: map[string]string{"provider": "GOOGLE", "provider_id": "demo-ana", "nickname": "Ana"}})
+	if res.Status != http.StatusOK {
+		t.Fatalf("demo login: %d %s", res.Status, res.Body)
+	}
+	res = a.do(req{Method: "GET", Path: "/home", Client: b, Header: map[string]string{"Accept": "text/html"}})
+	body := string(res.Body)
+	if res.Status != 200 || !strings.Contains(body, "Seoul weekend") || !strings.Contains(body, "Seoul food") {
+		t.Fatalf("home: %d %s", res.Status, body)
+	}
+	// A new user sees the empty states instead.
+	nb := browser(t)
+	a.do(req{Method: "POST", Path: "/dev/auth/login", Client: nb, Body: map[string]string{"provider": "GOOGLE", "provider_id": "new-1", "nickname": "Newbie"}})
+	a.do(req{Method: "PATCH", Path: "/users/me/terms", Client: nb, Header: map[string]string{"Sec-Fetch-Site": "same-origin"}})
+	res = a.do(req{Method: "GET", Path: "/home", Client: nb, Header: map[string]string{"Accept": "text/html"}})
+	if body := string(res.Body); res.Status != 200 || strings.Contains(body, "Seoul weekend") || !strings.Contains(body, "No plans yet") {
+		t.Fatalf("new user's home: %d %s", res.Status, body)
+	}
+}

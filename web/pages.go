@@ -42,8 +42,29 @@ func (s *Server) onboardingPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.Terms(s.pageFor(c, "Welcome"), views.TermsView{Next: localPath(c.QueryParam("next"), "/home")}))
 }
 
+// homeListLimit bounds each list on the home page; the full lists have their own pages.
+const homeListLimit = 12
+
 func (s *Server) home(c echo.Context) error {
-	return render(c, http.StatusOK, views.Home(s.pageFor(c, "Your trips"), views.HomeView{}))
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	plans, err := s.store.RecentPlans(ctx, userID, homeListLimit)
+	if err != nil {
+		return err
+	}
+	collections, err := s.store.RecentCollections(ctx, userID, homeListLimit)
+	if err != nil {
+		return err
+	}
+	var v views.HomeView
+	for _, p := range plans {
+		v.Plans = append(v.Plans, views.PlanCard{ID: p.ID, Title: p.Title, MemberCount: p.MemberCount,
+			Dates: p.StartDate.Format("Jan 2") + " – " + p.EndDate.Format("Jan 2, 2006")})
+	}
+	for _, col := range collections {
+		v.Collections = append(v.Collections, views.CollectionCard{ID: col.ID, Title: col.Title, Thumbnail: col.Thumbnail,
+			PlaceCount: col.PlaceCount, MemberCount: col.MemberCount})
+	}
+	return render(c, http.StatusOK, views.Home(s.pageFor(c, "Your trips"), v))
 }
 
 // staticFiles serves the embedded assets with a short cache lifetime.

@@ -39,6 +39,8 @@ type Store interface {
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
+	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
+	RecentCollections(ctx context.Context, userID string, limit int) ([]planner.CollectionSummary, error)
 }
 
 // Deps are the collaborators the server is built from.

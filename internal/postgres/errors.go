@@ -14,7 +14,19 @@ import (
 
 // constraintCodes maps a database constraint to the domain code it stands for. This is the one
 // place where database errors become domain errors.
-var constraintCodes = map[string]planner.Code{}
+// Constraints not listed here are prevented by the application first; see docs/SCHEMA.md.
+var constraintCodes = map[string]planner.Code{
+	"collection_members_one_per_user": planner.CodeMemberAlreadyExists,
+	"plan_members_one_per_user":       planner.CodeMemberAlreadyExists,
+	"collection_members_owner_active": planner.CodeNeedToDelegateOwnership,
+	"plan_members_owner_active":       planner.CodeNeedToDelegateOwnership,
+	"collection_places_one_per_place": planner.CodeCollectionPlaceAlreadyExists,
+	"plan_collections_pkey":           planner.CodePlanCollectionAlreadyExists,
+	"opinions_one_per_member":         planner.CodeBlockOpinionAlreadyExists,
+	"plans_date_range":                planner.CodeInvalidDateRange,
+	"extraction_jobs_one_undecided":   planner.CodeJobInProgress,
+	"time_blocks_no_overlap":          planner.CodeTimeBlockOverlap,
+}
 
 // mapError turns driver errors into domain errors where the database decided something the
 // client should hear about (a unique or exclusion constraint, an unreachable database); other
@@ -32,12 +44,13 @@ func mapError(err error) error {
 		if code, ok := constraintCodes[pqErr.Constraint]; ok {
 			return &planner.Error{Code: code}
 		}
-		switch pqErr.Code.Class() {
-		case "08", "57": // connection exception, operator intervention (shutdown, restart)
+		switch {
+		case Unavailable(err):
 			return unavailable(err)
-		}
-		if pqErr.Code == "53300" { // too_many_connections
-			return unavailable(err)
+		case pqErr.Code == "23514" || pqErr.Code.Class() == "22":
+			// A CHECK constraint or a data exception (value out of range, invalid text):
+			// input the handlers should have refused. A backstop, so bad input is never a 500.
+			return planner.Errorf(planner.CodeInvalidRequest, "The request has a value the service cannot store.")
 		}
 		return err
 	}

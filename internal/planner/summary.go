@@ -1,0 +1,21 @@
+package planner
+
+import "time"
+
+// PlanSummary is a plan as listed: on the home page and in GET /plans.
+type PlanSummary struct {
+	ID          string    `db:"id"`
+	Title       string    `db:"title"`
+	StartDate   time.Time `db:"start_date"`
+	EndDate     time.Time `db:"end_date"`
+	MemberCount int       `db:"member_count"`
+}
+
+// CollectionSummary is a collection as listed: on the home page and in GET /collections.
+type CollectionSummary struct {
+	ID          string `db:"id"`
+	Title       string `db:"title"`
+	Thumbnail   string `db:"thumbnail"`
+	PlaceCount  int    `db:"place_count"`
+	MemberCount int    `db:"member_count"`
+}

@@ -1,0 +1,10 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Tx exposes the transaction helper (and its error mapping) to this package's external tests.
+func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error { return db.tx(ctx, fn) }
