@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/postgres"
 )
 
 func TestGenericErrorsAreProblems(t *testing.T) {
@@ -149,4 +152,18 @@ func TestNoMalformedInputCausesA5xx(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestUnreachableDatabaseIs503(t *testing.T) {
+	a := newTestApp(t)
+	token := a.member("down-1", "Downer")
+	// Point the server at a database that refuses connections (sqlx.Open does not dial).
+	dead, err := sqlx.Open("postgres", "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	a.srv.store = &postgres.DB{DB: dead}
+	a.do(req{Method: "GET", Path: "/users/me", Token: token}).problem(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	a.do(req{Method: "GET", Path: "/readyz"}).problem(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 }
