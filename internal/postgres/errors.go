@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"context"
 	"database/sql/driver"
 	"errors"
 	"net"
@@ -32,30 +31,24 @@ var constraintCodes = map[string]planner.Code{
 // client should hear about (a unique or exclusion constraint, an unreachable database); other
 // errors pass through unchanged and end as 500 INTERNAL.
 func mapError(err error) error {
-	if err == nil {
-		return nil
-	}
-	var pe *planner.Error
-	if errors.As(err, &pe) {
+	var (
+		pe    *planner.Error
+		pqErr *pq.Error
+	)
+	switch {
+	case err == nil || errors.As(err, &pe):
 		return err
-	}
-	var pqErr *pq.Error
-	if errors.As(err, &pqErr) {
+	case Unavailable(err):
+		return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: "The database is not available; try again shortly."}
+	case errors.As(err, &pqErr):
 		if code, ok := constraintCodes[pqErr.Constraint]; ok {
 			return &planner.Error{Code: code}
 		}
-		switch {
-		case Unavailable(err):
-			return unavailable(err)
-		case pqErr.Code == "23514" || pqErr.Code.Class() == "22":
+		if pqErr.Code == "23514" || pqErr.Code.Class() == "22" {
 			// A CHECK constraint or a data exception (value out of range, invalid text):
 			// input the handlers should have refused. A backstop, so bad input is never a 500.
 			return planner.Errorf(planner.CodeInvalidRequest, "The request has a value the service cannot store.")
 		}
-		return err
-	}
-	if Unavailable(err) {
-		return unavailable(err)
 	}
 	return err
 }
@@ -75,11 +68,4 @@ func Unavailable(err error) bool {
 		return c == "08" || c == "57" || pqErr.Code == "53300"
 	}
 	return false
-}
-
-func unavailable(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: "The database is not available; try again shortly."}
 }
