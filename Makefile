@@ -4,7 +4,7 @@
 
 GO ?= go
 
-.PHONY: run build test test-short generate generate-check css vendor-js fmt vet bench clean
+.PHONY: run build test generate generate-check css vendor-js fmt fmt-check vet bench clean
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -38,6 +38,9 @@ generate-check: generate ## fail when committed generated files are stale
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+fmt-check: ## fail when a Go file is not gofmt-formatted
+	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || (echo "not gofmt-formatted: $$out" >&2; exit 1)
 
 vet:
 	$(GO) vet ./...

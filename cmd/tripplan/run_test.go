@@ -72,7 +72,9 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tokens struct{ AccessToken string `json:"access_token"` }
+	var tokens struct {
+		AccessToken string `json:"access_token"`
+	}
 	json.NewDecoder(res.Body).Decode(&tokens)
 	res.Body.Close()
 	if res.StatusCode != 200 || tokens.AccessToken == "" {
