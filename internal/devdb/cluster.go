@@ -250,7 +250,7 @@ type server struct {
 func (s *server) initdb(ctx context.Context) error {
 	// Trust auth is safe because the cluster listens on 127.0.0.1 and a socket inside dir
 	// only; --no-sync because a dev cluster that loses power is simply made again.
-	return s.run(ctx, "initdb", "-D", s.dir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale", "--no-sync")
+	return s.run(ctx, "initdb", "-D", s.dir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
 }
 
 func (s *server) start(ctx context.Context, port int) error {

@@ -216,6 +216,22 @@ func TestPrivateCluster(t *testing.T) {
 	if owner == nil {
 		t.Fatal("no caller says it started the cluster")
 	}
+	// Trigram search needs a Unicode-aware character class: under LC_CTYPE=C, pg_trgm treats
+	// Hangul and kana as separators and Korean or Japanese place names could not be found.
+	func() {
+		db, err := sql.Open("postgres", owner.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var ctype string
+		if err := db.QueryRow(`SELECT datctype FROM pg_database WHERE datname = current_database()`).Scan(&ctype); err != nil {
+			t.Fatal(err)
+		}
+		if ctype != "C.UTF-8" {
+			t.Errorf("private cluster LC_CTYPE = %q, want C.UTF-8", ctype)
+		}
+	}()
 	if strings.Contains(owner.URL, ":"+strconv.Itoa(o.Port)+"/") {
 		t.Errorf("URL %q uses the busy port %d", owner.URL, o.Port)
 	}
