@@ -297,6 +297,7 @@ func TestAnonymousBrowserIsSentToSignIn(t *testing.T) {
 
 func TestHomeListsTheDemoPlanAndCollection(t *testing.T) {
 	a := newTestApp(t)
+	a.loadCatalog()
 	if seeded, err := a.db.SeedDemo(t.Context()); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}

@@ -43,3 +43,17 @@ func BenchmarkLandingPage(b *testing.B) {
 	a := newTestApp(b)
 	benchGet(b, a, "/", map[string]string{"Accept": "text/html"})
 }
+
+func BenchmarkSearchPlaces(b *testing.B) {
+	a := newTestApp(b)
+	a.loadCatalog()
+	token := a.member("bench-2", "Bench")
+	benchGet(b, a, "/places/search?query=Gyeongbokgung", map[string]string{"Authorization": "Bearer " + token, "Accept": "application/json"})
+}
+
+func BenchmarkSearchPlacesTypoKorean(b *testing.B) {
+	a := newTestApp(b)
+	a.loadCatalog()
+	token := a.member("bench-3", "Bench")
+	benchGet(b, a, "/places/search?query=%EA%B4%91%EC%9E%A5%EC%8B%9C%EC%9E%A5", map[string]string{"Authorization": "Bearer " + token, "Accept": "application/json"})
+}

@@ -37,6 +37,9 @@ func (s *Server) routes() {
 	e.GET("/users/me", s.me, preTerms)
 	e.PATCH("/users/me/terms", s.acceptTerms, preTerms)
 
+	// Places.
+	e.GET("/places/search", s.searchPlaces, user)
+
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)

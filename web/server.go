@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/auth"
+	"tripplan/internal/places"
 	"tripplan/internal/planner"
 )
 
@@ -41,6 +42,7 @@ type Store interface {
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
 	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
 	RecentCollections(ctx context.Context, userID string, limit int) ([]planner.CollectionSummary, error)
+	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 }
 
 // Deps are the collaborators the server is built from.
@@ -60,6 +62,7 @@ type Server struct {
 	log      *slog.Logger
 	echo     *echo.Echo
 	openapi  *openapi3.T
+	taxonomy *places.Taxonomy
 	// pages are the routes that serve HTML only (not part of the JSON API).
 	pages map[string]bool
 }
@@ -78,7 +81,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: d.Store, sessions: d.Sessions, tokens: d.Tokens, log: d.Log,
-		echo: echo.New(), openapi: doc, pages: map[string]bool{},
+		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -13,6 +13,7 @@ import (
 
 	"tripplan/internal/auth"
 	"tripplan/internal/devdb"
+	"tripplan/internal/places"
 	"tripplan/internal/postgres"
 	"tripplan/web"
 )
@@ -45,6 +46,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	defer db.Close()
 	if err := postgres.Migrate(ctx, db.DB.DB, log); err != nil {
 		return err
+	}
+	catalog, version, err := places.Catalog()
+	if err != nil {
+		return fmt.Errorf("built-in place catalog: %w", err)
+	}
+	if loaded, err := db.LoadCatalog(ctx, version, catalog); err != nil {
+		return fmt.Errorf("load the place catalog: %w", err)
+	} else if loaded {
+		log.Info("place catalog loaded", "places", len(catalog), "version", version)
 	}
 	if cfg.Env == "development" {
 		if seeded, err := db.SeedDemo(ctx); err != nil {

@@ -69,48 +69,28 @@ func nextFriday(now time.Time) time.Time {
 	return today.AddDate(0, 0, ahead)
 }
 
-// demoPlace is a real Seoul place of the built-in catalogue (provider BUILTIN).
+// demoPlace is a place of the built-in catalog (internal/places/catalog), by its id there,
+// with the memo the demo collection gives it. The catalog is loaded before the seed runs.
 type demoPlace struct {
-	key             string // provider_place_id
-	name            string
-	names           []string // Korean name first
-	address         string
-	lat, lng        string
-	categories      [3]string // taxonomy ids, level 1..3
-	primaryType     string
-	primaryTypeName string
-	memo            string // the collection place's memo
+	key  string // provider_place_id in the catalog
+	memo string // the collection place's memo
 }
 
 var demoPlaces = []demoPlace{
-	{"seoul-gyeongbokgung", "Gyeongbokgung Palace", []string{"경복궁"}, "161 Sajik-ro, Jongno-gu, Seoul", "37.579617", "126.977041",
-		[3]string{"attraction", "historic_site", "palace"}, "historical_landmark", "Historical landmark", "Guard change at 10:00 and 14:00"},
-	{"seoul-changdeokgung", "Changdeokgung Palace", []string{"창덕궁"}, "99 Yulgok-ro, Jongno-gu, Seoul", "37.579400", "126.991000",
-		[3]string{"attraction", "historic_site", "palace"}, "historical_landmark", "Historical landmark", "Secret Garden tour needs a booking"},
-	{"seoul-bukchon-hanok-village", "Bukchon Hanok Village", []string{"북촌한옥마을"}, "37 Gyedong-gil, Jongno-gu, Seoul", "37.582600", "126.983600",
-		[3]string{"attraction", "historic_site", "hanok_village"}, "tourist_attraction", "Tourist attraction", ""},
-	{"seoul-insadong", "Insadong", []string{"인사동"}, "Insadong-gil, Jongno-gu, Seoul", "37.574000", "126.985000",
-		[3]string{"shopping", "shopping_street", "crafts"}, "neighborhood", "Neighborhood", ""},
-	{"seoul-namsangol-hanok-village", "Namsangol Hanok Village", []string{"남산골한옥마을"}, "28 Toegye-ro 34-gil, Jung-gu, Seoul", "37.559300", "126.994600",
-		[3]string{"attraction", "historic_site", "hanok_village"}, "tourist_attraction", "Tourist attraction", ""},
-	{"seoul-n-seoul-tower", "N Seoul Tower", []string{"N서울타워", "남산타워"}, "105 Namsangongwon-gil, Yongsan-gu, Seoul", "37.551169", "126.988227",
-		[3]string{"attraction", "landmark", "observation_deck"}, "tourist_attraction", "Tourist attraction", "Go at sunset"},
-	{"seoul-lotte-world-tower", "Lotte World Tower", []string{"롯데월드타워"}, "300 Olympic-ro, Songpa-gu, Seoul", "37.512500", "127.102500",
-		[3]string{"attraction", "landmark", "observation_deck"}, "tourist_attraction", "Tourist attraction", ""},
-	{"seoul-dongdaemun-design-plaza", "Dongdaemun Design Plaza", []string{"동대문디자인플라자", "DDP"}, "281 Eulji-ro, Jung-gu, Seoul", "37.566500", "127.009200",
-		[3]string{"attraction", "culture", "exhibition_hall"}, "cultural_center", "Cultural center", ""},
-	{"seoul-myeongdong", "Myeongdong", []string{"명동"}, "Myeong-dong, Jung-gu, Seoul", "37.563600", "126.983400",
-		[3]string{"shopping", "shopping_street", "shopping_district"}, "neighborhood", "Neighborhood", ""},
-	{"seoul-gwangjang-market", "Gwangjang Market", []string{"광장시장"}, "88 Changgyeonggung-ro, Jongno-gu, Seoul", "37.570000", "126.999600",
-		[3]string{"food", "market", "traditional_market"}, "market", "Market", "Bindaetteok and mayak gimbap"},
-	{"seoul-tosokchon", "Tosokchon Samgyetang", []string{"토속촌 삼계탕"}, "5 Jahamun-ro 5-gil, Jongno-gu, Seoul", "37.577800", "126.971300",
-		[3]string{"food", "restaurant", "korean_restaurant"}, "korean_restaurant", "Korean restaurant", "Queue moves fast"},
-	{"seoul-myeongdong-kyoja", "Myeongdong Kyoja", []string{"명동교자 본점"}, "29 Myeongdong 10-gil, Jung-gu, Seoul", "37.562500", "126.985700",
-		[3]string{"food", "restaurant", "korean_restaurant"}, "korean_restaurant", "Korean restaurant", ""},
-	{"seoul-onion-anguk", "Cafe Onion Anguk", []string{"어니언 안국"}, "5 Gyedong-gil, Jongno-gu, Seoul", "37.577700", "126.986000",
-		[3]string{"food", "cafe", "coffee_shop"}, "cafe", "Cafe", "Pandoro!"},
-	{"seoul-fritz-dohwa", "Fritz Coffee Company Dohwa", []string{"프릳츠 도화점"}, "17 Saechang-ro 2-gil, Mapo-gu, Seoul", "37.541700", "126.949600",
-		[3]string{"food", "cafe", "coffee_shop"}, "cafe", "Cafe", ""},
+	{"seoul-gyeongbokgung-palace", "Guard change at 10:00 and 14:00"},
+	{"seoul-changdeokgung-palace", "Secret Garden tour needs a booking"},
+	{"seoul-bukchon-hanok-village", ""},
+	{"seoul-insadong", ""},
+	{"seoul-namsangol-hanok-village", ""},
+	{"seoul-n-seoul-tower", "Go at sunset"},
+	{"seoul-lotte-world-tower", ""},
+	{"seoul-dongdaemun-design-plaza", ""},
+	{"seoul-myeongdong", ""},
+	{"seoul-gwangjang-market", "Bindaetteok and mayak gimbap"},
+	{"seoul-tosokchon-samgyetang", "Queue moves fast"},
+	{"seoul-myeongdong-kyoja", ""},
+	{"seoul-cafe-onion-anguk", "Pandoro!"},
+	{"seoul-fritz-coffee-dohwa", ""},
 }
 
 // demoPreferences are PICK/PASS choices on collection places.
@@ -119,7 +99,7 @@ var demoPreferences = []struct {
 	by    int
 	typ   string
 }{
-	{"seoul-gyeongbokgung", demoAna, "PICK"},
+	{"seoul-gyeongbokgung-palace", demoAna, "PICK"},
 	{"seoul-gwangjang-market", demoBen, "PICK"},
 	{"seoul-myeongdong-kyoja", demoBen, "PICK"},
 	{"seoul-lotte-world-tower", demoBen, "PASS"},
@@ -155,13 +135,13 @@ var demoBlocks = []struct {
 }{
 	// Day 1: FIXED, DIRECT right after it (adjacent), PENDING, FREE.
 	{1, "10:00", "12:00", []demoCandidate{
-		{place: "seoul-gyeongbokgung", by: demoAna, selected: true, memo: "Rent hanbok: free entry",
+		{place: "seoul-gyeongbokgung-palace", by: demoAna, selected: true, memo: "Rent hanbok: free entry",
 			items:    []demoItem{{"Admission x2", 6000}},
 			opinions: []demoOpinion{{demoBen, "POSITIVE", "The guard change is worth it"}}},
-		{place: "seoul-changdeokgung", by: demoBen, items: []demoItem{{"Admission x2", 6000}}},
+		{place: "seoul-changdeokgung-palace", by: demoBen, items: []demoItem{{"Admission x2", 6000}}},
 	}},
 	{1, "12:00", "13:30", []demoCandidate{
-		{place: "seoul-tosokchon", by: demoAna, selected: true, items: []demoItem{{"Samgyetang x2", 40000}}},
+		{place: "seoul-tosokchon-samgyetang", by: demoAna, selected: true, items: []demoItem{{"Samgyetang x2", 40000}}},
 	}},
 	{1, "14:00", "16:00", []demoCandidate{
 		{place: "seoul-bukchon-hanok-village", by: demoBen, opinions: []demoOpinion{{demoAna, "POSITIVE", ""}}},
@@ -172,7 +152,7 @@ var demoBlocks = []struct {
 	}},
 	// Day 2: DIRECT, PENDING, FIXED.
 	{2, "10:00", "11:00", []demoCandidate{
-		{place: "seoul-onion-anguk", by: demoBen, selected: true, items: []demoItem{{"Coffee and pastries", 18000}}},
+		{place: "seoul-cafe-onion-anguk", by: demoBen, selected: true, items: []demoItem{{"Coffee and pastries", 18000}}},
 	}},
 	{2, "12:00", "13:30", []demoCandidate{
 		{place: "seoul-gwangjang-market", by: demoBen, items: []demoItem{{"Bindaetteok and gimbap", 25000}},
@@ -227,8 +207,33 @@ func (s *seeder) upsert(query string, args ...any) string {
 	return id
 }
 
+// catalogPlaces returns the place ids of the demo places, by catalog key; a place missing from
+// the database (the catalog not loaded) fails the seed.
+func (s *seeder) catalogPlaces() map[string]string {
+	keys := make([]string, len(demoPlaces))
+	for i, p := range demoPlaces {
+		keys[i] = p.key
+	}
+	var rows []struct {
+		Key string `db:"provider_place_id"`
+		ID  string `db:"id"`
+	}
+	if s.err == nil {
+		s.err = s.tx.SelectContext(s.ctx, &rows, `
+			SELECT provider_place_id, id FROM places WHERE provider = 'BUILTIN' AND provider_place_id = ANY($1)`, pq.Array(keys))
+	}
+	ids := make(map[string]string, len(rows))
+	for _, r := range rows {
+		ids[r.Key] = r.ID
+	}
+	if s.err == nil && len(ids) != len(keys) {
+		s.err = fmt.Errorf("the demo places are not all in the database: load the place catalog first (found %d of %d)", len(ids), len(keys))
+	}
+	return ids
+}
+
 func (s *seeder) demo(start time.Time) {
-	// Users and places may exist already (a dev login as demo-ana, a catalogue import).
+	// Users may exist already (a dev login as demo-ana).
 	users := DemoUsers()
 	userIDs := make([]string, len(users))
 	for i, u := range users {
@@ -240,19 +245,7 @@ func (s *seeder) demo(start time.Time) {
 			RETURNING id`,
 			u.Provider, u.ProviderID, u.Nickname, u.Email)
 	}
-	placeIDs := map[string]string{}
-	for _, p := range demoPlaces {
-		mapsURI := fmt.Sprintf("https://www.openstreetmap.org/?mlat=%s&mlon=%s#map=18/%s/%s", p.lat, p.lng, p.lat, p.lng)
-		placeIDs[p.key] = s.upsert(`
-			INSERT INTO places (id, provider, provider_place_id, name, names, address, city,
-				category_level1, category_level2, category_level3, primary_type, primary_type_name,
-				provider_maps_uri, latitude, longitude)
-			VALUES ($1, 'BUILTIN', $2, $3, $4, $5, 'Seoul', $6, $7, $8, $9, $10, $11, $12, $13)
-			ON CONFLICT ON CONSTRAINT places_provider_place DO UPDATE SET provider = EXCLUDED.provider
-			RETURNING id`,
-			p.key, p.name, pq.Array(p.names), p.address, p.categories[0], p.categories[1], p.categories[2],
-			p.primaryType, p.primaryTypeName, mapsURI, p.lat, p.lng)
-	}
+	placeIDs := s.catalogPlaces()
 
 	// The collection: Ana owns it, Ben is a member, it holds every demo place.
 	collection := s.insert(`INSERT INTO collections (id, title) VALUES ($1, $2)`, "Seoul food & sights")

@@ -1,0 +1,70 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/places"
+	"tripplan/internal/planner"
+)
+
+// placeJSON is the Place resource of the interface document.
+type placeJSON struct {
+	PlaceID         string            `json:"place_id"`
+	ProviderPlaceID string            `json:"provider_place_id"`
+	Name            string            `json:"name"`
+	Address         string            `json:"address"`
+	Category        places.Categories `json:"category"`
+	ProviderMapsURI string            `json:"provider_maps_uri"`
+	Photos          []string          `json:"photos"`
+	Point           *pointJSON        `json:"point"`
+}
+
+// pointJSON carries decimal degrees as strings, as the interface document says.
+type pointJSON struct {
+	Latitude  string `json:"latitude"`
+	Longitude string `json:"longitude"`
+}
+
+func (s *Server) toPlaceJSON(p planner.Place) placeJSON {
+	out := placeJSON{
+		PlaceID: p.ID, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Address: p.Address,
+		Category:        s.taxonomy.Categories(p.CategoryLevel3, places.Category{ID: p.PrimaryType, Name: p.PrimaryTypeName}),
+		ProviderMapsURI: p.MapsURI, Photos: p.Photos,
+	}
+	if out.Photos == nil {
+		out.Photos = []string{}
+	}
+	if p.Latitude != "" && p.Longitude != "" {
+		out.Point = &pointJSON{Latitude: p.Latitude, Longitude: p.Longitude}
+	}
+	return out
+}
+
+// searchQueryMax bounds the search text, in characters.
+const searchQueryMax = 50
+
+// searchPlaces answers up to ten places matching ?query=, best first; a blank query is [].
+func (s *Server) searchPlaces(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("query"))
+	var v planner.Validation
+	v.Check(utf8.ValidString(q) && utf8.RuneCountInString(q) <= searchQueryMax && !strings.ContainsRune(q, 0),
+		"query", "must be at most 50 characters of text")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	out := []placeJSON{}
+	if q != "" {
+		found, err := s.store.SearchPlaces(c.Request().Context(), q)
+		if err != nil {
+			return err
+		}
+		for _, p := range found {
+			out = append(out, s.toPlaceJSON(p))
+		}
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}
