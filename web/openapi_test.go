@@ -67,7 +67,17 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := a.login("oa-1", "Openy")
+	a.loadCatalog()
+	full := a.member("oa-3", "Member")
+	col := a.createCollection(full, "Docs")
 	calls := []req{
+		{Method: "GET", Path: "/places/search?query=Louvre", Token: full},
+		{Method: "GET", Path: "/places/search?query=" + strings.Repeat("x", 60), Token: full},
+		{Method: "POST", Path: "/collections", Token: full, Body: map[string]string{"title": "Second"}},
+		{Method: "POST", Path: "/collections", Token: full, Body: map[string]string{"title": ""}},
+		{Method: "GET", Path: "/collections?size=1", Token: full},
+		{Method: "GET", Path: "/collections/" + col.CollectionID, Token: full},
+		{Method: "GET", Path: "/collections/" + col.CollectionID, Token: a.member("oa-4", "Other")},
 		{Method: "GET", Path: "/healthz"},
 		{Method: "GET", Path: "/readyz"},
 		{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "oa-2", "nickname": "Other"}},

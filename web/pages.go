@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/planner"
 	"tripplan/views"
 )
 
@@ -51,7 +52,7 @@ func (s *Server) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	collections, err := s.store.RecentCollections(ctx, userID, homeListLimit)
+	collections, _, err := s.store.Collections(ctx, userID, planner.Page{Size: homeListLimit}, false)
 	if err != nil {
 		return err
 	}

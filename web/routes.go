@@ -40,6 +40,11 @@ func (s *Server) routes() {
 	// Places.
 	e.GET("/places/search", s.searchPlaces, user)
 
+	// Collections.
+	e.POST("/collections", s.createCollection, user)
+	e.GET("/collections", s.listCollections, user)
+	e.GET("/collections/:collectionId", s.getCollection, user)
+
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)

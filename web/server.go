@@ -41,7 +41,9 @@ type Store interface {
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
 	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
-	RecentCollections(ctx context.Context, userID string, limit int) ([]planner.CollectionSummary, error)
+	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
+	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
+	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 }
 

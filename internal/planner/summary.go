@@ -19,3 +19,12 @@ type CollectionSummary struct {
 	PlaceCount  int    `db:"place_count"`
 	MemberCount int    `db:"member_count"`
 }
+
+// Role is a member's role in a plan or collection.
+type Role string
+
+// Membership roles.
+const (
+	RoleOwner  Role = "OWNER"
+	RoleMember Role = "MEMBER"
+)

@@ -1,0 +1,111 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+
+	"tripplan/internal/planner"
+)
+
+// collectionSummarySQL selects a collection as listed (alias c), with its thumbnail (the
+// first photo of its places) and counts.
+const collectionSummarySQL = `
+	SELECT c.id, c.title,
+	       COALESCE((SELECT pl.photos[1] FROM collection_places cp JOIN places pl ON pl.id = cp.place_id
+	                 WHERE cp.collection_id = c.id AND cardinality(pl.photos) > 0
+	                 ORDER BY cp.created_at, cp.id LIMIT 1), '') AS thumbnail,
+	       (SELECT count(*) FROM collection_places cp WHERE cp.collection_id = c.id) AS place_count,
+	       (SELECT count(*) FROM collection_members x WHERE x.collection_id = c.id AND x.left_at IS NULL) AS member_count`
+
+// CreateCollection creates a collection owned by the user.
+func (db *DB) CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error) {
+	var out planner.CollectionSummary
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		id := planner.NewID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO collections (id, title) VALUES ($1, $2)`, id, title); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO collection_members (id, collection_id, user_id, role, nickname, picture)
+			SELECT $1, $2, u.id, 'OWNER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL`,
+			planner.NewID(), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
+		}
+		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Collections lists the collections the user is an active member of, by the user's join time
+// (newest first unless oldestFirst), one page; hasNext says whether more follow.
+func (db *DB) Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) (out []planner.CollectionSummary, hasNext bool, err error) {
+	order := "m.joined_at DESC, c.id DESC"
+	if oldestFirst {
+		order = "m.joined_at, c.id"
+	}
+	out = []planner.CollectionSummary{}
+	err = db.SelectContext(ctx, &out, collectionSummarySQL+`
+		FROM collection_members m JOIN collections c ON c.id = m.collection_id
+		WHERE m.user_id = $1 AND m.left_at IS NULL
+		ORDER BY `+order+`
+		LIMIT $2 OFFSET $3`, userID, page.Size+1, page.Offset())
+	if err != nil {
+		return nil, false, mapError(err)
+	}
+	if len(out) > page.Size {
+		return out[:page.Size], true, nil
+	}
+	return out, false, nil
+}
+
+// Collection loads one collection for a user who is an active member of it.
+func (db *DB) Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error) {
+	var out planner.CollectionSummary
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := collectionRole(ctx, tx, id, userID); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// collectionRole is the user's role in an existing collection: COLLECTION_NOT_FOUND when
+// there is no such collection, FORBIDDEN_NOT_MEMBER when the user is not an active member.
+func collectionRole(ctx context.Context, q sqlx.QueryerContext, collectionID, userID string) (planner.Role, error) {
+	if !planner.ValidID(collectionID) {
+		return "", planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+	}
+	var r struct {
+		Exists bool           `db:"exists"`
+		Role   sql.NullString `db:"role"`
+	}
+	err := sqlx.GetContext(ctx, q, &r, `
+		SELECT true AS exists,
+		       (SELECT m.role FROM collection_members m
+		        WHERE m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL) AS role
+		FROM collections c WHERE c.id = $1`, collectionID, userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+	}
+	if err != nil {
+		return "", err
+	}
+	if !r.Role.Valid {
+		return "", planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this collection.")
+	}
+	return planner.Role(r.Role.String), nil
+}

@@ -1,0 +1,98 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+// collectionJSON is the Collection resource.
+type collectionJSON struct {
+	CollectionID string  `json:"collection_id"`
+	Title        string  `json:"title"`
+	Thumbnail    *string `json:"thumbnail"`
+	MemberCount  int     `json:"member_count"`
+	PlaceCount   int     `json:"place_count"`
+}
+
+func toCollectionJSON(c planner.CollectionSummary) collectionJSON {
+	out := collectionJSON{CollectionID: c.ID, Title: c.Title, MemberCount: c.MemberCount, PlaceCount: c.PlaceCount}
+	if c.Thumbnail != "" {
+		out.Thumbnail = &c.Thumbnail
+	}
+	return out
+}
+
+type collectionRequest struct {
+	Title string `json:"title" form:"title"`
+}
+
+// titleMax bounds collection and plan titles, in characters.
+const titleMax = 20
+
+func (in *collectionRequest) validate() error {
+	var v planner.Validation
+	in.Title = strings.TrimSpace(in.Title)
+	n := utf8.RuneCountInString(in.Title)
+	v.Check(n >= 1 && n <= titleMax && !strings.ContainsRune(in.Title, 0), "title", "must be 1–20 characters")
+	return v.Err()
+}
+
+// createCollection creates a collection owned by the caller.
+func (s *Server) createCollection(c echo.Context) error {
+	var in collectionRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	if err := in.validate(); err != nil {
+		return err
+	}
+	col, err := s.store.CreateCollection(c.Request().Context(), caller(c).UserID, in.Title)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/collections/"+col.ID)
+	return respond(c, http.StatusCreated, toCollectionJSON(*col), nil, nil)
+}
+
+// collectionSorts are the accepted ?sort values; true means oldest first.
+var collectionSorts = map[string]bool{"CREATED_AT_DESC": false, "CREATED_AT_ASC": true}
+
+// listCollections lists the caller's collections by join time, one page.
+func (s *Server) listCollections(c echo.Context) error {
+	var v planner.Validation
+	page := pageParams(c, &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	sort := queryParam(c, "sort", "sortType")
+	if sort == "" {
+		sort = "CREATED_AT_DESC"
+	}
+	oldestFirst, ok := collectionSorts[sort]
+	if !ok {
+		return planner.Errorf(planner.CodeInvalidSortType, "sort must be CREATED_AT_DESC or CREATED_AT_ASC.")
+	}
+	list, hasNext, err := s.store.Collections(c.Request().Context(), caller(c).UserID, page, oldestFirst)
+	if err != nil {
+		return err
+	}
+	out := make([]collectionJSON, len(list))
+	for i, col := range list {
+		out[i] = toCollectionJSON(col)
+	}
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, nil)
+}
+
+// getCollection answers one collection to a member.
+func (s *Server) getCollection(c echo.Context) error {
+	col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+}

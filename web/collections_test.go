@@ -1,0 +1,94 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func (a *testApp) createCollection(token, title string) collectionJSON {
+	a.t.Helper()
+	res := a.do(req{Method: "POST", Path: "/collections", Token: token, Body: map[string]string{"title": title}})
+	if res.Status != http.StatusCreated {
+		a.t.Fatalf("create collection %q: %d %s", title, res.Status, res.Body)
+	}
+	var c collectionJSON
+	if err := json.Unmarshal(res.Body, &c); err != nil {
+		a.t.Fatal(err)
+	}
+	if res.Header.Get("Location") != "/collections/"+c.CollectionID {
+		a.t.Fatalf("Location = %q", res.Header.Get("Location"))
+	}
+	return c
+}
+
+func TestCreateAndGetCollection(t *testing.T) {
+	a := newTestApp(t)
+	ana, ben := a.member("col-ana", "Ana"), a.member("col-ben", "Ben")
+	c := a.createCollection(ana, "  Kyoto eats  ")
+	if c.Title != "Kyoto eats" || c.MemberCount != 1 || c.PlaceCount != 0 || c.Thumbnail != nil || len(c.CollectionID) != 21 {
+		t.Fatalf("created %+v", c)
+	}
+	res := a.do(req{Method: "GET", Path: "/collections/" + c.CollectionID, Token: ana})
+	if res.Status != 200 || !strings.Contains(string(res.Body), `"thumbnail":null`) {
+		t.Fatalf("get: %d %s", res.Status, res.Body)
+	}
+	// Another user is not a member; unknown and malformed ids are not found.
+	a.do(req{Method: "GET", Path: "/collections/" + c.CollectionID, Token: ben}).problem(t, http.StatusForbidden, "FORBIDDEN_NOT_MEMBER")
+	a.do(req{Method: "GET", Path: "/collections/AAAAAAAAAAAAAAAAAAAAA", Token: ana}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
+	a.do(req{Method: "GET", Path: "/collections/x", Token: ana}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
+	a.do(req{Method: "GET", Path: "/collections/" + c.CollectionID}).problem(t, http.StatusUnauthorized, "MISSING_TOKEN")
+
+	for _, bad := range []string{"", "   ", strings.Repeat("가", 21)} {
+		p := a.do(req{Method: "POST", Path: "/collections", Token: ana, Body: map[string]string{"title": bad}}).
+			problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+		if !strings.Contains(fmt.Sprint(p["errors"]), "title") {
+			t.Fatalf("title %q: %v", bad, p)
+		}
+	}
+	if got := a.createCollection(ana, strings.Repeat("가", 20)); got.Title != strings.Repeat("가", 20) {
+		t.Fatal("20 Korean characters refused")
+	}
+}
+
+func TestListCollectionsPagingAndSort(t *testing.T) {
+	a := newTestApp(t)
+	ana, ben := a.member("list-ana", "Ana"), a.member("list-ben", "Ben")
+	var titles []string
+	for i := range 5 {
+		titles = append(titles, a.createCollection(ana, fmt.Sprintf("Trip %d", i)).Title)
+	}
+	a.createCollection(ben, "Ben's own")
+	list := func(query string) pageJSON[collectionJSON] {
+		res := a.do(req{Method: "GET", Path: "/collections" + query, Token: ana})
+		if res.Status != 200 {
+			t.Fatalf("list %s: %d %s", query, res.Status, res.Body)
+		}
+		var p pageJSON[collectionJSON]
+		json.Unmarshal(res.Body, &p)
+		return p
+	}
+	first := list("?size=2")
+	if len(first.Contents) != 2 || !first.HasNext || first.Page != 0 || first.Size != 2 || first.Contents[0].Title != "Trip 4" {
+		t.Fatalf("first page: %+v", first)
+	}
+	last := list("?size=2&page=2")
+	if len(last.Contents) != 1 || last.HasNext || last.Contents[0].Title != "Trip 0" {
+		t.Fatalf("last page: %+v", last)
+	}
+	if asc := list("?sortType=CREATED_AT_ASC"); len(asc.Contents) != 5 || asc.Contents[0].Title != "Trip 0" || asc.Size != 20 {
+		t.Fatalf("oldest first (camelCase alias): %+v", asc)
+	}
+	if clamped := list("?size=1000"); clamped.Size != 100 {
+		t.Fatalf("size 1000 → %d, want 100", clamped.Size)
+	}
+	if empty := list("?page=9"); len(empty.Contents) != 0 || empty.HasNext || !strings.Contains(string(a.do(req{Method: "GET", Path: "/collections?page=9", Token: ana}).Body), `"contents":[]`) {
+		t.Fatalf("page past the end: %+v", empty)
+	}
+	a.do(req{Method: "GET", Path: "/collections?sort=NAME", Token: ana}).problem(t, http.StatusBadRequest, "INVALID_SORT_TYPE")
+	for _, q := range []string{"?page=-1", "?size=0", "?size=abc", "?page=x"} {
+		a.do(req{Method: "GET", Path: "/collections" + q, Token: ana}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+	}
+}

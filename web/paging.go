@@ -1,0 +1,64 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+// pageJSON is the paging envelope (API.md §1).
+type pageJSON[T any] struct {
+	Contents []T  `json:"contents"`
+	HasNext  bool `json:"has_next"`
+	Page     int  `json:"page"`
+	Size     int  `json:"size"`
+}
+
+func newPage[T any](contents []T, hasNext bool, p planner.Page) pageJSON[T] {
+	if contents == nil {
+		contents = []T{}
+	}
+	return pageJSON[T]{Contents: contents, HasNext: hasNext, Page: p.Number, Size: p.Size}
+}
+
+// queryParam returns a query parameter by its snake_case name or its older camelCase alias.
+func queryParam(c echo.Context, name, alias string) string {
+	if v := c.QueryParam(name); v != "" || alias == "" {
+		return v
+	}
+	return c.QueryParam(alias)
+}
+
+// pageParams reads ?page (0-based, default 0) and ?size (default 20, 1..100; larger is
+// clamped to 100) into v's errors.
+func pageParams(c echo.Context, v *planner.Validation) planner.Page {
+	p := planner.Page{Size: planner.DefaultPageSize}
+	if s := c.QueryParam("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		v.Check(err == nil && n >= 0 && n <= 1_000_000, "page", "must be a whole number from 0")
+		p.Number = max(n, 0)
+	}
+	if s := c.QueryParam("size"); s != "" {
+		n, err := strconv.Atoi(s)
+		switch {
+		case isDigits(s) && (err != nil || n > planner.MaxPageSize): // too large, even for an int
+			p.Size = planner.MaxPageSize
+		case err == nil && n >= 1:
+			p.Size = n
+		default:
+			v.Add("size", "must be a whole number from 1 to 100")
+		}
+	}
+	return p
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
