@@ -96,3 +96,27 @@ func (s *Server) getCollection(c echo.Context) error {
 	}
 	return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
 }
+
+// renameCollection changes the title; any member may.
+func (s *Server) renameCollection(c echo.Context) error {
+	var in collectionRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	if err := in.validate(); err != nil {
+		return err
+	}
+	col, err := s.store.RenameCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), in.Title)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+}
+
+// deleteCollection deletes the collection; only its owner may.
+func (s *Server) deleteCollection(c echo.Context) error {
+	if err := s.store.DeleteCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

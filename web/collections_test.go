@@ -92,3 +92,31 @@ func TestListCollectionsPagingAndSort(t *testing.T) {
 		a.do(req{Method: "GET", Path: "/collections" + q, Token: ana}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
 	}
 }
+
+func TestRenameAndDeleteCollection(t *testing.T) {
+	a := newTestApp(t)
+	ana, ben := a.member("rd-ana", "Ana"), a.member("rd-ben", "Ben")
+	c := a.createCollection(ana, "Old name")
+	path := "/collections/" + c.CollectionID
+	res := a.do(req{Method: "PUT", Path: path, Token: ana, Body: map[string]string{"title": "New name"}})
+	if res.Status != 200 || res.json(t)["title"] != "New name" {
+		t.Fatalf("rename: %d %s", res.Status, res.Body)
+	}
+	a.do(req{Method: "PUT", Path: path, Token: ana, Body: map[string]string{"title": ""}}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+	a.do(req{Method: "PUT", Path: path, Token: ben, Body: map[string]string{"title": "Hijack"}}).problem(t, http.StatusForbidden, "FORBIDDEN_NOT_MEMBER")
+	a.do(req{Method: "DELETE", Path: path, Token: ben}).problem(t, http.StatusForbidden, "FORBIDDEN_NOT_MEMBER")
+
+	// A member who is not the owner cannot delete it.
+	var collectionMember string
+	if err := a.db.Get(&collectionMember, `
+		INSERT INTO collection_members (id, collection_id, user_id, role, nickname)
+		SELECT 'benmemberbenmemberben', $1, id, 'MEMBER', nickname FROM users WHERE provider_id = 'rd-ben'
+		RETURNING id`, c.CollectionID); err != nil {
+		t.Fatal(err)
+	}
+	a.do(req{Method: "DELETE", Path: path, Token: ben}).problem(t, http.StatusForbidden, "FORBIDDEN_NOT_OWNER")
+	if res := a.do(req{Method: "DELETE", Path: path, Token: ana}); res.Status != http.StatusNoContent {
+		t.Fatalf("owner delete: %d %s", res.Status, res.Body)
+	}
+	a.do(req{Method: "GET", Path: path, Token: ana}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
+}

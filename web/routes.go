@@ -44,6 +44,8 @@ func (s *Server) routes() {
 	e.POST("/collections", s.createCollection, user)
 	e.GET("/collections", s.listCollections, user)
 	e.GET("/collections/:collectionId", s.getCollection, user)
+	e.PUT("/collections/:collectionId", s.renameCollection, user)
+	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)

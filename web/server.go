@@ -44,6 +44,8 @@ type Store interface {
 	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
 	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
 	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
+	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
+	DeleteCollection(ctx context.Context, userID, id string) error
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 }
 

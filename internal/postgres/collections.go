@@ -109,3 +109,37 @@ func collectionRole(ctx context.Context, q sqlx.QueryerContext, collectionID, us
 	}
 	return planner.Role(r.Role.String), nil
 }
+
+// RenameCollection changes a collection's title; any active member may.
+func (db *DB) RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error) {
+	var out planner.CollectionSummary
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := collectionRole(ctx, tx, id, userID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE collections SET title = $2, updated_at = now() WHERE id = $1`, id, title); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteCollection deletes a collection (its owner only). It is unlinked from plans; blocks
+// made from its places stay.
+func (db *DB) DeleteCollection(ctx context.Context, userID, id string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		role, err := collectionRole(ctx, tx, id, userID)
+		if err != nil {
+			return err
+		}
+		if role != planner.RoleOwner {
+			return planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can delete the collection.")
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM collections WHERE id = $1`, id)
+		return err
+	})
+}
