@@ -47,6 +47,14 @@ func (s *Server) routes() {
 	e.PUT("/collections/:collectionId", s.renameCollection, user)
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 
+	// Collection places.
+	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)
+	e.GET("/collections/:collectionId/places", s.listCollectionPlaces, user)
+	e.GET("/collections/:collectionId/places/:collectionPlaceId", s.getCollectionPlace, user)
+	e.PATCH("/collections/:collectionId/places/:collectionPlaceId/memo", s.setCollectionPlaceMemo, user)
+	e.DELETE("/collections/:collectionId/places/:collectionPlaceId", s.deleteCollectionPlace, user)
+	e.POST("/collections/:collectionId/places/:collectionPlaceId/preference", s.togglePreference, user)
+
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)

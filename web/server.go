@@ -46,6 +46,12 @@ type Store interface {
 	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
 	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
 	DeleteCollection(ctx context.Context, userID, id string) error
+	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
+	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
+	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)
+	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string) error
+	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error
+	TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 }
 

@@ -22,3 +22,41 @@ type Place struct {
 
 // ProviderBuiltin is the built-in catalog's provider name.
 const ProviderBuiltin = "BUILTIN"
+
+// Member is a member of a plan or collection as others see them (snapshots of the user's
+// nickname and picture).
+type Member struct {
+	ID       string `db:"id"`
+	Nickname string `db:"nickname"`
+	Picture  string `db:"picture"`
+	Role     Role   `db:"role"`
+}
+
+// Preference is a member's PICK or PASS on a collection place.
+type Preference string
+
+// Preferences; NOTHING is "no preference".
+const (
+	PreferencePick    Preference = "PICK"
+	PreferencePass    Preference = "PASS"
+	PreferenceNothing Preference = "NOTHING"
+)
+
+// CollectionPlace is a place in a collection with who added it, its memo and the members'
+// picks and passes.
+type CollectionPlace struct {
+	ID           string
+	CollectionID string
+	Memo         string
+	Place        Place
+	AddedBy      Member
+	Picked       []Member
+	Passed       []Member
+	MyPreference Preference
+}
+
+// CollectionPlaceSort orders a collection's places.
+type CollectionPlaceSort struct {
+	Column      string // created_at or updated_at
+	OldestFirst bool
+}

@@ -72,7 +72,7 @@ func (db *DB) Collections(ctx context.Context, userID string, page planner.Page,
 func (db *DB) Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error) {
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := collectionRole(ctx, tx, id, userID); err != nil {
+		if _, err := collectionMember(ctx, tx, id, userID); err != nil {
 			return err
 		}
 		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
@@ -83,38 +83,45 @@ func (db *DB) Collection(ctx context.Context, userID, id string) (*planner.Colle
 	return &out, nil
 }
 
-// collectionRole is the user's role in an existing collection: COLLECTION_NOT_FOUND when
-// there is no such collection, FORBIDDEN_NOT_MEMBER when the user is not an active member.
-func collectionRole(ctx context.Context, q sqlx.QueryerContext, collectionID, userID string) (planner.Role, error) {
+// membership is the caller's active membership of a plan or collection.
+type membership struct {
+	ID   string       `db:"id"`
+	Role planner.Role `db:"role"`
+}
+
+// collectionMember is the user's active membership of an existing collection:
+// COLLECTION_NOT_FOUND when there is no such collection, FORBIDDEN_NOT_MEMBER when the user is
+// not an active member.
+func collectionMember(ctx context.Context, q sqlx.QueryerContext, collectionID, userID string) (membership, error) {
 	if !planner.ValidID(collectionID) {
-		return "", planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+		return membership{}, planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
 	var r struct {
-		Exists bool           `db:"exists"`
-		Role   sql.NullString `db:"role"`
+		ID   sql.NullString `db:"id"`
+		Role sql.NullString `db:"role"`
 	}
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT true AS exists,
-		       (SELECT m.role FROM collection_members m
-		        WHERE m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL) AS role
-		FROM collections c WHERE c.id = $1`, collectionID, userID)
+		SELECT m.id, m.role
+		FROM collections c
+		LEFT JOIN collection_members m ON m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL
+		WHERE c.id = $1`, collectionID, userID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+		return membership{}, planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
 	if err != nil {
-		return "", err
+		return membership{}, err
 	}
-	if !r.Role.Valid {
-		return "", planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this collection.")
+	if !r.ID.Valid {
+		return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this collection.")
 	}
-	return planner.Role(r.Role.String), nil
+	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
 
 // RenameCollection changes a collection's title; any active member may.
 func (db *DB) RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error) {
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := collectionRole(ctx, tx, id, userID); err != nil {
+		if _, err := collectionMember(ctx, tx, id, userID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE collections SET title = $2, updated_at = now() WHERE id = $1`, id, title); err != nil {
@@ -132,11 +139,11 @@ func (db *DB) RenameCollection(ctx context.Context, userID, id, title string) (*
 // made from its places stay.
 func (db *DB) DeleteCollection(ctx context.Context, userID, id string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		role, err := collectionRole(ctx, tx, id, userID)
+		m, err := collectionMember(ctx, tx, id, userID)
 		if err != nil {
 			return err
 		}
-		if role != planner.RoleOwner {
+		if m.Role != planner.RoleOwner {
 			return planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can delete the collection.")
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM collections WHERE id = $1`, id)

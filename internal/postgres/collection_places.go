@@ -1,0 +1,254 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// collectionPlaceRow is a collection place with its place and who added it.
+type collectionPlaceRow struct {
+	CPID         string `db:"cp_id"`
+	CollectionID string `db:"collection_id"`
+	Memo         string `db:"memo"`
+	ByID         string `db:"by_id"`
+	ByNickname   string `db:"by_nickname"`
+	ByPicture    string `db:"by_picture"`
+	ByRole       string `db:"by_role"`
+	placeRow
+}
+
+const collectionPlaceSQL = `
+	SELECT cp.id AS cp_id, cp.collection_id, cp.memo,
+	       ab.id AS by_id, ab.nickname AS by_nickname, ab.picture AS by_picture, ab.role AS by_role, ` + placeColumns + `
+	FROM collection_places cp
+	JOIN places p ON p.id = cp.place_id
+	JOIN collection_members ab ON ab.id = cp.added_by`
+
+// withPreferences fills picks and passes of the given collection places in one query; me is
+// the caller's member id.
+func withPreferences(ctx context.Context, q sqlx.QueryerContext, rows []collectionPlaceRow, me string) ([]planner.CollectionPlace, error) {
+	out := make([]planner.CollectionPlace, len(rows))
+	index := make(map[string]int, len(rows))
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = planner.CollectionPlace{
+			ID: r.CPID, CollectionID: r.CollectionID, Memo: r.Memo, Place: r.placeRow.place(),
+			AddedBy:      planner.Member{ID: r.ByID, Nickname: r.ByNickname, Picture: r.ByPicture, Role: planner.Role(r.ByRole)},
+			Picked:       []planner.Member{},
+			Passed:       []planner.Member{},
+			MyPreference: planner.PreferenceNothing,
+		}
+		index[r.CPID], ids[i] = i, r.CPID
+	}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	var prefs []struct {
+		CPID string `db:"collection_place_id"`
+		Type string `db:"type"`
+		planner.Member
+	}
+	err := sqlx.SelectContext(ctx, q, &prefs, `
+		SELECT pr.collection_place_id, pr.type, m.id, m.nickname, m.picture, m.role
+		FROM collection_place_preferences pr JOIN collection_members m ON m.id = pr.member_id
+		WHERE pr.collection_place_id = ANY($1) AND m.left_at IS NULL
+		ORDER BY pr.created_at, m.id`, pq.Array(ids))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range prefs {
+		cp := &out[index[p.CPID]]
+		if p.Type == string(planner.PreferencePick) {
+			cp.Picked = append(cp.Picked, p.Member)
+		} else {
+			cp.Passed = append(cp.Passed, p.Member)
+		}
+		if p.Member.ID == me {
+			cp.MyPreference = planner.Preference(p.Type)
+		}
+	}
+	return out, nil
+}
+
+// loadCollectionPlace loads one place of a collection, or COLLECTION_PLACE_NOT_FOUND.
+func loadCollectionPlace(ctx context.Context, tx *sqlx.Tx, collectionID, cpID, me string) (*planner.CollectionPlace, error) {
+	var rows []collectionPlaceRow
+	if planner.ValidID(cpID) {
+		if err := tx.SelectContext(ctx, &rows, collectionPlaceSQL+` WHERE cp.id = $1 AND cp.collection_id = $2`, cpID, collectionID); err != nil {
+			return nil, err
+		}
+	}
+	if len(rows) == 0 {
+		return nil, planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
+	}
+	out, err := withPreferences(ctx, tx, rows, me)
+	if err != nil {
+		return nil, err
+	}
+	return &out[0], nil
+}
+
+// AddCollectionPlace adds a place (from search) to a collection; a place already there is
+// COLLECTION_PLACE_ALREADY_EXISTS.
+func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error) {
+	var out *planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		var exists bool
+		if planner.ValidID(placeID) {
+			if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM places WHERE id = $1)`, placeID); err != nil {
+				return err
+			}
+		}
+		if !exists {
+			return planner.Errorf(planner.CodePlaceNotFound, "No such place.")
+		}
+		id := planner.NewID()
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO collection_places (id, collection_id, place_id, added_by) VALUES ($1, $2, $3, $4)`,
+			id, collectionID, placeID, m.ID)
+		if err != nil {
+			if planner.ErrorCode(mapError(err)) == planner.CodeCollectionPlaceAlreadyExists {
+				return planner.Errorf(planner.CodeCollectionPlaceAlreadyExists, "This place is already in the collection.")
+			}
+			return err
+		}
+		out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID)
+		return err
+	})
+	return out, err
+}
+
+// CollectionPlaces lists a page of a collection's places, optionally only those added by one
+// member, in three queries whatever the page size: membership, the page, its picks and passes.
+func (db *DB) CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		column := "cp.created_at"
+		if sort.Column == "updated_at" {
+			column = "cp.updated_at"
+		}
+		direction := " DESC"
+		if sort.OldestFirst {
+			direction = ""
+		}
+		var rows []collectionPlaceRow
+		err = tx.SelectContext(ctx, &rows, collectionPlaceSQL+`
+			WHERE cp.collection_id = $1 AND ($2 = '' OR cp.added_by = $2)
+			ORDER BY `+column+direction+`, cp.id`+direction+`
+			LIMIT $3 OFFSET $4`, collectionID, addedBy, page.Size+1, page.Offset())
+		if err != nil {
+			return err
+		}
+		if len(rows) > page.Size {
+			rows, hasNext = rows[:page.Size], true
+		}
+		out, err = withPreferences(ctx, tx, rows, m.ID)
+		return err
+	})
+	return out, hasNext, err
+}
+
+// CollectionPlace loads one place of a collection for a member.
+func (db *DB) CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error) {
+	var out *planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)
+		return err
+	})
+	return out, err
+}
+
+// changeCollectionPlace runs change on a collection place after the membership check;
+// change returns the number of rows it touched, and none means the place is not there.
+func (db *DB) changeCollectionPlace(ctx context.Context, userID, collectionID, cpID string, change func(tx *sqlx.Tx, me string) (sql.Result, error)) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		if !planner.ValidID(cpID) {
+			return planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
+		}
+		res, err := change(tx, m.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
+		}
+		return nil
+	})
+}
+
+// SetCollectionPlaceMemo replaces a collection place's memo ("" clears it).
+func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string) error {
+	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
+		return tx.ExecContext(ctx, `
+			UPDATE collection_places SET memo = $3, updated_at = clock_timestamp()
+			WHERE id = $1 AND collection_id = $2`, cpID, collectionID, memo)
+	})
+}
+
+// DeleteCollectionPlace removes a place from a collection (blocks made from it stay).
+func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error {
+	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
+		return tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2`, cpID, collectionID)
+	})
+}
+
+// TogglePreference records the caller's PICK or PASS on a collection place: the same type
+// again removes it, the other type switches to it. It answers the place's picks and passes.
+func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error) {
+	var out *planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		var current sql.NullString
+		if planner.ValidID(cpID) {
+			// Lock the collection place so concurrent toggles of one member serialise.
+			err = tx.GetContext(ctx, &current, `
+				SELECT pr.type FROM collection_places cp
+				LEFT JOIN collection_place_preferences pr ON pr.collection_place_id = cp.id AND pr.member_id = $3
+				WHERE cp.id = $1 AND cp.collection_id = $2 FOR UPDATE OF cp`, cpID, collectionID, m.ID)
+		}
+		if !planner.ValidID(cpID) || errors.Is(err, sql.ErrNoRows) {
+			return planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
+		}
+		if err != nil {
+			return err
+		}
+		if current.String == string(pref) {
+			_, err = tx.ExecContext(ctx, `DELETE FROM collection_place_preferences WHERE collection_place_id = $1 AND member_id = $2`, cpID, m.ID)
+		} else {
+			_, err = tx.ExecContext(ctx, `
+				INSERT INTO collection_place_preferences (collection_place_id, member_id, type) VALUES ($1, $2, $3)
+				ON CONFLICT ON CONSTRAINT collection_place_preferences_pkey
+				DO UPDATE SET type = EXCLUDED.type, updated_at = now()`, cpID, m.ID, pref)
+		}
+		if err != nil {
+			return err
+		}
+		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)
+		return err
+	})
+	return out, err
+}

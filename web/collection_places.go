@@ -1,0 +1,202 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+// memberJSON is a collection member as shown beside what they did.
+type memberJSON struct {
+	CollectionMemberID string `json:"collection_member_id"`
+	Nickname           string `json:"nickname"`
+	Picture            string `json:"picture"`
+	Role               string `json:"role"`
+}
+
+type preferenceGroupJSON struct {
+	Members []memberJSON `json:"members"`
+	Count   int          `json:"count"`
+}
+
+type pickPassJSON struct {
+	Picked       preferenceGroupJSON `json:"picked"`
+	Passed       preferenceGroupJSON `json:"passed"`
+	MyPreference string              `json:"my_preference"`
+}
+
+// collectionPlaceJSON is the CollectionPlace resource.
+type collectionPlaceJSON struct {
+	CollectionPlaceID string       `json:"collection_place_id"`
+	Memo              *string      `json:"memo"`
+	Place             placeJSON    `json:"place"`
+	AddedBy           memberJSON   `json:"added_by"`
+	PickPass          pickPassJSON `json:"pick_pass"`
+}
+
+func toMemberJSON(m planner.Member) memberJSON {
+	return memberJSON{CollectionMemberID: m.ID, Nickname: m.Nickname, Picture: m.Picture, Role: string(m.Role)}
+}
+
+func toGroupJSON(ms []planner.Member) preferenceGroupJSON {
+	g := preferenceGroupJSON{Members: make([]memberJSON, len(ms)), Count: len(ms)}
+	for i, m := range ms {
+		g.Members[i] = toMemberJSON(m)
+	}
+	return g
+}
+
+func toPickPassJSON(cp *planner.CollectionPlace) pickPassJSON {
+	return pickPassJSON{Picked: toGroupJSON(cp.Picked), Passed: toGroupJSON(cp.Passed), MyPreference: string(cp.MyPreference)}
+}
+
+func (s *Server) toCollectionPlaceJSON(cp *planner.CollectionPlace) collectionPlaceJSON {
+	out := collectionPlaceJSON{CollectionPlaceID: cp.ID, Place: s.toPlaceJSON(cp.Place),
+		AddedBy: toMemberJSON(cp.AddedBy), PickPass: toPickPassJSON(cp)}
+	if cp.Memo != "" {
+		out.Memo = &cp.Memo
+	}
+	return out
+}
+
+type addCollectionPlaceRequest struct {
+	PlaceID string `json:"place_id" form:"place_id"`
+}
+
+// addCollectionPlace adds a place found by search to the collection.
+func (s *Server) addCollectionPlace(c echo.Context) error {
+	var in addCollectionPlaceRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	v.Check(strings.TrimSpace(in.PlaceID) != "", "place_id", "is required")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	cp, err := s.store.AddCollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), strings.TrimSpace(in.PlaceID))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/collections/"+cp.CollectionID+"/places/"+cp.ID)
+	return respond(c, http.StatusCreated, s.toCollectionPlaceJSON(cp), nil, nil)
+}
+
+// collectionPlaceSorts are the accepted ?sort values.
+var collectionPlaceSorts = map[string]planner.CollectionPlaceSort{
+	"LATEST":          {Column: "created_at"},
+	"OLDEST":          {Column: "created_at", OldestFirst: true},
+	"CREATED_AT_DESC": {Column: "created_at"},
+	"CREATED_AT_ASC":  {Column: "created_at", OldestFirst: true},
+	"UPDATED_AT_DESC": {Column: "updated_at"},
+	"UPDATED_AT_ASC":  {Column: "updated_at", OldestFirst: true},
+}
+
+// listCollectionPlaces lists a page of the collection's places.
+func (s *Server) listCollectionPlaces(c echo.Context) error {
+	var v planner.Validation
+	page := pageParams(c, &v)
+	addedBy := queryParam(c, "added_by", "addedByMemberId")
+	v.Check(addedBy == "" || planner.ValidID(addedBy), "added_by", "must be a collection member id")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	name := queryParam(c, "sort", "sortType")
+	if name == "" {
+		name = "LATEST"
+	}
+	sort, ok := collectionPlaceSorts[name]
+	if !ok {
+		return planner.Errorf(planner.CodeInvalidSortType, "sort must be LATEST, OLDEST, CREATED_AT_DESC, CREATED_AT_ASC, UPDATED_AT_DESC or UPDATED_AT_ASC.")
+	}
+	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), page, sort, addedBy)
+	if err != nil {
+		return err
+	}
+	out := make([]collectionPlaceJSON, len(list))
+	for i := range list {
+		out[i] = s.toCollectionPlaceJSON(&list[i])
+	}
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, nil)
+}
+
+// collectionPlaceDetailJSON is a collection place with its source.
+type collectionPlaceDetailJSON struct {
+	collectionPlaceJSON
+	SocialMedia *socialMediaJSON `json:"social_media"`
+}
+
+// socialMediaJSON is the page or video a place was extracted from.
+type socialMediaJSON struct {
+	SocialMediaID string `json:"social_media_id"`
+	MediaType     string `json:"media_type"`
+	URL           string `json:"url"`
+	AuthorName    string `json:"author_name"`
+	Title         string `json:"title"`
+	Summary       string `json:"summary"`
+}
+
+// getCollectionPlace answers one collection place with its source (null for places added
+// from search; extraction fills it).
+func (s *Server) getCollectionPlace(c echo.Context) error {
+	cp, err := s.store.CollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, collectionPlaceDetailJSON{collectionPlaceJSON: s.toCollectionPlaceJSON(cp)}, nil, nil)
+}
+
+type memoRequest struct {
+	Memo *string `json:"memo" form:"memo"`
+}
+
+// memoMax bounds memos, in characters.
+const memoMax = 300
+
+// setCollectionPlaceMemo replaces the memo; null or "" clears it.
+func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
+	var in memoRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	memo := ""
+	if in.Memo != nil {
+		memo = strings.TrimSpace(*in.Memo)
+	}
+	var v planner.Validation
+	v.Check(utf8.RuneCountInString(memo) <= memoMax && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.store.SetCollectionPlaceMemo(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"), memo); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// deleteCollectionPlace removes the place from the collection.
+func (s *Server) deleteCollectionPlace(c echo.Context) error {
+	if err := s.store.DeleteCollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// togglePreference records PICK or PASS (?type=); the same again removes it.
+func (s *Server) togglePreference(c echo.Context) error {
+	pref := planner.Preference(c.QueryParam("type"))
+	var v planner.Validation
+	v.Check(pref == planner.PreferencePick || pref == planner.PreferencePass, "type", "must be PICK or PASS")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	cp, err := s.store.TogglePreference(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"), pref)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toPickPassJSON(cp), nil, nil)
+}
