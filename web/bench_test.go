@@ -57,3 +57,19 @@ func BenchmarkSearchPlacesTypoKorean(b *testing.B) {
 	token := a.member("bench-3", "Bench")
 	benchGet(b, a, "/places/search?query=%EA%B4%91%EC%9E%A5%EC%8B%9C%EC%9E%A5", map[string]string{"Authorization": "Bearer " + token, "Accept": "application/json"})
 }
+
+// BenchmarkListCollectionPlaces lists a page of 20 collection places, each picked by a member.
+func BenchmarkListCollectionPlaces(b *testing.B) {
+	a := newTestApp(b)
+	a.loadCatalog()
+	ana, ben := a.member("bench-ana", "Ana"), a.member("bench-ben", "Ben")
+	col := a.createCollection(ana, "Bench")
+	a.joinCollection(col.CollectionID, "bench-ben")
+	for _, q := range []string{"Paris", "London"} {
+		for _, p := range a.search(ana, q) {
+			cp := a.addPlace(ana, col.CollectionID, p.PlaceID)
+			a.do(req{Method: "POST", Path: "/collections/" + col.CollectionID + "/places/" + cp.CollectionPlaceID + "/preference?type=PICK", Token: ben})
+		}
+	}
+	benchGet(b, a, "/collections/"+col.CollectionID+"/places?size=20", map[string]string{"Authorization": "Bearer " + ana, "Accept": "application/json"})
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -142,5 +143,32 @@ func TestCollectionPlaces(t *testing.T) {
 	// Counts on the collection follow.
 	if c := a.do(req{Method: "GET", Path: "/collections/" + col.CollectionID, Token: ana}).json(t); c["place_count"] != 2.0 || c["member_count"] != 2.0 {
 		t.Fatalf("collection counts: %v", c)
+	}
+}
+
+// TestListingCollectionPlacesHasAQueryBudget: three statements per page, whatever its size
+// (membership, the page with places and authors, the page's picks and passes).
+func TestListingCollectionPlacesHasAQueryBudget(t *testing.T) {
+	a := newTestApp(t)
+	a.loadCatalog()
+	ana := a.member("qb-ana", "Ana")
+	ben := a.member("qb-ben", "Ben")
+	col := a.createCollection(ana, "Budget")
+	a.joinCollection(col.CollectionID, "qb-ben")
+	for _, q := range []string{"Kyoto", "Osaka", "Tokyo"} {
+		for _, p := range a.search(ana, q) {
+			cp := a.addPlace(ana, col.CollectionID, p.PlaceID)
+			a.do(req{Method: "POST", Path: "/collections/" + col.CollectionID + "/places/" + cp.CollectionPlaceID + "/preference?type=PICK", Token: ben})
+		}
+	}
+	for _, size := range []int{1, 5, 20} {
+		a.queries.Reset()
+		res := a.do(req{Method: "GET", Path: "/collections/" + col.CollectionID + "/places?size=" + strconv.Itoa(size), Token: ana})
+		if res.Status != 200 {
+			t.Fatalf("list: %d %s", res.Status, res.Body)
+		}
+		if n := a.queries.Count(); n != 3 {
+			t.Errorf("a page of %d ran %d statements, budget 3", size, n)
+		}
 	}
 }

@@ -25,12 +25,14 @@ type testApp struct {
 	http   *httptest.Server
 	now    time.Time // the token clock; tests move it to expire tokens
 	logBuf *bytes.Buffer
+	// queries counts the SQL statements the server sends (BEGIN/COMMIT excluded).
+	queries *pgtest.Counter
 }
 
 func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	t.Helper()
-	db := pgtest.New(t)
-	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}}
+	db, queries := pgtest.Counted(t)
+	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}, queries: queries}
 	tokens, err := auth.NewIssuer([]byte("test-secret-test-secret-test-secret!"), func() time.Time { return a.now })
 	if err != nil {
 		t.Fatal(err)
