@@ -120,3 +120,21 @@ func (s *Server) deleteCollection(c echo.Context) error {
 	}
 	return c.NoContent(http.StatusNoContent)
 }
+
+type planRefJSON struct {
+	PlanID string `json:"plan_id"`
+	Title  string `json:"title"`
+}
+
+// collectionPlans lists the plans the collection is linked to that the caller can see.
+func (s *Server) collectionPlans(c echo.Context) error {
+	plans, err := s.store.CollectionPlans(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	if err != nil {
+		return err
+	}
+	out := make([]planRefJSON, len(plans))
+	for i, p := range plans {
+		out[i] = planRefJSON{PlanID: p.ID, Title: p.Title}
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}

@@ -120,3 +120,30 @@ func TestRenameAndDeleteCollection(t *testing.T) {
 	}
 	a.do(req{Method: "GET", Path: path, Token: ana}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
 }
+
+func TestCollectionPlansAreTheLinkedPlansTheCallerSees(t *testing.T) {
+	a := newTestApp(t)
+	a.loadCatalog()
+	if _, err := a.db.SeedDemo(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ana := a.login("demo-ana", "Ana").AccessToken
+	var collectionID string
+	if err := a.db.Get(&collectionID, `SELECT id FROM collections WHERE title = 'Seoul food & sights'`); err != nil {
+		t.Fatal(err)
+	}
+	res := a.do(req{Method: "GET", Path: "/collections/" + collectionID + "/plans", Token: ana})
+	if res.Status != 200 || !strings.Contains(string(res.Body), `"title":"Seoul weekend"`) {
+		t.Fatalf("linked plans: %d %s", res.Status, res.Body)
+	}
+	// Ben is a member of the collection but, once he leaves the plan, does not see it.
+	if _, err := a.db.Exec(`UPDATE plan_members SET left_at = now() WHERE nickname = 'Ben'`); err != nil {
+		t.Fatal(err)
+	}
+	ben := a.login("demo-ben", "Ben").AccessToken
+	if res := a.do(req{Method: "GET", Path: "/collections/" + collectionID + "/plans", Token: ben}); res.Status != 200 || string(res.Body) != "[]\n" {
+		t.Fatalf("ben's linked plans: %d %q", res.Status, res.Body)
+	}
+	outsider := a.member("cpl-eve", "Eve")
+	a.do(req{Method: "GET", Path: "/collections/" + collectionID + "/plans", Token: outsider}).problem(t, http.StatusForbidden, "FORBIDDEN_NOT_MEMBER")
+}

@@ -46,6 +46,7 @@ func (s *Server) routes() {
 	e.GET("/collections/:collectionId", s.getCollection, user)
 	e.PUT("/collections/:collectionId", s.renameCollection, user)
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
+	e.GET("/collections/:collectionId/plans", s.collectionPlans, user)
 
 	// Collection places.
 	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)

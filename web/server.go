@@ -46,6 +46,7 @@ type Store interface {
 	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
 	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
 	DeleteCollection(ctx context.Context, userID, id string) error
+	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
 	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)

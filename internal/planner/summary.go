@@ -11,6 +11,12 @@ type PlanSummary struct {
 	MemberCount int       `db:"member_count"`
 }
 
+// PlanRef names a plan.
+type PlanRef struct {
+	ID    string `db:"id"`
+	Title string `db:"title"`
+}
+
 // CollectionSummary is a collection as listed: on the home page and in GET /collections.
 type CollectionSummary struct {
 	ID          string `db:"id"`

@@ -150,3 +150,22 @@ func (db *DB) DeleteCollection(ctx context.Context, userID, id string) error {
 		return err
 	})
 }
+
+// CollectionPlans lists the plans a collection is linked to that the user is an active member
+// of, newest link first.
+func (db *DB) CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error) {
+	out := []planner.PlanRef{}
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := collectionMember(ctx, tx, collectionID, userID); err != nil {
+			return err
+		}
+		return tx.SelectContext(ctx, &out, `
+			SELECT p.id, p.title
+			FROM plan_collections pc
+			JOIN plans p ON p.id = pc.plan_id
+			JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
+			WHERE pc.collection_id = $1
+			ORDER BY pc.created_at DESC, p.id`, collectionID, userID)
+	})
+	return out, err
+}
