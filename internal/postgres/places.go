@@ -65,40 +65,7 @@ func (db *DB) LoadCatalog(ctx context.Context, version string, places []planner.
 		if err != nil || current == version {
 			return err
 		}
-		n := len(places)
-		ids, pids, names, altNames, addrs, localAddrs, cities := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		l1, l2, l3, types, typeNames, uris, lats, lngs := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		for i, p := range places {
-			alt, err := json.Marshal(p.Names)
-			if err != nil {
-				return err
-			}
-			ids[i], pids[i], names[i], altNames[i] = planner.NewID(), p.ProviderPlaceID, p.Name, string(alt)
-			addrs[i], localAddrs[i], cities[i] = p.Address, p.LocalAddress, p.City
-			l1[i], l2[i], l3[i], types[i], typeNames[i] = p.CategoryLevel1, p.CategoryLevel2, p.CategoryLevel3, p.PrimaryType, p.PrimaryTypeName
-			uris[i], lats[i], lngs[i] = p.MapsURI, p.Latitude, p.Longitude
-		}
-		_, err = tx.ExecContext(ctx, `
-			INSERT INTO places (id, provider, provider_place_id, name, names, address, local_address, city,
-				category_level1, category_level2, category_level3, primary_type, primary_type_name,
-				provider_maps_uri, latitude, longitude)
-			SELECT u.id, 'BUILTIN', u.pid, u.name, ARRAY(SELECT jsonb_array_elements_text(u.alt::jsonb)),
-				u.addr, u.local_addr, u.city, u.l1, u.l2, u.l3, u.typ, u.type_name, u.uri,
-				u.lat::numeric, u.lng::numeric
-			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-				$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-				AS u(id, pid, name, alt, addr, local_addr, city, l1, l2, l3, typ, type_name, uri, lat, lng)
-			ON CONFLICT ON CONSTRAINT places_provider_place DO UPDATE SET
-				name = EXCLUDED.name, names = EXCLUDED.names, address = EXCLUDED.address,
-				local_address = EXCLUDED.local_address, city = EXCLUDED.city,
-				category_level1 = EXCLUDED.category_level1, category_level2 = EXCLUDED.category_level2,
-				category_level3 = EXCLUDED.category_level3, primary_type = EXCLUDED.primary_type,
-				primary_type_name = EXCLUDED.primary_type_name, provider_maps_uri = EXCLUDED.provider_maps_uri,
-				latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude`,
-			pq.Array(ids), pq.Array(pids), pq.Array(names), pq.Array(altNames), pq.Array(addrs), pq.Array(localAddrs),
-			pq.Array(cities), pq.Array(l1), pq.Array(l2), pq.Array(l3), pq.Array(types), pq.Array(typeNames),
-			pq.Array(uris), pq.Array(lats), pq.Array(lngs))
-		if err != nil {
+		if _, err := upsertPlaces(ctx, tx, places); err != nil {
 			return err
 		}
 		loaded = true
@@ -116,6 +83,110 @@ func (db *DB) LoadCatalog(ctx context.Context, version string, places []planner.
 
 // likeEscaper escapes LIKE's wildcards (and its escape character) in user text.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// upsertPlaces stores places by (provider, provider place id) in one statement, inserting new
+// ones and refreshing known ones, and returns their ids in the order given.
+func upsertPlaces(ctx context.Context, tx *sqlx.Tx, places []planner.Place) ([]string, error) {
+	n := len(places)
+	ids, providers, pids, names, altNames, addrs, localAddrs := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	cities, l1, l2, l3, types, typeNames, uris, lats, lngs := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	photos := make([]string, n)
+	for i, p := range places {
+		alt, err := json.Marshal(append([]string{}, p.Names...)) // [] rather than null
+		if err != nil {
+			return nil, err
+		}
+		ph, err := json.Marshal(append([]string{}, p.Photos...))
+		if err != nil {
+			return nil, err
+		}
+		ids[i], providers[i], pids[i], names[i], altNames[i], photos[i] = planner.NewID(), p.Provider, p.ProviderPlaceID, p.Name, string(alt), string(ph)
+		addrs[i], localAddrs[i], cities[i] = p.Address, p.LocalAddress, p.City
+		l1[i], l2[i], l3[i], types[i], typeNames[i] = p.CategoryLevel1, p.CategoryLevel2, p.CategoryLevel3, p.PrimaryType, p.PrimaryTypeName
+		uris[i], lats[i], lngs[i] = p.MapsURI, p.Latitude, p.Longitude
+	}
+	var rows []struct {
+		ID       string `db:"id"`
+		Provider string `db:"provider"`
+		PID      string `db:"provider_place_id"`
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		INSERT INTO places (id, provider, provider_place_id, name, names, address, local_address, city,
+			category_level1, category_level2, category_level3, primary_type, primary_type_name,
+			provider_maps_uri, photos, latitude, longitude)
+		SELECT u.id, u.provider, u.pid, u.name, ARRAY(SELECT jsonb_array_elements_text(u.alt::jsonb)),
+			u.addr, u.local_addr, u.city, u.l1, u.l2, u.l3, u.typ, u.type_name, u.uri,
+			ARRAY(SELECT jsonb_array_elements_text(u.photos::jsonb)),
+			NULLIF(u.lat, '')::numeric, NULLIF(u.lng, '')::numeric
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+			$16::text[], $17::text[])
+			AS u(id, provider, pid, name, alt, addr, local_addr, city, l1, l2, l3, typ, type_name, uri, photos, lat, lng)
+		ON CONFLICT ON CONSTRAINT places_provider_place DO UPDATE SET
+			name = EXCLUDED.name, names = EXCLUDED.names, address = EXCLUDED.address,
+			local_address = EXCLUDED.local_address, city = EXCLUDED.city,
+			category_level1 = EXCLUDED.category_level1, category_level2 = EXCLUDED.category_level2,
+			category_level3 = EXCLUDED.category_level3, primary_type = EXCLUDED.primary_type,
+			primary_type_name = EXCLUDED.primary_type_name, provider_maps_uri = EXCLUDED.provider_maps_uri,
+			photos = EXCLUDED.photos, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
+			updated_at = now()
+		RETURNING id, provider, provider_place_id`,
+		pq.Array(ids), pq.Array(providers), pq.Array(pids), pq.Array(names), pq.Array(altNames), pq.Array(addrs),
+		pq.Array(localAddrs), pq.Array(cities), pq.Array(l1), pq.Array(l2), pq.Array(l3), pq.Array(types),
+		pq.Array(typeNames), pq.Array(uris), pq.Array(photos), pq.Array(lats), pq.Array(lngs))
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]string, len(rows))
+	for _, r := range rows {
+		byKey[r.Provider+"\x00"+r.PID] = r.ID
+	}
+	out := make([]string, n)
+	for i, p := range places {
+		out[i] = byKey[p.Provider+"\x00"+p.ProviderPlaceID]
+	}
+	return out, nil
+}
+
+// SavePlaces stores places found at a remote provider (deduplicated by provider and provider
+// place id: a place found again is refreshed, keeping its id) and returns them with their ids.
+func (db *DB) SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error) {
+	if len(places) == 0 {
+		return []planner.Place{}, nil
+	}
+	out := append([]planner.Place(nil), places...)
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		unique := dedupe(places)
+		ids, err := upsertPlaces(ctx, tx, unique)
+		if err != nil {
+			return err
+		}
+		idOf := map[string]string{}
+		for i, p := range unique {
+			idOf[p.Provider+"\x00"+p.ProviderPlaceID] = ids[i]
+		}
+		for i := range out {
+			out[i].ID = idOf[out[i].Provider+"\x00"+out[i].ProviderPlaceID]
+		}
+		return nil
+	})
+	return out, err
+}
+
+// dedupe drops repeats of a (provider, provider place id): one INSERT … ON CONFLICT cannot
+// touch a row twice.
+func dedupe(places []planner.Place) []planner.Place {
+	seen := map[string]bool{}
+	var out []planner.Place
+	for _, p := range places {
+		k := p.Provider + "\x00" + p.ProviderPlaceID
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // SearchLimit is how many places a search returns at most.
 const SearchLimit = 10
