@@ -1,13 +1,16 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"tripplan/internal/places"
+	"tripplan/internal/planner"
 )
 
 // loadCatalog stores the built-in catalog in the app's database.
@@ -130,4 +133,40 @@ func TestSearchPlaceShapeAndInputRules(t *testing.T) {
 	}
 	a.do(req{Method: "GET", Path: "/places/search?query=" + strings.Repeat("a", 51), Token: token}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
 	a.do(req{Method: "GET", Path: "/places/search?query=x"}).problem(t, http.StatusUnauthorized, "MISSING_TOKEN")
+}
+
+// fakeProvider is a remote place provider under the test's control.
+type fakeProvider struct {
+	places []planner.Place
+	err    error
+}
+
+func (f *fakeProvider) Search(context.Context, string) ([]planner.Place, error) {
+	return f.places, f.err
+}
+
+func TestSearchThroughARemoteProviderStoresItsPlaces(t *testing.T) {
+	a := newTestApp(t)
+	a.loadCatalog()
+	fake := &fakeProvider{places: []planner.Place{{Provider: "GOOGLE", ProviderPlaceID: "ChIJ-gyeongbokgung", Name: "Gyeongbokgung",
+		Address: "161 Sajik-ro, Seoul", CategoryLevel1: "300000", CategoryLevel2: "301000", CategoryLevel3: "301003",
+		PrimaryType: "historical_landmark", PrimaryTypeName: "Historical landmark", Latitude: "37.579617", Longitude: "126.977041"}}}
+	a.srv.places = fake
+	token := a.member("prov-1", "Prov")
+	first := a.search(token, "gyeongbokgung")
+	if len(first) != 1 || first[0].ProviderPlaceID != "ChIJ-gyeongbokgung" || len(first[0].PlaceID) != 21 || first[0].Category.Level3.Name != "Palace" {
+		t.Fatalf("remote result: %+v", first)
+	}
+	// The same place found again keeps its id, so it can be added to a collection.
+	if again := a.search(token, "gyeongbokgung"); again[0].PlaceID != first[0].PlaceID {
+		t.Fatalf("id changed: %s → %s", first[0].PlaceID, again[0].PlaceID)
+	}
+	col := a.createCollection(token, "Remote")
+	a.addPlace(token, col.CollectionID, first[0].PlaceID)
+
+	// When the provider fails, the built-in catalog answers.
+	fake.err = errors.New("provider down")
+	if got := a.search(token, "Gyeongbokgung Palace"); len(got) == 0 || got[0].ProviderPlaceID != "seoul-gyeongbokgung-palace" {
+		t.Fatalf("fallback: %+v", got)
+	}
 }

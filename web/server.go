@@ -54,11 +54,20 @@ type Store interface {
 	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error
 	TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
+	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
+}
+
+// PlaceProvider finds places at a remote service (Google Places, Nominatim). Its results
+// have no ids until stored.
+type PlaceProvider interface {
+	Search(ctx context.Context, query string) ([]planner.Place, error)
 }
 
 // Deps are the collaborators the server is built from.
 type Deps struct {
-	Store    Store
+	Store Store
+	// Places is the remote place provider; nil searches the built-in catalog.
+	Places   PlaceProvider
 	Sessions sessions.Store
 	Tokens   *auth.Issuer
 	Log      *slog.Logger
@@ -68,6 +77,7 @@ type Deps struct {
 type Server struct {
 	cfg      Config
 	store    Store
+	places   PlaceProvider
 	sessions sessions.Store
 	tokens   *auth.Issuer
 	log      *slog.Logger
@@ -91,7 +101,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg: cfg, store: d.Store, sessions: d.Sessions, tokens: d.Tokens, log: d.Log,
+		cfg: cfg, store: d.Store, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

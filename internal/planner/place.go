@@ -20,6 +20,9 @@ type Place struct {
 	Latitude, Longitude string
 }
 
+// SearchLimit is how many places a place search answers at most.
+const SearchLimit = 10
+
 // ProviderBuiltin is the built-in catalog's provider name.
 const ProviderBuiltin = "BUILTIN"
 

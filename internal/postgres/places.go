@@ -188,9 +188,6 @@ func dedupe(places []planner.Place) []planner.Place {
 	return out
 }
 
-// SearchLimit is how many places a search returns at most.
-const SearchLimit = 10
-
 // SearchPlaces finds built-in places by name in any language, address words or city,
 // tolerating case, accents and small typos (pg_trgm in the database), best match first: exact
 // names, then names starting with the query, then by trigram word similarity of the names and
@@ -221,7 +218,7 @@ func (db *DB) SearchPlaces(ctx context.Context, query string) ([]planner.Place, 
 			         word_similarity(search_normalize($1), p.name_text) DESC,
 			         word_similarity(search_normalize($1), p.search_text) DESC,
 			         p.name, p.id
-			LIMIT $3`, query, likeEscaper.Replace(query), SearchLimit)
+			LIMIT $3`, query, likeEscaper.Replace(query), planner.SearchLimit)
 	})
 	if err != nil {
 		return nil, err
