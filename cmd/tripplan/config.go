@@ -3,8 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
+	"tripplan/internal/places"
+	"tripplan/web"
 )
 
 // config is everything read from the environment; nothing else configures the server.
@@ -15,6 +18,10 @@ type config struct {
 	DevLogin      bool
 	SessionSecret []byte
 	JWTSecret     []byte
+	// Place provider: Google Places when a key is set, else Nominatim when a URL is set,
+	// else the built-in catalog.
+	GooglePlacesKey string
+	NominatimURL    string
 }
 
 // Development-only secrets, so that `make run` needs no configuration. Production refuses to
@@ -50,6 +57,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.DevLogin = on
 	}
 	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
+	c.GooglePlacesKey, c.NominatimURL = getenv("GOOGLE_PLACES_API_KEY"), getenv("NOMINATIM_URL")
+	if c.NominatimURL != "" {
+		if u, err := url.Parse(c.NominatimURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("NOMINATIM_URL must be an http(s) URL, not %q", c.NominatimURL)
+		}
+	}
 	if c.Env == "production" {
 		var missing []string
 		if len(c.SessionSecret) < 32 {
@@ -75,4 +88,16 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
 	}
 	return c, nil
+}
+
+// placeProvider is the remote place provider the configuration chooses, or nil for the
+// built-in catalog.
+func (c config) placeProvider() web.PlaceProvider {
+	switch {
+	case c.GooglePlacesKey != "":
+		return &places.Google{Key: c.GooglePlacesKey}
+	case c.NominatimURL != "":
+		return &places.Nominatim{BaseURL: c.NominatimURL}
+	}
+	return nil
 }

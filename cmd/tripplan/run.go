@@ -71,6 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.BaseURL, DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development"}
 	srv, err := web.New(webCfg, web.Deps{
 		Store:    db,
+		Places:   cfg.placeProvider(),
 		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
 		Tokens:   tokens,
 		Log:      log,

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"tripplan/internal/places"
 	"tripplan/internal/postgres/pgtest"
 )
 
@@ -35,7 +36,18 @@ func TestConfig(t *testing.T) {
 	if err != nil || c.DevLogin || c.BaseURL != "https://tripplan.example" {
 		t.Fatalf("production: %+v %v", c, err)
 	}
-	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}} {
+	if p := c.placeProvider(); p != nil {
+		t.Errorf("no provider configured, got %T", p)
+	}
+	c, _ = loadConfig(env(map[string]string{"NOMINATIM_URL": "https://nominatim.example"}))
+	if _, ok := c.placeProvider().(*places.Nominatim); !ok {
+		t.Errorf("NOMINATIM_URL: provider %T", c.placeProvider())
+	}
+	c, _ = loadConfig(env(map[string]string{"NOMINATIM_URL": "https://nominatim.example", "GOOGLE_PLACES_API_KEY": "k"}))
+	if _, ok := c.placeProvider().(*places.Google); !ok {
+		t.Errorf("GOOGLE_PLACES_API_KEY: provider %T", c.placeProvider())
+	}
+	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}} {
 		if _, err := loadConfig(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
