@@ -105,13 +105,9 @@ func (s *Server) listCollectionPlaces(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	name := queryParam(c, "sort", "sortType")
-	if name == "" {
-		name = "LATEST"
-	}
-	sort, ok := collectionPlaceSorts[name]
-	if !ok {
-		return planner.Errorf(planner.CodeInvalidSortType, "sort must be LATEST, OLDEST, CREATED_AT_DESC, CREATED_AT_ASC, UPDATED_AT_DESC or UPDATED_AT_ASC.")
+	sort, err := sortParam(c, collectionPlaceSorts, "LATEST")
+	if err != nil {
+		return err
 	}
 	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), page, sort, addedBy)
 	if err != nil {

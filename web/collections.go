@@ -69,13 +69,9 @@ func (s *Server) listCollections(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	sort := queryParam(c, "sort", "sortType")
-	if sort == "" {
-		sort = "CREATED_AT_DESC"
-	}
-	oldestFirst, ok := collectionSorts[sort]
-	if !ok {
-		return planner.Errorf(planner.CodeInvalidSortType, "sort must be CREATED_AT_DESC or CREATED_AT_ASC.")
+	oldestFirst, err := sortParam(c, collectionSorts, "CREATED_AT_DESC")
+	if err != nil {
+		return err
 	}
 	list, hasNext, err := s.store.Collections(c.Request().Context(), caller(c).UserID, page, oldestFirst)
 	if err != nil {

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -61,4 +64,19 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// sortParam reads ?sort (alias sortType) as one of sorts' keys, def when absent; anything
+// else is INVALID_SORT_TYPE naming the accepted values.
+func sortParam[T any](c echo.Context, sorts map[string]T, def string) (T, error) {
+	name := queryParam(c, "sort", "sortType")
+	if name == "" {
+		name = def
+	}
+	v, ok := sorts[name]
+	if !ok {
+		names := slices.Sorted(maps.Keys(sorts))
+		return v, planner.Errorf(planner.CodeInvalidSortType, "sort must be one of %s.", strings.Join(names, ", "))
+	}
+	return v, nil
 }
