@@ -161,8 +161,9 @@ func (e ErrorView) detail() string {
 	}
 }
 
-// safeNext returns next when it is a local path ("/x", not "//x" or "/\x"), else "".
-func safeNext(next string) string {
+// SafeNext returns next when it is a local path ("/x", not "//x" or "/\x"), else "": the one
+// check against open redirects, for links the views render and redirects the server sends.
+func SafeNext(next string) string {
 	if next == "" || next[0] != '/' || len(next) > 1 && (next[1] == '/' || next[1] == '\\') {
 		return ""
 	}
@@ -174,7 +175,7 @@ func safeNext(next string) string {
 
 // withNext appends ?next=... to path when next is a safe local path.
 func withNext(path, next string) string {
-	next = safeNext(next)
+	next = SafeNext(next)
 	if next == "" || next == "/" {
 		return path
 	}

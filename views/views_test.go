@@ -231,8 +231,8 @@ func TestSafeNext(t *testing.T) {
 		"plans":          "",
 		"/a\r\nSet-X: y": "",
 	} {
-		if got := safeNext(in); got != want {
-			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		if got := SafeNext(in); got != want {
+			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -66,19 +66,12 @@ func decodeJSON(body io.Reader, v any) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field == "" {
-			return planner.Errorf(planner.CodeInvalidRequest, "The body must be a JSON %s.", expected(v))
+			return planner.Errorf(planner.CodeInvalidRequest, "The body must be a JSON object.")
 		}
 		return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "The request has invalid fields.",
 			Fields: []planner.FieldError{{Field: te.Field, Reason: fmt.Sprintf("must be a JSON %s", jsonKind(te.Type.Kind().String()))}}}
 	}
 	return planner.Errorf(planner.CodeInvalidRequest, "The body is not valid JSON.")
-}
-
-func expected(v any) string {
-	if _, ok := v.(*[]any); ok {
-		return "array"
-	}
-	return "object"
 }
 
 // jsonKind names a Go kind the way a JSON client thinks of it.
@@ -95,5 +88,3 @@ func jsonKind(kind string) string {
 	}
 	return kind
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

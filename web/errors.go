@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,35 +14,6 @@ import (
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
-
-// problem is an RFC 9457 problem detail with the contract's extra members.
-type problem struct {
-	Type     string               `json:"type"`
-	Title    string               `json:"title"`
-	Status   int                  `json:"status"`
-	Detail   string               `json:"detail,omitempty"`
-	Instance string               `json:"instance"`
-	Code     planner.Code         `json:"code"`
-	Errors   []planner.FieldError `json:"errors,omitempty"`
-	extra    map[string]any
-}
-
-// MarshalJSON adds the extra members (e.g. time_block_id) beside the standard ones.
-func (p problem) MarshalJSON() ([]byte, error) {
-	type plain problem
-	m := map[string]any{}
-	for k, v := range p.extra {
-		m[k] = v
-	}
-	m["type"], m["title"], m["status"], m["instance"], m["code"] = p.Type, p.Title, p.Status, p.Instance, p.Code
-	if p.Detail != "" {
-		m["detail"] = p.Detail
-	}
-	if len(p.Errors) > 0 {
-		m["errors"] = p.Errors
-	}
-	return jsonMarshal(m)
-}
 
 // echoCodes maps the statuses Echo and its middleware produce to contract codes.
 var echoCodes = map[int]planner.Code{
@@ -134,15 +106,26 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
+// writeProblem writes an RFC 9457 problem detail with the contract's members: code always,
+// errors for invalid fields, and the error's extra members (e.g. time_block_id).
 func (s *Server) writeProblem(c echo.Context, status int, pe *planner.Error) error {
-	body, err := problem{
-		Type: "about:blank", Title: http.StatusText(status), Status: status, Detail: pe.Detail,
-		Instance: c.Request().URL.Path, Code: pe.Code, Errors: pe.Fields, extra: pe.Extra,
-	}.MarshalJSON()
+	body := map[string]any{}
+	for k, v := range pe.Extra {
+		body[k] = v
+	}
+	body["type"], body["title"], body["status"] = "about:blank", http.StatusText(status), status
+	body["instance"], body["code"] = c.Request().URL.Path, pe.Code
+	if pe.Detail != "" {
+		body["detail"] = pe.Detail
+	}
+	if len(pe.Fields) > 0 {
+		body["errors"] = pe.Fields
+	}
+	b, err := json.Marshal(body)
 	if err != nil {
 		return fmt.Errorf("encode problem: %w", err)
 	}
-	return c.Blob(status, "application/problem+json", body)
+	return c.Blob(status, "application/problem+json", b)
 }
 
 func errorView(status int, pe *planner.Error) views.ErrorView {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"tripplan/views"
 )
 
 // representation is what a request asks for.
@@ -110,7 +112,7 @@ func redirectOr(c echo.Context, status int, data any, location string) error {
 
 // localPath keeps only same-site paths for post-login redirects (no open redirects).
 func localPath(next, fallback string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n") {
+	if next = views.SafeNext(next); next == "" {
 		return fallback
 	}
 	return next

@@ -15,12 +15,6 @@ import (
 	"tripplan/internal/planner"
 )
 
-// Provider finds places at a remote service. Results carry Provider and ProviderPlaceID but no
-// ID: the caller stores them (deduplicated by provider + provider place id) to give them one.
-type Provider interface {
-	Search(ctx context.Context, query string) ([]planner.Place, error) // at most 10, best first
-}
-
 // Provider names of the remote services, stored with each place they found.
 const (
 	ProviderGoogle = "GOOGLE"

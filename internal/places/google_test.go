@@ -20,7 +20,6 @@ import (
 const testKey = "AIzaSyTEST-not-a-real-key-0123456789"
 
 // Both providers satisfy the interface the web layer will consume.
-var _ = []Provider{&Google{}, &Nominatim{}}
 
 // fakeServer serves handle on a local port until the test ends.
 func fakeServer(t *testing.T, handle http.HandlerFunc) *httptest.Server {
