@@ -19,9 +19,9 @@ test: ## the whole suite against a real PostgreSQL
 bench: ## benchmarks of the hot endpoints (numbers go to docs/PERFORMANCE.md)
 	$(GO) run ./cmd/withdb -- $(GO) test -run '^$$' -bench . -benchmem ./...
 
-generate: ## regenerate templ output and the built CSS (both committed)
+generate: ## regenerate templ output, the built CSS and the vendored JS (all committed)
 	$(GO) tool templ generate
-	$(MAKE) css
+	$(MAKE) css vendor-js
 
 css: node_modules/.package-lock.json
 	npx --no-install tailwindcss -c tailwind.config.js -i static/css/input.css -o static/css/app.css --minify
@@ -33,7 +33,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 generate-check: generate ## fail when committed generated files are stale
-	@git diff --exit-code -- '*_templ.go' static/css/app.css || \
+	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor || \
 		(echo "generated files are stale: run 'make generate' and commit" >&2; exit 1)
 
 fmt:

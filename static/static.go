@@ -5,7 +5,7 @@ package static
 
 import "embed"
 
-// FS holds css/, js/ and img/ (paths inside are "css/app.css", "js/htmx.min.js", ...).
+// FS holds css/, js/, img/ and vendor/ (Leaflet) (paths inside are "css/app.css", "js/htmx.min.js", ...).
 //
-//go:embed css js img
+//go:embed css js img vendor
 var FS embed.FS

@@ -39,7 +39,8 @@ const (
 // swapped into the #flash region, always as its innerHTML whatever hx-swap the
 // triggering element uses. Indicator styles are in app.css (the CSP forbids htmx's inline
 // <style>) and eval-based features are off (the CSP forbids them too).
-const HTMXConfig = `{"includeIndicatorStyles":false,"allowEval":false,` +
+// Settling leaves the style attribute alone: setting it is an inline style the CSP refuses.
+const HTMXConfig = `{"includeIndicatorStyles":false,"allowEval":false,"attributesToSettle":["class","width","height"],` +
 	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
 	`{"code":"[45]..","swap":true,"error":true,"target":"#flash","swapOverride":"innerHTML"}]}`
 

@@ -79,7 +79,7 @@ func (s *Server) devLogin(c echo.Context) error {
 	if !u.TermsAccepted() {
 		next = "/onboarding/terms?next=" + url.QueryEscape(next)
 	}
-	return redirectOr(c, http.StatusOK, tokens, next)
+	return respondChange(c, http.StatusOK, tokens, nil, next)
 }
 
 // startSession issues the access and refresh tokens of a fresh sign-in and sets the browser
@@ -191,5 +191,5 @@ func (s *Server) logout(c echo.Context) error {
 		}
 	}
 	c.SetCookie(s.cookie(refreshCookie, "", -1))
-	return redirectOr(c, http.StatusNoContent, nil, "/")
+	return respondChange(c, http.StatusNoContent, nil, nil, "/")
 }

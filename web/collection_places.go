@@ -5,9 +5,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
+	"tripplan/views"
 )
 
 // memberJSON is a collection member as shown beside what they did.
@@ -82,8 +84,16 @@ func (s *Server) addCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, "/collections/"+cp.CollectionID+"/places/"+cp.ID)
-	return respond(c, http.StatusCreated, s.toCollectionPlaceJSON(cp), nil, nil)
+	c.Response().Header().Set(echo.HeaderLocation, collectionPath(cp.CollectionID)+"/places/"+cp.ID)
+	var added templ.Component
+	if wantsPartial(c) {
+		col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, cp.CollectionID)
+		if err != nil {
+			return err
+		}
+		added = views.PlaceAdded(s.toPlaceCard(cp), col.PlaceCount)
+	}
+	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(cp), added, collectionPath(cp.CollectionID))
 }
 
 // collectionPlaceSorts are the accepted ?sort values.
@@ -117,7 +127,8 @@ func (s *Server) listCollectionPlaces(c echo.Context) error {
 	for i := range list {
 		out[i] = s.toCollectionPlaceJSON(&list[i])
 	}
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, nil)
+	partial := views.PlaceCards(s.placeListView(c.Param("collectionId"), list, hasNext, page, sortName(c, "LATEST"), addedBy))
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, partial)
 }
 
 // collectionPlaceDetailJSON is a collection place with its source.
@@ -143,7 +154,15 @@ func (s *Server) getCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, collectionPlaceDetailJSON{collectionPlaceJSON: s.toCollectionPlaceJSON(cp)}, nil, nil)
+	out := collectionPlaceDetailJSON{collectionPlaceJSON: s.toCollectionPlaceJSON(cp)}
+	if !wantsHTML(c) {
+		return respond(c, http.StatusOK, out, nil, nil)
+	}
+	v, err := s.placeDetailView(c, cp)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, out, views.PlaceDetail(s.pageFor(c, cp.Place.Name), v), nil)
 }
 
 type memoRequest struct {
@@ -168,10 +187,19 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.SetCollectionPlaceMemo(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"), memo); err != nil {
+	ctx, userID, colID, cpID := c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId")
+	if err := s.store.SetCollectionPlaceMemo(ctx, userID, colID, cpID, memo); err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	var partial templ.Component
+	if wantsPartial(c) {
+		cp, err := s.store.CollectionPlace(ctx, userID, colID, cpID)
+		if err != nil {
+			return err
+		}
+		partial = views.Memo(s.toPlaceCard(cp))
+	}
+	return respondChange(c, http.StatusNoContent, nil, partial, collectionPath(colID))
 }
 
 // deleteCollectionPlace removes the place from the collection.
@@ -179,7 +207,8 @@ func (s *Server) deleteCollectionPlace(c echo.Context) error {
 	if err := s.store.DeleteCollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId")); err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	// htmx swaps the card out for nothing.
+	return respondChange(c, http.StatusNoContent, nil, templ.NopComponent, collectionPath(c.Param("collectionId")))
 }
 
 // togglePreference records PICK or PASS (?type=); the same again removes it.
@@ -194,5 +223,5 @@ func (s *Server) togglePreference(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toPickPassJSON(cp), nil, nil)
+	return respondChange(c, http.StatusOK, toPickPassJSON(cp), views.PickPass(s.toPlaceCard(cp)), collectionPath(cp.CollectionID))
 }

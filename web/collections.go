@@ -5,9 +5,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
+	"tripplan/views"
 )
 
 // collectionJSON is the Collection resource.
@@ -55,8 +57,8 @@ func (s *Server) createCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, "/collections/"+col.ID)
-	return respond(c, http.StatusCreated, toCollectionJSON(*col), nil, nil)
+	c.Response().Header().Set(echo.HeaderLocation, collectionPath(col.ID))
+	return respondChange(c, http.StatusCreated, toCollectionJSON(*col), nil, collectionPath(col.ID))
 }
 
 // collectionSorts are the accepted ?sort values; true means oldest first.
@@ -78,10 +80,14 @@ func (s *Server) listCollections(c echo.Context) error {
 		return err
 	}
 	out := make([]collectionJSON, len(list))
+	view := views.CollectionsView{Collections: make([]views.CollectionCard, len(list))}
 	for i, col := range list {
-		out[i] = toCollectionJSON(col)
+		out[i], view.Collections[i] = toCollectionJSON(col), toCollectionCard(col)
 	}
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, nil)
+	if hasNext {
+		view.NextHref = collectionsNextHref(c, page)
+	}
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.lazyPage(c, "Collections", func(p views.Page) templ.Component { return views.Collections(p, view) }), views.CollectionCards(view))
 }
 
 // getCollection answers one collection to a member.
@@ -90,7 +96,14 @@ func (s *Server) getCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+	if !wantsHTML(c) {
+		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+	}
+	v, err := s.collectionView(c, col)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toCollectionJSON(*col), views.Collection(s.pageFor(c, col.Title), v), nil)
 }
 
 // renameCollection changes the title; any member may.
@@ -106,7 +119,7 @@ func (s *Server) renameCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+	return respondChange(c, http.StatusOK, toCollectionJSON(*col), views.CollectionTitle(col.ID, col.Title), collectionPath(col.ID))
 }
 
 // deleteCollection deletes the collection; only its owner may.
@@ -114,7 +127,7 @@ func (s *Server) deleteCollection(c echo.Context) error {
 	if err := s.store.DeleteCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId")); err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	return respondChange(c, http.StatusNoContent, nil, nil, "/collections")
 }
 
 type planRefJSON struct {
@@ -131,6 +144,30 @@ func (s *Server) collectionPlans(c echo.Context) error {
 	out := make([]planRefJSON, len(plans))
 	for i, p := range plans {
 		out[i] = planRefJSON{PlanID: p.ID, Title: p.Title}
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}
+
+// memberGroupJSON is the MemberGroup resource of a collection.
+type memberGroupJSON struct {
+	IsAuthenticated bool         `json:"is_authenticated"`
+	Me              *memberJSON  `json:"me"`
+	Members         []memberJSON `json:"members"`
+}
+
+// collectionMembers lists the collection's members and which one is the caller.
+func (s *Server) collectionMembers(c echo.Context) error {
+	me, members, err := s.store.CollectionMembers(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	if err != nil {
+		return err
+	}
+	out := memberGroupJSON{IsAuthenticated: true, Members: make([]memberJSON, len(members))}
+	for i, m := range members {
+		out.Members[i] = toMemberJSON(m)
+	}
+	if me.ID != "" {
+		mj := toMemberJSON(me)
+		out.Me = &mj
 	}
 	return respond(c, http.StatusOK, out, nil, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -59,11 +60,18 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 
 // securityHeaders sets the headers every response carries: a CSP that allows only this
 // origin's scripts and styles, no framing, no MIME sniffing.
+// Images may come from any https origin (profile pictures, place photos, map tiles) and from
+// a plain-http tile server when one is configured.
 func securityHeaders(cfg Config) echo.MiddlewareFunc {
+	images := "'self' data: https:"
+	if u, err := url.Parse(cfg.MapTileURL); err == nil && u.Scheme == "http" && u.Host != "" {
+		images += " http://" + u.Host
+	}
+	csp := "default-src 'self'; img-src " + images + "; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			h := c.Response().Header()
-			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
+			h.Set("Content-Security-Policy", csp)
 			h.Set("X-Content-Type-Options", "nosniff")
 			h.Set("X-Frame-Options", "DENY")
 			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"context"
+	"io"
 	"io/fs"
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
@@ -19,6 +22,14 @@ func (s *Server) pageFor(c echo.Context, title string) views.Page {
 		}
 	}
 	return p
+}
+
+// lazyPage is a full page whose common model is built only when it is rendered, so JSON
+// answers of the same handler do not pay for loading the viewer.
+func (s *Server) lazyPage(c echo.Context, title string, body func(views.Page) templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return body(s.pageFor(c, title)).Render(ctx, w)
+	})
 }
 
 func (s *Server) landing(c echo.Context) error {

@@ -69,14 +69,18 @@ func isDigits(s string) bool {
 // sortParam reads ?sort (alias sortType) as one of sorts' keys, def when absent; anything
 // else is INVALID_SORT_TYPE naming the accepted values.
 func sortParam[T any](c echo.Context, sorts map[string]T, def string) (T, error) {
-	name := queryParam(c, "sort", "sortType")
-	if name == "" {
-		name = def
-	}
-	v, ok := sorts[name]
+	v, ok := sorts[sortName(c, def)]
 	if !ok {
 		names := slices.Sorted(maps.Keys(sorts))
 		return v, planner.Errorf(planner.CodeInvalidSortType, "sort must be one of %s.", strings.Join(names, ", "))
 	}
 	return v, nil
+}
+
+// sortName is the ?sort (or sortType) asked for, def when none.
+func sortName(c echo.Context, def string) string {
+	if name := queryParam(c, "sort", "sortType"); name != "" {
+		return name
+	}
+	return def
 }

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
+	"tripplan/views"
 )
 
 // placeJSON is the Place resource of the interface document.
@@ -33,7 +35,7 @@ type pointJSON struct {
 func (s *Server) toPlaceJSON(p planner.Place) placeJSON {
 	out := placeJSON{
 		PlaceID: p.ID, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Address: p.Address,
-		Category:        s.taxonomy.Categories(p.CategoryLevel3, places.Category{ID: p.PrimaryType, Name: p.PrimaryTypeName}),
+		Category:        s.categories(p),
 		ProviderMapsURI: p.MapsURI, Photos: p.Photos,
 	}
 	if out.Photos == nil {
@@ -58,6 +60,10 @@ func (s *Server) searchPlaces(c echo.Context) error {
 		return err
 	}
 	out := []placeJSON{}
+	view := views.SearchResultsView{Query: q}
+	if id := c.QueryParam("collection_id"); planner.ValidID(id) {
+		view.CollectionID = id
+	}
 	if q != "" {
 		found, err := s.findPlaces(c.Request().Context(), q)
 		if err != nil {
@@ -65,9 +71,10 @@ func (s *Server) searchPlaces(c echo.Context) error {
 		}
 		for _, p := range found {
 			out = append(out, s.toPlaceJSON(p))
+			view.Results = append(view.Results, s.toSearchResult(p))
 		}
 	}
-	return respond(c, http.StatusOK, out, nil, nil)
+	return respond(c, http.StatusOK, out, s.lazyPage(c, "Search places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
 }
 
 // findPlaces asks the remote provider when one is configured, storing what it finds so the

@@ -68,23 +68,28 @@ func acceptQ(accept string) (jsonQ, htmlQ float64) {
 	return jsonQ, htmlQ
 }
 
-// respond writes data as JSON for API clients, the partial for htmx, the page otherwise. A nil
-// page means the route has no HTML form and always answers JSON; a nil partial falls back to
-// the page.
+// respond writes data as JSON for API clients, the partial for htmx, the page otherwise. A
+// route without a page answers browsers with JSON too; a nil partial falls back to the page.
 func respond(c echo.Context, status int, data any, page, partial templ.Component) error {
 	c.Response().Header().Add("Vary", "Accept, HX-Request")
 	rep := negotiate(c.Request())
-	if page == nil || rep == asJSON {
-		if data == nil {
-			return c.NoContent(status)
-		}
-		return c.JSON(status, data)
-	}
-	if rep == asPartial && partial != nil {
+	switch {
+	case rep == asPartial && partial != nil:
 		return render(c, status, partial)
+	case rep != asJSON && page != nil:
+		return render(c, status, page)
+	case data == nil:
+		return c.NoContent(status)
 	}
-	return render(c, status, page)
+	return c.JSON(status, data)
 }
+
+// wantsHTML reports whether the request will be answered with a page or a partial, so
+// handlers load what only the HTML shows.
+func wantsHTML(c echo.Context) bool { return negotiate(c.Request()) != asJSON }
+
+// wantsPartial reports whether the request will be answered with an htmx partial.
+func wantsPartial(c echo.Context) bool { return negotiate(c.Request()) == asPartial }
 
 // render writes an HTML component.
 func render(c echo.Context, status int, comp templ.Component) error {
@@ -93,9 +98,10 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	return comp.Render(c.Request().Context(), c.Response())
 }
 
-// redirectOr answers JSON clients with data and sends browsers to location: htmx through the
-// HX-Redirect header, plain form posts with 303 See Other.
-func redirectOr(c echo.Context, status int, data any, location string) error {
+// respondChange answers a change: JSON clients get data, htmx gets the partial (with 200 for
+// an empty answer, so htmx swaps it in; with no partial it is sent to location through
+// HX-Redirect), and plain form posts are sent to location with 303 See Other.
+func respondChange(c echo.Context, status int, data any, partial templ.Component, location string) error {
 	c.Response().Header().Add("Vary", "Accept, HX-Request")
 	switch negotiate(c.Request()) {
 	case asJSON:
@@ -104,6 +110,12 @@ func redirectOr(c echo.Context, status int, data any, location string) error {
 		}
 		return c.JSON(status, data)
 	case asPartial:
+		if partial != nil {
+			if status == http.StatusNoContent {
+				status = http.StatusOK
+			}
+			return render(c, status, partial)
+		}
 		c.Response().Header().Set("HX-Redirect", location)
 		return c.NoContent(http.StatusNoContent)
 	}

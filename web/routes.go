@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"tripplan/static"
+	"tripplan/views"
 )
 
 // routes is the one list of every route the server answers.
@@ -47,6 +48,7 @@ func (s *Server) routes() {
 	e.PUT("/collections/:collectionId", s.renameCollection, user)
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 	e.GET("/collections/:collectionId/plans", s.collectionPlans, user)
+	e.GET("/collections/:collectionId/members", s.collectionMembers, user)
 
 	// Collection places.
 	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)
@@ -62,6 +64,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, "/onboarding/terms", s.onboardingPage, preTerms)
 	s.page(http.MethodPost, "/onboarding/terms", s.acceptTerms, preTerms)
 	s.page(http.MethodGet, "/home", s.home, user)
+	s.page(http.MethodGet, views.NewCollectionPath, s.newCollectionPage, user)
 }
 
 // page registers an HTML-only route.

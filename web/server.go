@@ -29,6 +29,9 @@ type Config struct {
 	SignInBurst int
 	// BodyLimit caps request bodies, e.g. "1M".
 	BodyLimit string
+	// MapTileURL is the {z}/{x}/{y} tile template the maps load ("" or "none": no tiles; the
+	// maps then show the places without a background). MapTileAttribution credits it.
+	MapTileURL, MapTileAttribution string
 }
 
 // Store is the persistence the handlers call. postgres.DB implements it.
@@ -47,6 +50,7 @@ type Store interface {
 	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
 	DeleteCollection(ctx context.Context, userID, id string) error
 	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
+	CollectionMembers(ctx context.Context, userID, collectionID string) (me planner.Member, members []planner.Member, err error)
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
 	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)

@@ -67,5 +67,5 @@ func (s *Server) acceptTerms(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return redirectOr(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, localPath(c.QueryParam("next"), "/home"))
+	return respondChange(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, nil, localPath(c.QueryParam("next"), "/home"))
 }

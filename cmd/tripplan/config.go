@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -22,7 +23,16 @@ type config struct {
 	// else the built-in catalog.
 	GooglePlacesKey string
 	NominatimURL    string
+	// Map tiles for the place and plan maps: an {z}/{x}/{y} URL template, or "none".
+	MapTileURL         string
+	MapTileAttribution string
 }
+
+// Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
+const (
+	defaultMapTileURL         = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+	defaultMapTileAttribution = "© OpenStreetMap contributors"
+)
 
 // Development-only secrets, so that `make run` needs no configuration. Production refuses to
 // start without its own.
@@ -63,6 +73,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("NOMINATIM_URL must be an http(s) URL, not %q", c.NominatimURL)
 		}
 	}
+	c.MapTileURL, c.MapTileAttribution = getenv("MAP_TILE_URL"), getenv("MAP_TILE_ATTRIBUTION")
+	if c.MapTileURL == "" {
+		c.MapTileURL, c.MapTileAttribution = defaultMapTileURL, cmp.Or(c.MapTileAttribution, defaultMapTileAttribution)
+	}
+	if err := checkTileURL(c.MapTileURL); err != nil {
+		return c, err
+	}
 	if c.Env == "production" {
 		var missing []string
 		if len(c.SessionSecret) < 32 {
@@ -88,6 +105,19 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
 	}
 	return c, nil
+}
+
+// checkTileURL accepts "none" or an http(s) URL template with {z}, {x} and {y}.
+func checkTileURL(tiles string) error {
+	if tiles == "none" {
+		return nil
+	}
+	u, err := url.Parse(strings.NewReplacer("{", "", "}", "").Replace(tiles))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		!strings.Contains(tiles, "{z}") || !strings.Contains(tiles, "{x}") || !strings.Contains(tiles, "{y}") {
+		return fmt.Errorf("MAP_TILE_URL must be none or an http(s) URL with {z}, {x} and {y}, not %q", tiles)
+	}
+	return nil
 }
 
 // placeProvider is the remote place provider the configuration chooses, or nil for the

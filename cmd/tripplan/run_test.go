@@ -39,6 +39,13 @@ func TestConfig(t *testing.T) {
 	if p := c.placeProvider(); p != nil {
 		t.Errorf("no provider configured, got %T", p)
 	}
+	if c.MapTileURL != defaultMapTileURL || c.MapTileAttribution != defaultMapTileAttribution {
+		t.Errorf("default tiles: %q %q", c.MapTileURL, c.MapTileAttribution)
+	}
+	c, _ = loadConfig(env(map[string]string{"MAP_TILE_URL": "http://tiles.local:8081/{z}/{x}/{y}.png", "MAP_TILE_ATTRIBUTION": "Local"}))
+	if c.MapTileURL != "http://tiles.local:8081/{z}/{x}/{y}.png" || c.MapTileAttribution != "Local" {
+		t.Errorf("configured tiles: %q %q", c.MapTileURL, c.MapTileAttribution)
+	}
 	c, _ = loadConfig(env(map[string]string{"NOMINATIM_URL": "https://nominatim.example"}))
 	if _, ok := c.placeProvider().(*places.Nominatim); !ok {
 		t.Errorf("NOMINATIM_URL: provider %T", c.placeProvider())
@@ -47,7 +54,8 @@ func TestConfig(t *testing.T) {
 	if _, ok := c.placeProvider().(*places.Google); !ok {
 		t.Errorf("GOOGLE_PLACES_API_KEY: provider %T", c.placeProvider())
 	}
-	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}} {
+	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
+		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"}} {
 		if _, err := loadConfig(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}

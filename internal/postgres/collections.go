@@ -169,3 +169,28 @@ func (db *DB) CollectionPlans(ctx context.Context, userID, collectionID string) 
 	})
 	return out, err
 }
+
+// CollectionMembers lists a collection's active members, owner first then by join time, and
+// which of them is the user.
+func (db *DB) CollectionMembers(ctx context.Context, userID, collectionID string) (me planner.Member, members []planner.Member, err error) {
+	members = []planner.Member{}
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		if err := tx.SelectContext(ctx, &members, `
+			SELECT id, nickname, picture, role FROM collection_members
+			WHERE collection_id = $1 AND left_at IS NULL
+			ORDER BY role = 'OWNER' DESC, joined_at, id`, collectionID); err != nil {
+			return err
+		}
+		for _, x := range members {
+			if x.ID == m.ID {
+				me = x
+			}
+		}
+		return nil
+	})
+	return me, members, err
+}

@@ -117,6 +117,19 @@
     );
   });
 
+  // htmx: a form marked data-added-label (the search results' "Add") says so once it worked,
+  // so the same place is not added twice by accident.
+  doc.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail && evt.detail.elt;
+    if (!(form instanceof HTMLFormElement) || !evt.detail.successful) return;
+    var done = form.getAttribute("data-added-label");
+    if (!done) return;
+    var button = form.querySelector("button");
+    var label = form.querySelector("[data-label]");
+    if (label) label.textContent = done;
+    if (button) button.disabled = true;
+  });
+
   // htmx: the request never got an answer.
   function networkError() {
     showFlash("Can't reach Tripplan", "Check your connection and try again.");

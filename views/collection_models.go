@@ -1,0 +1,178 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// CollectionsView is the collections list page (GET /collections in a browser).
+type CollectionsView struct {
+	Collections []CollectionCard
+	NextHref    string // the next page's partial, "" when this is the last page
+}
+
+// NewCollectionView is the "new collection" form, refilled after an error.
+type NewCollectionView struct {
+	Title string
+	Error string
+}
+
+// MemberView is a member of a collection or plan as shown beside what they did.
+type MemberView struct {
+	ID       string
+	Nickname string
+	Picture  string
+	Owner    bool
+}
+
+// CollectionView is one collection's page: its places, the add-place search box and the
+// sort and "added by" filter.
+type CollectionView struct {
+	ID          string
+	Title       string
+	PlaceCount  int
+	MemberCount int
+	Members     []MemberView
+	IsOwner     bool
+	Places      PlaceListView
+}
+
+// PlaceListView is one page of a collection's place cards with what it was asked for, so the
+// next page (loaded on scroll) keeps the same order and filter.
+type PlaceListView struct {
+	CollectionID string
+	Places       []PlaceCard
+	Sort         string // LATEST | OLDEST | UPDATED_AT_DESC | ...
+	AddedBy      string // a collection member id, or ""
+	Page         int
+	HasNext      bool
+}
+
+// PlaceCard is a place in a collection as its card shows it.
+type PlaceCard struct {
+	CollectionID string
+	ID           string // the collection place id
+	Name         string
+	Address      string
+	Category     string // the level-2 category name ("Cafe")
+	CategoryKind string // the level-1 category id, for the placeholder icon
+	Photo        string // "" when the place has no photo
+	Memo         string
+	AddedBy      MemberView
+	Picked       []MemberView
+	Passed       []MemberView
+	MyPreference string // PICK | PASS | NOTHING
+}
+
+// PlaceDetailView is a collection place's own page with its map.
+type PlaceDetailView struct {
+	Card            PlaceCard
+	CollectionTitle string
+	LocalName       string // the name in the local script, when it differs
+	Photos          []string
+	MapsURI         string // the provider's page for the place, or ""
+	Map             MapView
+}
+
+// MapView is a Leaflet map centred on one point. The page must stay usable without it: the
+// coordinates and an external maps link are always shown as text.
+type MapView struct {
+	Latitude, Longitude string // decimal degrees; "" when unknown (no map is drawn)
+	Label               string
+	TileURL             string // {z}/{x}/{y} template, or "" for no tiles
+	Attribution         string
+}
+
+// SearchResultsView is the add-place search box's result list.
+type SearchResultsView struct {
+	CollectionID string // where "Add" puts a result; "" shows no add buttons
+	Query        string
+	Results      []SearchResult
+}
+
+// SearchResult is one place found by search.
+type SearchResult struct {
+	PlaceID      string
+	Name         string
+	Address      string
+	Category     string
+	CategoryKind string
+	Photo        string
+}
+
+// PlaceSorts are the sort choices of a collection's places, in menu order.
+var PlaceSorts = []struct{ Value, Label string }{
+	{"LATEST", "Newest first"},
+	{"OLDEST", "Oldest first"},
+	{"UPDATED_AT_DESC", "Recently updated"},
+}
+
+func collectionPlacesHref(collectionID string) string {
+	return collectionHref(collectionID) + "/places"
+}
+
+func collectionPlaceHref(collectionID, cpID string) string {
+	return collectionPlacesHref(collectionID) + "/" + url.PathEscape(cpID)
+}
+
+func preferenceHref(p PlaceCard, pref string) string {
+	return collectionPlaceHref(p.CollectionID, p.ID) + "/preference?type=" + pref
+}
+
+// nextPageHref is the partial holding the page after v, with the same sort and filter.
+func (v PlaceListView) nextPageHref() string {
+	q := url.Values{"page": {strconv.Itoa(v.Page + 1)}}
+	if v.Sort != "" {
+		q.Set("sort", v.Sort)
+	}
+	if v.AddedBy != "" {
+		q.Set("added_by", v.AddedBy)
+	}
+	return collectionPlacesHref(v.CollectionID) + "?" + q.Encode()
+}
+
+// categoryIcon is the placeholder icon for a place without a photo, by its level-1 category.
+func categoryIcon(kind string) string {
+	switch kind {
+	case "100000":
+		return "utensils"
+	case "200000":
+		return "cup"
+	case "300000":
+		return "camera"
+	case "400000":
+		return "bed"
+	case "500000":
+		return "bag"
+	}
+	return "pin"
+}
+
+func pressed(on bool) string {
+	if on {
+		return "true"
+	}
+	return "false"
+}
+
+func memoID(p PlaceCard) string     { return "memo-" + p.ID }
+func pickPassID(p PlaceCard) string { return "pickpass-" + p.ID }
+
+// NewCollectionPath is the "new collection" form page.
+const NewCollectionPath = "/collections/new"
+
+// memberNames lists nicknames for a tooltip: "Ana, Ben".
+func memberNames(ms []MemberView) string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Nickname
+	}
+	return strings.Join(names, ", ")
+}
+
+// osmHref opens the point on openstreetmap.org.
+func osmHref(m MapView) string {
+	return "https://www.openstreetmap.org/?mlat=" + url.QueryEscape(m.Latitude) + "&mlon=" + url.QueryEscape(m.Longitude) +
+		"#map=17/" + url.PathEscape(m.Latitude) + "/" + url.PathEscape(m.Longitude)
+}

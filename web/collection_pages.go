@@ -1,0 +1,136 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/places"
+	"tripplan/internal/planner"
+	"tripplan/views"
+)
+
+// This file turns collections and their places into the views' models, and serves the
+// collection pages that have no JSON form.
+
+func toMemberView(m planner.Member) views.MemberView {
+	return views.MemberView{ID: m.ID, Nickname: m.Nickname, Picture: m.Picture, Owner: m.Role == planner.RoleOwner}
+}
+
+func toMemberViews(ms []planner.Member) []views.MemberView {
+	out := make([]views.MemberView, len(ms))
+	for i, m := range ms {
+		out[i] = toMemberView(m)
+	}
+	return out
+}
+
+// categories places a place in the taxonomy.
+func (s *Server) categories(p planner.Place) places.Categories {
+	return s.taxonomy.Categories(p.CategoryLevel3, places.Category{ID: p.PrimaryType, Name: p.PrimaryTypeName})
+}
+
+func (s *Server) toPlaceCard(cp *planner.CollectionPlace) views.PlaceCard {
+	cat := s.categories(cp.Place)
+	card := views.PlaceCard{
+		CollectionID: cp.CollectionID, ID: cp.ID, Name: cp.Place.Name, Address: cp.Place.Address,
+		Category: cat.Level2.Name, CategoryKind: cat.Level1.ID, Memo: cp.Memo,
+		AddedBy: toMemberView(cp.AddedBy), Picked: toMemberViews(cp.Picked), Passed: toMemberViews(cp.Passed),
+		MyPreference: string(cp.MyPreference),
+	}
+	if len(cp.Place.Photos) > 0 {
+		card.Photo = cp.Place.Photos[0]
+	}
+	return card
+}
+
+func (s *Server) toSearchResult(p planner.Place) views.SearchResult {
+	cat := s.categories(p)
+	r := views.SearchResult{PlaceID: p.ID, Name: p.Name, Address: p.Address, Category: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+	if len(p.Photos) > 0 {
+		r.Photo = p.Photos[0]
+	}
+	return r
+}
+
+func toCollectionCard(c planner.CollectionSummary) views.CollectionCard {
+	return views.CollectionCard{ID: c.ID, Title: c.Title, Thumbnail: c.Thumbnail, PlaceCount: c.PlaceCount, MemberCount: c.MemberCount}
+}
+
+// placeListView is a page of place cards with the sort and filter that produced it.
+func (s *Server) placeListView(collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page, sort, addedBy string) views.PlaceListView {
+	v := views.PlaceListView{CollectionID: collectionID, Sort: sort, AddedBy: addedBy, Page: page.Number, HasNext: hasNext,
+		Places: make([]views.PlaceCard, len(list))}
+	for i := range list {
+		v.Places[i] = s.toPlaceCard(&list[i])
+	}
+	return v
+}
+
+// collectionsNextHref is the partial with the page after p of the collections list.
+func collectionsNextHref(c echo.Context, p planner.Page) string {
+	q := url.Values{"page": {strconv.Itoa(p.Number + 1)}, "size": {strconv.Itoa(p.Size)}}
+	if sort := queryParam(c, "sort", "sortType"); sort != "" {
+		q.Set("sort", sort)
+	}
+	return "/collections?" + q.Encode()
+}
+
+// collectionView gathers the collection page: members and the first page of places, sorted and
+// filtered as the query asks (so the page also works without JavaScript).
+func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) (views.CollectionView, error) {
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	me, members, err := s.store.CollectionMembers(ctx, userID, col.ID)
+	if err != nil {
+		return views.CollectionView{}, err
+	}
+	sorted := sortName(c, "LATEST")
+	sort, ok := collectionPlaceSorts[sorted]
+	if !ok {
+		sorted, sort = "LATEST", collectionPlaceSorts["LATEST"]
+	}
+	addedBy := c.QueryParam("added_by")
+	if !planner.ValidID(addedBy) {
+		addedBy = ""
+	}
+	page := planner.Page{Size: planner.DefaultPageSize}
+	list, hasNext, err := s.store.CollectionPlaces(ctx, userID, col.ID, page, sort, addedBy)
+	if err != nil {
+		return views.CollectionView{}, err
+	}
+	return views.CollectionView{
+		ID: col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
+		Members: toMemberViews(members), IsOwner: me.Role == planner.RoleOwner,
+		Places: s.placeListView(col.ID, list, hasNext, page, sorted, addedBy),
+	}, nil
+}
+
+// placeDetailView gathers a collection place's page.
+func (s *Server) placeDetailView(c echo.Context, cp *planner.CollectionPlace) (views.PlaceDetailView, error) {
+	col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, cp.CollectionID)
+	if err != nil {
+		return views.PlaceDetailView{}, err
+	}
+	v := views.PlaceDetailView{
+		Card: s.toPlaceCard(cp), CollectionTitle: col.Title, Photos: cp.Place.Photos, MapsURI: cp.Place.MapsURI,
+		Map: views.MapView{Latitude: cp.Place.Latitude, Longitude: cp.Place.Longitude, Label: cp.Place.Name,
+			TileURL: s.cfg.MapTileURL, Attribution: s.cfg.MapTileAttribution},
+	}
+	if v.Map.TileURL == "none" {
+		v.Map.TileURL = ""
+	}
+	if len(cp.Place.Names) > 0 && cp.Place.Names[0] != cp.Place.Name {
+		v.LocalName = cp.Place.Names[0]
+	}
+	return v, nil
+}
+
+// collectionPath is a collection's page and JSON resource.
+func collectionPath(id string) string { return "/collections/" + id }
+
+// newCollectionPage is the form that creates a collection.
+func (s *Server) newCollectionPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{}))
+}
