@@ -58,6 +58,37 @@ func (s *Server) routes() {
 	e.DELETE("/collections/:collectionId/places/:collectionPlaceId", s.deleteCollectionPlace, user)
 	e.POST("/collections/:collectionId/places/:collectionPlaceId/preference", s.togglePreference, user)
 
+	// Plans.
+	e.POST("/plans", s.createPlan, user)
+	e.GET("/plans", s.listPlans, user)
+	e.GET("/plans/:planId", s.getPlan, user)
+	e.PUT("/plans/:planId", s.updatePlan, user)
+	e.DELETE("/plans/:planId", s.deletePlan, user)
+	e.PATCH("/plans/:planId/owner", s.changePlanOwner, user)
+	e.GET("/plans/:planId/members", s.planMembers, user)
+	e.DELETE("/plans/:planId/members/me", s.leavePlan, user)
+	e.DELETE("/plans/:planId/members/:planMemberId", s.removePlanMember, user)
+
+	// Plan collections.
+	e.GET("/plans/:planId/collections", s.planCollections, user)
+	e.POST("/plans/:planId/collections", s.linkCollections, user)
+	e.DELETE("/plans/:planId/collections/:collectionId", s.unlinkCollection, user)
+	e.GET("/plans/:planId/collections/:collectionId/places", s.planCollectionPlaces, user)
+	e.GET("/plans/:planId/collections/:collectionId/places/:collectionPlaceId", s.planCollectionPlace, user)
+
+	// Blocks. :blockId is a time block id or a candidate id, as each operation says.
+	e.POST("/plans/:planId/blocks", s.addBlock, user)
+	e.POST("/plans/:planId/blocks/by-place", s.addBlockByPlace, user)
+	e.POST("/plans/:planId/blocks/manual", s.addManualBlock, user)
+	e.GET("/plans/:planId/blocks", s.dayBlocks, user)
+	e.GET("/plans/:planId/blocks/:blockId", s.blockDetail, user)
+	e.PATCH("/plans/:planId/blocks/:blockId", s.updateBlock, user)
+	e.DELETE("/plans/:planId/blocks/:blockId", s.deleteTimeBlock, user)
+	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
+	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, user)
+	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
+	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
+
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)
@@ -65,6 +96,9 @@ func (s *Server) routes() {
 	s.page(http.MethodPost, "/onboarding/terms", s.acceptTerms, preTerms)
 	s.page(http.MethodGet, "/home", s.home, user)
 	s.page(http.MethodGet, views.NewCollectionPath, s.newCollectionPage, user)
+	s.page(http.MethodGet, views.NewPlanPath, s.newPlanPage, user)
+	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)
+	s.page(http.MethodGet, "/plans/:planId/panel", s.planPanel, user)
 }
 
 // page registers an HTML-only route.

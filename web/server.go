@@ -57,6 +57,31 @@ type Store interface {
 	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string) error
 	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error
 	TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error)
+	CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error)
+	Plans(ctx context.Context, userID string, page planner.Page) ([]planner.Plan, bool, error)
+	Plan(ctx context.Context, userID, planID string) (*planner.Plan, error)
+	UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool) (*planner.PlanUpdate, error)
+	DeletePlan(ctx context.Context, userID, planID string) error
+	PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error)
+	ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error
+	LeavePlan(ctx context.Context, userID, planID string) error
+	RemovePlanMember(ctx context.Context, userID, planID, memberID string) error
+	LinkCollections(ctx context.Context, userID, planID string, collectionIDs []string) ([]planner.PlanCollection, error)
+	PlanCollections(ctx context.Context, userID, planID string) ([]planner.PlanCollection, error)
+	UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error
+	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
+	PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error)
+	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayInfo, []planner.TimeBlock, bool, error)
+	AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error)
+	AddBlockByPlace(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
+	AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error)
+	BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error)
+	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error)
+	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error
+	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
+	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)
+	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
+	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

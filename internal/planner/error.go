@@ -201,9 +201,25 @@ func ErrorCode(err error) Code {
 // Validation collects field errors; Err returns nil when there are none.
 type Validation struct{ fields []FieldError }
 
-// Add records one bad field.
+// Add records one bad field; a field already recorded keeps its first reason, so each bad
+// field is listed once.
 func (v *Validation) Add(field, reason string) {
+	for _, f := range v.fields {
+		if f.Field == field {
+			return
+		}
+	}
 	v.fields = append(v.fields, FieldError{field, reason})
+}
+
+// Has reports whether the field was recorded as bad.
+func (v *Validation) Has(field string) bool {
+	for _, f := range v.fields {
+		if f.Field == field {
+			return true
+		}
+	}
+	return false
 }
 
 // Check records the field when ok is false.

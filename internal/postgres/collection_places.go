@@ -136,28 +136,35 @@ func (db *DB) CollectionPlaces(ctx context.Context, userID, collectionID string,
 		if err != nil {
 			return err
 		}
-		column := "cp.created_at"
-		if sort.Column == "updated_at" {
-			column = "cp.updated_at"
-		}
-		direction := " DESC"
-		if sort.OldestFirst {
-			direction = ""
-		}
-		var rows []collectionPlaceRow
-		err = tx.SelectContext(ctx, &rows, collectionPlaceSQL+`
-			WHERE cp.collection_id = $1 AND ($2 = '' OR cp.added_by = $2)
-			ORDER BY `+column+direction+`, cp.id`+direction+`
-			LIMIT $3 OFFSET $4`, collectionID, addedBy, page.Size+1, page.Offset())
-		if err != nil {
-			return err
-		}
-		if len(rows) > page.Size {
-			rows, hasNext = rows[:page.Size], true
-		}
-		out, err = withPreferences(ctx, tx, rows, m.ID)
+		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, m.ID, page, sort, addedBy)
 		return err
 	})
+	return out, hasNext, err
+}
+
+// collectionPlacesPage loads a page of a collection's places with their picks and passes, in
+// two queries; me is the caller's collection member id ("" for none).
+func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+	column := "cp.created_at"
+	if sort.Column == "updated_at" {
+		column = "cp.updated_at"
+	}
+	direction := " DESC"
+	if sort.OldestFirst {
+		direction = ""
+	}
+	var rows []collectionPlaceRow
+	err = tx.SelectContext(ctx, &rows, collectionPlaceSQL+`
+		WHERE cp.collection_id = $1 AND ($2 = '' OR cp.added_by = $2)
+		ORDER BY `+column+direction+`, cp.id`+direction+`
+		LIMIT $3 OFFSET $4`, collectionID, addedBy, page.Size+1, page.Offset())
+	if err != nil {
+		return nil, false, err
+	}
+	if len(rows) > page.Size {
+		rows, hasNext = rows[:page.Size], true
+	}
+	out, err = withPreferences(ctx, tx, rows, me)
 	return out, hasNext, err
 }
 

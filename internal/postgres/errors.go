@@ -25,6 +25,10 @@ var constraintCodes = map[string]planner.Code{
 	"plans_date_range":                planner.CodeInvalidDateRange,
 	"extraction_jobs_one_undecided":   planner.CodeJobInProgress,
 	"time_blocks_no_overlap":          planner.CodeTimeBlockOverlap,
+	// Backstops for races the stores check first: a day removed by a concurrent date change,
+	// a collection place deleted while it becomes a candidate.
+	"time_blocks_day":                     planner.CodePlanDayNotFound,
+	"candidates_collection_place_id_fkey": planner.CodeCollectionPlaceNotFound,
 }
 
 // mapError turns driver errors into domain errors where the database decided something the

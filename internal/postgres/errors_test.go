@@ -67,3 +67,19 @@ func TestUnreachableDatabaseIsUnavailable(t *testing.T) {
 		t.Fatalf("Unavailable(%v) = false", err)
 	}
 }
+
+// TestConstraintCodesNameRealConstraints: a misspelt constraint name would never match.
+func TestConstraintCodesNameRealConstraints(t *testing.T) {
+	db := pgtest.New(t)
+	for name := range postgres.ConstraintCodes {
+		var found bool
+		err := db.Get(&found, `SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = $1)
+			OR EXISTS (SELECT 1 FROM pg_indexes WHERE schemaname = 'public' AND indexname = $1)`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !found {
+			t.Errorf("constraintCodes names %q, which is no constraint or index of the schema", name)
+		}
+	}
+}

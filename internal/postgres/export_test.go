@@ -8,3 +8,6 @@ import (
 
 // Tx exposes the transaction helper (and its error mapping) to this package's external tests.
 func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error { return db.tx(ctx, fn) }
+
+// ConstraintCodes exposes the constraint → code table to this package's external tests.
+var ConstraintCodes = constraintCodes

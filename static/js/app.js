@@ -130,6 +130,39 @@
     if (button) button.disabled = true;
   });
 
+  // Dialogs: [data-close-dialog] closes its dialog; a dialog swapped in with
+  // data-open-on-load opens itself; content swapped into a dialog's body opens that dialog.
+  doc.addEventListener("click", function (evt) {
+    var t = evt.target instanceof Element ? evt.target.closest("[data-close-dialog]") : null;
+    var dialog = t && t.closest("dialog");
+    if (dialog) dialog.close();
+  });
+  function openDialogs(root) {
+    root.querySelectorAll("dialog[data-open-on-load]:not([open])").forEach(function (d) {
+      d.showModal();
+    });
+  }
+  doc.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!(target instanceof Element)) return;
+    openDialogs(target);
+    var dialog = target.closest("dialog");
+    if (dialog && !dialog.open) dialog.showModal();
+  });
+  // An error answering a request made from an open dialog is shown inside it (a modal dialog
+  // covers the #flash region); a success closes the dialog when it swapped content outside.
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var elt = evt.detail && (evt.detail.elt || (evt.detail.requestConfig && evt.detail.requestConfig.elt));
+    var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
+    if (!dialog) return;
+    if (evt.detail.isError) {
+      var box = dialog.querySelector("[data-dialog-errors]");
+      if (box) evt.detail.target = box;
+    } else if (!dialog.contains(evt.detail.target)) {
+      dialog.close();
+    }
+  });
+
   // htmx: the request never got an answer.
   function networkError() {
     showFlash("Can't reach Tripplan", "Check your connection and try again.");

@@ -1,0 +1,114 @@
+package planner
+
+import (
+	"strings"
+	"time"
+)
+
+// MaxPlanDays is the most days a plan may have.
+const MaxPlanDays = 30
+
+// Plan is a trip plan: a title and 1–30 consecutive days, with its counts and a thumbnail
+// (the first photo of its blocks' places, else of its linked collections' places).
+type Plan struct {
+	ID              string    `db:"id"`
+	Title           string    `db:"title"`
+	Thumbnail       string    `db:"thumbnail"`
+	StartDate       time.Time `db:"start_date"`
+	EndDate         time.Time `db:"end_date"`
+	MemberCount     int       `db:"member_count"`
+	CollectionCount int       `db:"collection_count"`
+}
+
+// DurationDays is the number of days of the plan.
+func (p Plan) DurationDays() int { return daysBetween(p.StartDate, p.EndDate) + 1 }
+
+// PlanInput is what creating or editing a plan takes; only the calendar date of StartDate
+// and EndDate counts.
+type PlanInput struct {
+	Title              string
+	StartDate, EndDate time.Time
+}
+
+// Days is the number of days from StartDate to EndDate, both included, or INVALID_DATE_RANGE
+// when the end is before the start or the plan would last more than MaxPlanDays.
+func (in PlanInput) Days() (int, error) {
+	n := daysBetween(in.StartDate, in.EndDate) + 1
+	if n < 1 || n > MaxPlanDays {
+		return 0, Errorf(CodeInvalidDateRange, "The end date must not be before the start date, and a plan lasts at most %d days.", MaxPlanDays)
+	}
+	return n, nil
+}
+
+// daysBetween counts calendar days from a to b (negative when b is earlier).
+func daysBetween(a, b time.Time) int {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	from := time.Date(ay, am, ad, 0, 0, 0, 0, time.UTC)
+	to := time.Date(by, bm, bd, 0, 0, 0, 0, time.UTC)
+	return int(to.Sub(from) / (24 * time.Hour))
+}
+
+// DateChange is what a change of a plan's dates does to its days.
+type DateChange string
+
+// Date changes: the same number of days (the dates move), more days, fewer days.
+const (
+	DateChangeStay     DateChange = "STAY"
+	DateChangeIncrease DateChange = "INCREASE"
+	DateChangeDecrease DateChange = "DECREASE"
+)
+
+// CompareDays tells what going from oldDays to newDays days is.
+func CompareDays(oldDays, newDays int) DateChange {
+	switch {
+	case newDays > oldDays:
+		return DateChangeIncrease
+	case newDays < oldDays:
+		return DateChangeDecrease
+	}
+	return DateChangeStay
+}
+
+// AffectedDay is a day a date change removes, with the number of time blocks on it.
+type AffectedDay struct {
+	Day        int `db:"day"`
+	BlockCount int `db:"block_count"`
+}
+
+// PlanUpdate is the answer to editing a plan (the confirmation protocol of PUT /plans/{p}).
+// A change of dates is applied only when confirmed; otherwise nothing changes and the update
+// says what would happen.
+type PlanUpdate struct {
+	// RequiresConfirmation is true when the dates change and the change was not confirmed.
+	RequiresConfirmation bool
+	// Type is "" when the dates do not change.
+	Type DateChange
+	// Plan is the plan as changed, nil when nothing was applied.
+	Plan *Plan
+	// AffectedDays are the days the date change deletes (or would delete) with their block
+	// counts: empty unless Type is DECREASE, nil when the dates do not change.
+	AffectedDays []AffectedDay
+}
+
+// DayInfo is a day of a plan: its number (1-based) and date.
+type DayInfo struct {
+	Day  int       `db:"day"`
+	Date time.Time `db:"date"`
+}
+
+// DayOfWeek is the day's weekday in capitals, as the API writes it: MONDAY … SUNDAY.
+func (d DayInfo) DayOfWeek() string { return strings.ToUpper(d.Date.Weekday().String()) }
+
+// MemberGroup is the members of a plan or collection and the caller among them.
+type MemberGroup struct {
+	Me      *Member // nil when the caller is not a member
+	Members []Member
+}
+
+// PlanCollection is a collection linked to a plan, with the plan member who linked it.
+type PlanCollection struct {
+	CollectionID string
+	Title        string
+	AddedBy      Member
+}

@@ -1,0 +1,848 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// clock carries a planner.TimeOfDay to and from a PostgreSQL time.
+type clock planner.TimeOfDay
+
+// Value writes the time as HH:MM:SS.sss.
+func (c clock) Value() (driver.Value, error) {
+	return strings.TrimSuffix(planner.TimeOfDay(c).String(), "Z"), nil
+}
+
+// Scan reads a time, which lib/pq decodes as a time.Time on 0000-01-01.
+func (c *clock) Scan(src any) error {
+	t, ok := src.(time.Time)
+	if !ok {
+		return fmt.Errorf("scan time of day: unexpected %T", src)
+	}
+	midnight := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	*c = clock(t.Sub(midnight))
+	return nil
+}
+
+// timeBlockRow is a time block with its day, as scanned.
+type timeBlockRow struct {
+	ID    string `db:"id"`
+	Type  string `db:"type"`
+	Start clock  `db:"start_time"`
+	End   clock  `db:"end_time"`
+	planner.DayInfo
+}
+
+// timeBlockColumns and timeBlockFrom select time blocks (alias b) with their days (alias d).
+const (
+	timeBlockColumns = `b.id, b.type, b.start_time, b.end_time, d.day, d.date`
+	timeBlockFrom    = ` FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id`
+)
+
+func (r timeBlockRow) timeBlock(candidates []planner.Candidate) planner.TimeBlock {
+	return planner.TimeBlock{
+		ID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
+		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
+		Candidates: candidates,
+	}
+}
+
+func blockNotFound() error {
+	return planner.Errorf(planner.CodeBlockNotFound, "No such block in this plan.")
+}
+
+// candidateRow is a candidate with who added it and its opinion tallies, as scanned.
+type candidateRow struct {
+	ID                string `db:"candidate_id"`
+	TimeBlockID       string `db:"time_block_id"`
+	Memo              string `db:"memo"`
+	Selected          bool   `db:"selected"`
+	PlaceID           string `db:"place_id"`
+	CollectionPlaceID string `db:"collection_place_id"`
+	Total             int    `db:"total"`
+	Positive          int    `db:"positive"`
+	Neutral           int    `db:"neutral"`
+	Negative          int    `db:"negative"`
+	MyOpinionID       string `db:"my_opinion_id"`
+	MyOpinionType     string `db:"my_opinion_type"`
+	planner.Member
+}
+
+// candidates loads the candidates of the given time blocks in creation order, with their
+// places, who added them and their opinion tallies (me is the caller's plan member id), in
+// two queries whatever their number: the candidates, then their places.
+func candidates(ctx context.Context, q sqlx.QueryerContext, me string, timeBlockIDs []string) (map[string][]planner.Candidate, error) {
+	out := make(map[string][]planner.Candidate, len(timeBlockIDs))
+	if len(timeBlockIDs) == 0 {
+		return out, nil
+	}
+	var rows []candidateRow
+	err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT c.id AS candidate_id, c.time_block_id, c.memo, c.selected,
+		       COALESCE(c.place_id, '') AS place_id, COALESCE(c.collection_place_id, '') AS collection_place_id,
+		       o.total, o.positive, o.neutral, o.negative, o.my_opinion_id, o.my_opinion_type,
+		       m.id, m.nickname, m.picture, m.role
+		FROM candidates c
+		JOIN plan_members m ON m.id = c.added_by
+		CROSS JOIN LATERAL (
+		    SELECT count(*) AS total,
+		           count(*) FILTER (WHERE x.type = 'POSITIVE') AS positive,
+		           count(*) FILTER (WHERE x.type = 'NEUTRAL') AS neutral,
+		           count(*) FILTER (WHERE x.type = 'NEGATIVE') AS negative,
+		           COALESCE(min(x.id) FILTER (WHERE x.member_id = $2), '') AS my_opinion_id,
+		           COALESCE(min(x.type) FILTER (WHERE x.member_id = $2), '') AS my_opinion_type
+		    FROM opinions x WHERE x.candidate_id = c.id) o
+		WHERE c.time_block_id = ANY($1)
+		ORDER BY c.created_at, c.id`, pq.Array(timeBlockIDs), me)
+	if err != nil {
+		return nil, err
+	}
+	places, err := placesByID(ctx, q, rows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		c := planner.Candidate{
+			ID: r.ID, Memo: r.Memo, CollectionPlaceID: r.CollectionPlaceID, Selected: r.Selected, AddedBy: r.Member,
+			Opinions: planner.OpinionSummary{Total: r.Total, Positive: r.Positive, Neutral: r.Neutral, Negative: r.Negative},
+		}
+		if p, ok := places[r.PlaceID]; ok {
+			c.Place = &p
+		}
+		if r.MyOpinionID != "" {
+			c.Opinions.Mine = &planner.MyOpinion{ID: r.MyOpinionID, Type: planner.OpinionType(r.MyOpinionType)}
+		}
+		out[r.TimeBlockID] = append(out[r.TimeBlockID], c)
+	}
+	return out, nil
+}
+
+// placesByID loads the places of the candidates that have one, in one query.
+func placesByID(ctx context.Context, q sqlx.QueryerContext, rows []candidateRow) (map[string]planner.Place, error) {
+	var ids []string
+	for _, r := range rows {
+		if r.PlaceID != "" {
+			ids = append(ids, r.PlaceID)
+		}
+	}
+	out := make(map[string]planner.Place, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var places []placeRow
+	if err := sqlx.SelectContext(ctx, q, &places, `SELECT `+placeColumns+` FROM places p WHERE p.id = ANY($1)`, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	for _, p := range places {
+		out[p.ID] = p.place()
+	}
+	return out, nil
+}
+
+// withCandidates completes time blocks with their candidates (see candidates).
+func withCandidates(ctx context.Context, q sqlx.QueryerContext, me string, rows []timeBlockRow) ([]planner.TimeBlock, error) {
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	byBlock, err := candidates(ctx, q, me, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]planner.TimeBlock, len(rows))
+	for i, r := range rows {
+		out[i] = r.timeBlock(append([]planner.Candidate{}, byBlock[r.ID]...))
+	}
+	return out, nil
+}
+
+// loadTimeBlock loads one time block of a plan with its candidates.
+func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeBlockID string) (*planner.TimeBlock, error) {
+	var rows []timeBlockRow
+	err := sqlx.SelectContext(ctx, q, &rows, `SELECT `+timeBlockColumns+timeBlockFrom+` WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, blockNotFound()
+	}
+	blocks, err := withCandidates(ctx, q, me, rows)
+	if err != nil {
+		return nil, err
+	}
+	return &blocks[0], nil
+}
+
+// DayBlocks lists a page of the time blocks of one plan day by start and end time, with
+// their candidates, in four queries whatever their number: the plan, membership and day; the
+// page; its candidates with opinion tallies; their places.
+func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (info planner.DayInfo, out []planner.TimeBlock, hasNext bool, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, d, err := planMemberDay(ctx, tx, planID, userID, day)
+		if err != nil {
+			return err
+		}
+		info = d.DayInfo
+		var rows []timeBlockRow
+		err = tx.SelectContext(ctx, &rows, `SELECT `+timeBlockColumns+timeBlockFrom+`
+			WHERE b.plan_day_id = $1
+			ORDER BY b.start_time, b.end_time, b.id
+			LIMIT $2 OFFSET $3`, d.ID, page.Size+1, page.Offset())
+		if err != nil {
+			return err
+		}
+		if len(rows) > page.Size {
+			rows, hasNext = rows[:page.Size], true
+		}
+		out, err = withCandidates(ctx, tx, me.ID, rows)
+		return err
+	})
+	return info, out, hasNext, err
+}
+
+// newCandidate is a candidate to insert: a place (with the collection place it came from, if
+// any), or none for a FREE block's entry.
+type newCandidate struct {
+	placeID, collectionPlaceID string
+	memo                       string
+	selected                   bool
+}
+
+// insertCandidates adds candidates to a time block in the order given, each place candidate
+// with its (empty) expense, in one statement. A place already in the block is skipped.
+func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, memberID string, cs []newCandidate) error {
+	n := len(cs)
+	ids, expenseIDs, placeIDs, cpIDs, memos, selected := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]bool, n)
+	for i, c := range cs {
+		ids[i], expenseIDs[i], placeIDs[i], cpIDs[i], memos[i], selected[i] = planner.NewID(), planner.NewID(), c.placeID, c.collectionPlaceID, c.memo, c.selected
+	}
+	_, err := tx.ExecContext(ctx, `
+		WITH u AS (
+		    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[])
+		        WITH ORDINALITY AS u(id, expense_id, place_id, cp_id, memo, selected, n)),
+		added AS (
+		    INSERT INTO candidates (id, time_block_id, place_id, collection_place_id, added_by, memo, selected)
+		    SELECT u.id, $2, NULLIF(u.place_id, ''), NULLIF(u.cp_id, ''), $3, u.memo, u.selected
+		    FROM u ORDER BY u.n
+		    ON CONFLICT ON CONSTRAINT candidates_one_per_place DO NOTHING
+		    RETURNING id, place_id)
+		INSERT INTO expenses (id, plan_id, kind, candidate_id)
+		SELECT u.expense_id, $1, 'BLOCK', added.id
+		FROM added JOIN u ON u.id = added.id
+		WHERE added.place_id IS NOT NULL`,
+		planID, timeBlockID, memberID, pq.Array(ids), pq.Array(expenseIDs), pq.Array(placeIDs), pq.Array(cpIDs),
+		pq.Array(memos), pq.Array(selected))
+	return err
+}
+
+// placesOfCollectionPlaces resolves collection places to their places, in the order given:
+// COLLECTION_PLACE_NOT_FOUND when one does not exist, then PLAN_COLLECTION_NOT_FOUND when
+// one's collection is not linked to the plan.
+func placesOfCollectionPlaces(ctx context.Context, tx *sqlx.Tx, planID string, cpIDs []string) ([]newCandidate, error) {
+	if len(cpIDs) == 0 {
+		return nil, nil
+	}
+	var rows []struct {
+		ID      string `db:"id"`
+		PlaceID string `db:"place_id"`
+		Linked  bool   `db:"linked"`
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		SELECT cp.id, cp.place_id,
+		       EXISTS (SELECT 1 FROM plan_collections pc WHERE pc.plan_id = $2 AND pc.collection_id = cp.collection_id) AS linked
+		FROM collection_places cp WHERE cp.id = ANY($1)`, pq.Array(cpIDs), planID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]int, len(rows))
+	for i, r := range rows {
+		byID[r.ID] = i
+	}
+	out := make([]newCandidate, len(cpIDs))
+	for i, id := range cpIDs {
+		j, ok := byID[id]
+		if !ok {
+			return nil, planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such collection place.")
+		}
+		out[i] = newCandidate{placeID: rows[j].PlaceID, collectionPlaceID: id}
+	}
+	for _, r := range rows {
+		if !r.Linked {
+			return nil, planner.Errorf(planner.CodePlanCollectionNotFound, "The place's collection is not linked to this plan.")
+		}
+	}
+	return out, nil
+}
+
+// existingPlaces checks that every place exists (PLACE_NOT_FOUND) and makes candidates of
+// them, in the order given.
+func existingPlaces(ctx context.Context, tx *sqlx.Tx, placeIDs []string) ([]newCandidate, error) {
+	if len(placeIDs) == 0 {
+		return nil, nil
+	}
+	ids := unique(placeIDs)
+	var n int
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM places WHERE id = ANY($1)`, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	if n != len(ids) {
+		return nil, planner.Errorf(planner.CodePlaceNotFound, "No such place.")
+	}
+	out := make([]newCandidate, len(placeIDs))
+	for i, id := range placeIDs {
+		out[i] = newCandidate{placeID: id}
+	}
+	return out, nil
+}
+
+// conflictErr is the error for a slot that overlaps another block of the day:
+// TIME_BLOCK_EXACT_DUPLICATE, carrying that block's id, when one has exactly the same times,
+// else TIME_BLOCK_OVERLAP. self is the block being moved ("" when adding).
+func conflictErr(ctx context.Context, tx *sqlx.Tx, dayID, self string, start, end planner.TimeOfDay) error {
+	var rows []struct {
+		ID    string `db:"id"`
+		Exact bool   `db:"exact"`
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		SELECT id, start_time = $3 AND end_time = $4 AS exact
+		FROM time_blocks
+		WHERE plan_day_id = $1 AND id <> $2 AND timerange(start_time, end_time) && timerange($3, $4)
+		ORDER BY exact DESC LIMIT 1`, dayID, self, clock(start), clock(end))
+	if err != nil {
+		return err
+	}
+	if len(rows) == 1 && rows[0].Exact {
+		return &planner.Error{
+			Code:   planner.CodeTimeBlockExactDuplicate,
+			Detail: "A block already exists at exactly this time; add it as a candidate instead.",
+			Extra:  map[string]any{"time_block_id": rows[0].ID, "timeBlockId": rows[0].ID},
+		}
+	}
+	return planner.Errorf(planner.CodeTimeBlockOverlap, "The time overlaps another block of the day.")
+}
+
+// placeTimeBlock runs write, an INSERT or UPDATE of a time block at [start, end) of a day,
+// and turns a violation of time_blocks_no_overlap into the conflict error. The exclusion
+// constraint decides, so the rule holds under concurrent writes; the write runs under a
+// savepoint so the transaction can look up the conflicting block afterwards.
+func placeTimeBlock(ctx context.Context, tx *sqlx.Tx, dayID, self string, start, end planner.TimeOfDay, write func() error) error {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT place_time_block`); err != nil {
+		return err
+	}
+	err := write()
+	var pqErr *pq.Error
+	if !errors.As(err, &pqErr) || pqErr.Constraint != "time_blocks_no_overlap" {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT place_time_block`); err != nil {
+		return err
+	}
+	return conflictErr(ctx, tx, dayID, self, start, end)
+}
+
+// addBlock adds a time block of type typ at slot holding one candidate, which resolve
+// finds after the plan, membership and day are checked. A PLACE block's candidate is
+// selected (DIRECT); a FREE block's place-less entry is not (NOTHING).
+func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.BlockType, slot planner.Slot, memo string, resolve func(tx *sqlx.Tx) (newCandidate, error)) (*planner.TimeBlock, error) {
+	var out *planner.TimeBlock
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, day, err := planMemberDay(ctx, tx, planID, userID, slot.Day)
+		if err != nil {
+			return err
+		}
+		c, err := resolve(tx)
+		if err != nil {
+			return err
+		}
+		c.memo, c.selected = memo, typ == planner.BlockPlace
+		id := planner.NewID()
+		err = placeTimeBlock(ctx, tx, day.ID, "", slot.Start, slot.End, func() error {
+			_, err := tx.ExecContext(ctx, `
+				INSERT INTO time_blocks (id, plan_id, plan_day_id, type, start_time, end_time) VALUES ($1, $2, $3, $4, $5, $6)`,
+				id, planID, day.ID, typ, clock(slot.Start), clock(slot.End))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if err := insertCandidates(ctx, tx, planID, id, me.ID, []newCandidate{c}); err != nil {
+			return err
+		}
+		out, err = loadTimeBlock(ctx, tx, planID, me.ID, id)
+		return err
+	})
+	return out, err
+}
+
+// AddBlock adds a block to a plan (the interface document's operation): a PLACE block holding
+// a place of a collection linked to the plan, or a FREE block. Checks, in order:
+// PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, PLAN_DAY_NOT_FOUND, then for PLACE
+// COLLECTION_PLACE_NOT_FOUND and PLAN_COLLECTION_NOT_FOUND, then TIME_BLOCK_EXACT_DUPLICATE
+// (Extra["time_block_id"] is the existing block) or TIME_BLOCK_OVERLAP. The input is
+// expected to be valid (planner.NewBlock.Validate).
+func (db *DB) AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error) {
+	return db.addBlock(ctx, userID, planID, in.Type, in.Slot, in.Memo, func(tx *sqlx.Tx) (newCandidate, error) {
+		if in.Type == planner.BlockFree {
+			return newCandidate{}, nil
+		}
+		cs, err := placesOfCollectionPlaces(ctx, tx, planID, []string{in.CollectionPlaceID})
+		if err != nil {
+			return newCandidate{}, err
+		}
+		return cs[0], nil
+	})
+}
+
+// AddBlockByPlace adds a PLACE block holding a place (from search), with AddBlock's checks;
+// PLACE_NOT_FOUND stands where AddBlock checks the collection place.
+func (db *DB) AddBlockByPlace(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error) {
+	return db.addBlock(ctx, userID, planID, planner.BlockPlace, slot, memo, func(tx *sqlx.Tx) (newCandidate, error) {
+		cs, err := existingPlaces(ctx, tx, []string{placeID})
+		if err != nil {
+			return newCandidate{}, err
+		}
+		return cs[0], nil
+	})
+}
+
+// AddManualBlock adds a PLACE block holding a place the member typed in: a new place of
+// provider MANUAL without a provider place id. The place's URL is kept as its maps link.
+func (db *DB) AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error) {
+	return db.addBlock(ctx, userID, planID, planner.BlockPlace, slot, memo, func(tx *sqlx.Tx) (newCandidate, error) {
+		id := planner.NewID()
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO places (id, provider, name, address, provider_maps_uri) VALUES ($1, 'MANUAL', $2, $3, $4)`,
+			id, place.Name, place.Address, place.URL)
+		return newCandidate{placeID: id}, err
+	})
+}
+
+// blockDetail loads one candidate of a plan with its time block, the opinions on it and the
+// post its place came from: BLOCK_NOT_FOUND when the plan has no such candidate.
+func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID string) (*planner.BlockDetail, error) {
+	var rows []struct {
+		timeBlockRow
+		SocialMediaID string `db:"sm_id"`
+		MediaType     string `db:"media_type"`
+		URL           string `db:"url"`
+		AuthorName    string `db:"author_name"`
+		Title         string `db:"title"`
+		Summary       string `db:"summary"`
+	}
+	if planner.ValidID(candidateID) {
+		err := tx.SelectContext(ctx, &rows, `
+			SELECT `+timeBlockColumns+`, COALESCE(sm.id, '') AS sm_id, COALESCE(sm.media_type, '') AS media_type,
+			       COALESCE(sm.url, '') AS url, COALESCE(sm.author_name, '') AS author_name,
+			       COALESCE(sm.title, '') AS title, COALESCE(sm.summary, '') AS summary
+			`+timeBlockFrom+`
+			JOIN candidates c ON c.time_block_id = b.id
+			LEFT JOIN collection_places cp ON cp.id = c.collection_place_id
+			LEFT JOIN social_media sm ON sm.id = cp.social_media_id
+			WHERE c.id = $1 AND b.plan_id = $2`, candidateID, planID)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(rows) == 0 {
+		return nil, blockNotFound()
+	}
+	r := rows[0]
+	byBlock, err := candidates(ctx, tx, me, []string{r.ID})
+	if err != nil {
+		return nil, err
+	}
+	out := &planner.BlockDetail{
+		TimeBlockID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
+		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
+	}
+	for _, c := range byBlock[r.ID] {
+		if c.ID == candidateID {
+			out.Block = c
+		}
+	}
+	if r.SocialMediaID != "" {
+		out.SocialMedia = &planner.SocialMedia{ID: r.SocialMediaID, MediaType: r.MediaType, URL: r.URL,
+			AuthorName: r.AuthorName, Title: r.Title, Summary: r.Summary}
+	}
+	out.Opinions, err = opinions(ctx, tx, candidateID)
+	return out, err
+}
+
+// opinions lists the opinions on a candidate, oldest first.
+func opinions(ctx context.Context, tx *sqlx.Tx, candidateID string) ([]planner.Opinion, error) {
+	var rows []struct {
+		OpinionID string         `db:"opinion_id"`
+		Type      string         `db:"type"`
+		Comment   string         `db:"comment"`
+		TagIDs    pq.StringArray `db:"tag_ids"`
+		planner.Member
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		SELECT o.id AS opinion_id, o.type, o.comment, o.tag_ids, m.id, m.nickname, m.picture, m.role
+		FROM opinions o JOIN plan_members m ON m.id = o.member_id
+		WHERE o.candidate_id = $1
+		ORDER BY o.created_at, o.id`, candidateID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]planner.Opinion, len(rows))
+	for i, r := range rows {
+		out[i] = planner.Opinion{ID: r.OpinionID, Type: planner.OpinionType(r.Type), Comment: r.Comment,
+			TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member}
+	}
+	return out, nil
+}
+
+// BlockDetail loads one candidate ("block") of a plan by its id, with its time block, the
+// opinions on it and its social media post; BLOCK_NOT_FOUND when the plan has no such
+// candidate.
+func (db *DB) BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error) {
+	var out *planner.BlockDetail
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		out, err = blockDetail(ctx, tx, planID, me.ID, candidateID)
+		return err
+	})
+	return out, err
+}
+
+// UpdateBlock edits a candidate's memo and moves its whole time block to another day or time
+// (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
+// of the target day like an added block: TIME_BLOCK_EXACT_DUPLICATE or TIME_BLOCK_OVERLAP.
+// Checks, in order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND,
+// PLAN_DAY_NOT_FOUND, the conflict.
+func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error) {
+	if (ch.Start == nil) != (ch.End == nil) {
+		return nil, &planner.Error{Code: planner.CodeInvalidRequest, Detail: "start_time and end_time go together.",
+			Fields: []planner.FieldError{{Field: "start_time", Reason: "must be given with end_time"}}}
+	}
+	var out *planner.BlockDetail
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		var cur struct {
+			ID    string `db:"id"`
+			Day   int    `db:"day"`
+			Start clock  `db:"start_time"`
+			End   clock  `db:"end_time"`
+		}
+		if planner.ValidID(candidateID) {
+			err = tx.GetContext(ctx, &cur, `
+				SELECT b.id, d.day, b.start_time, b.end_time`+timeBlockFrom+`
+				JOIN candidates c ON c.time_block_id = b.id
+				WHERE c.id = $1 AND b.plan_id = $2
+				FOR UPDATE OF b`, candidateID, planID)
+		}
+		if !planner.ValidID(candidateID) || errors.Is(err, sql.ErrNoRows) {
+			return blockNotFound()
+		}
+		if err != nil {
+			return err
+		}
+		from := planner.Slot{Day: cur.Day, Start: planner.TimeOfDay(cur.Start), End: planner.TimeOfDay(cur.End)}
+		to := from
+		if ch.Day != nil {
+			to.Day = *ch.Day
+		}
+		if ch.Start != nil {
+			to.Start, to.End = *ch.Start, *ch.End
+		}
+		if to != from {
+			if err := moveTimeBlock(ctx, tx, planID, cur.ID, to); err != nil {
+				return err
+			}
+		}
+		if ch.Memo != nil {
+			_, err := tx.ExecContext(ctx, `UPDATE candidates SET memo = $2, updated_at = clock_timestamp() WHERE id = $1`, candidateID, *ch.Memo)
+			if err != nil {
+				return err
+			}
+		}
+		out, err = blockDetail(ctx, tx, planID, me.ID, candidateID)
+		return err
+	})
+	return out, err
+}
+
+// moveTimeBlock puts a time block at slot to: PLAN_DAY_NOT_FOUND for a day the plan does not
+// have, else the conflict errors.
+func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to planner.Slot) error {
+	var dayID string
+	err := tx.GetContext(ctx, &dayID, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = $2`, planID, to.Day)
+	if errors.Is(err, sql.ErrNoRows) {
+		return planner.Errorf(planner.CodePlanDayNotFound, "The plan has no day %d.", to.Day)
+	}
+	if err != nil {
+		return err
+	}
+	return placeTimeBlock(ctx, tx, dayID, id, to.Start, to.End, func() error {
+		_, err := tx.ExecContext(ctx, `
+			UPDATE time_blocks SET plan_day_id = $2, start_time = $3, end_time = $4, updated_at = now() WHERE id = $1`,
+			id, dayID, clock(to.Start), clock(to.End))
+		return err
+	})
+}
+
+// DeleteTimeBlock deletes a time block with its candidates, their opinions and expenses;
+// additional expenses placed after it move to the start of its day.
+func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1 AND plan_id = $2`, timeBlockID, planID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return blockNotFound()
+		}
+		return nil
+	})
+}
+
+// lockTimeBlock locks a time block of a plan so that changes to its candidates and selection
+// apply one after the other, and returns its type and candidate count: BLOCK_NOT_FOUND when
+// the plan has no such block.
+func lockTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID string) (planner.BlockType, int, error) {
+	var typ string
+	if planner.ValidID(timeBlockID) {
+		err := tx.GetContext(ctx, &typ, `SELECT type FROM time_blocks WHERE id = $1 AND plan_id = $2 FOR UPDATE`, timeBlockID, planID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return "", 0, err
+		}
+	}
+	if typ == "" {
+		return "", 0, blockNotFound()
+	}
+	// Read after the lock, so it counts what concurrent changes committed.
+	var n int
+	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, timeBlockID)
+	return planner.BlockType(typ), n, err
+}
+
+// candidateIn checks that a candidate of the plan belongs to the time block and tells whether
+// it is selected: BLOCK_NOT_FOUND when the plan has no such candidate,
+// BLOCK_NOT_IN_TIME_BLOCK when it belongs to another time block.
+func candidateIn(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidateID string) (selected bool, err error) {
+	var r struct {
+		TimeBlockID string `db:"time_block_id"`
+		Selected    bool   `db:"selected"`
+	}
+	if planner.ValidID(candidateID) {
+		err = tx.GetContext(ctx, &r, `
+			SELECT c.time_block_id, c.selected FROM candidates c JOIN time_blocks b ON b.id = c.time_block_id
+			WHERE c.id = $1 AND b.plan_id = $2`, candidateID, planID)
+	}
+	switch {
+	case !planner.ValidID(candidateID) || errors.Is(err, sql.ErrNoRows):
+		return false, blockNotFound()
+	case err != nil:
+		return false, err
+	case r.TimeBlockID != timeBlockID:
+		return false, planner.Errorf(planner.CodeBlockNotInTimeBlock, "The block belongs to another time block.")
+	}
+	return r.Selected, nil
+}
+
+// AddCandidates adds places to a PLACE time block as candidates, from collections linked to
+// the plan (collectionPlaceIDs) or by place id (placeIDs); places already in the block are
+// skipped. Adding to a DIRECT block makes it PENDING (nothing selected); a FIXED block keeps
+// its selection. Checks, in order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND,
+// CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK, then COLLECTION_PLACE_NOT_FOUND,
+// PLAN_COLLECTION_NOT_FOUND and PLACE_NOT_FOUND.
+func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error) {
+	var out *planner.TimeBlock
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		typ, before, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		if err != nil {
+			return err
+		}
+		if typ == planner.BlockFree {
+			return planner.Errorf(planner.CodeCannotAddCandidateToFreeBlock, "A free-time block holds no places.")
+		}
+		fromCollections, err := placesOfCollectionPlaces(ctx, tx, planID, collectionPlaceIDs)
+		if err != nil {
+			return err
+		}
+		byPlace, err := existingPlaces(ctx, tx, placeIDs)
+		if err != nil {
+			return err
+		}
+		if err := insertCandidates(ctx, tx, planID, timeBlockID, me.ID, append(fromCollections, byPlace...)); err != nil {
+			return err
+		}
+		if before <= 1 {
+			// Was DIRECT: one candidate is selected, several are PENDING.
+			_, err := tx.ExecContext(ctx, `
+				UPDATE candidates SET selected = (SELECT count(*) = 1 FROM candidates WHERE time_block_id = $1)
+				WHERE time_block_id = $1`, timeBlockID)
+			if err != nil {
+				return err
+			}
+		}
+		out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
+		return err
+	})
+	return out, err
+}
+
+// ChangeSelection makes a candidate the selected one of its time block, clearing the earlier
+// selection (the interface document's operation). Checks, in order: PLAN_NOT_FOUND,
+// FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND (time block or candidate), BLOCK_NOT_IN_TIME_BLOCK,
+// CANDIDATE_COUNT_INSUFFICIENT (fewer than two candidates). Selecting the selected candidate
+// changes nothing. Concurrent changes of one block apply one after the other (the block row is
+// locked), so exactly one candidate is selected afterwards.
+func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error) {
+	var out *planner.TimeBlock
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		_, n, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		if err != nil {
+			return err
+		}
+		selected, err := candidateIn(ctx, tx, planID, timeBlockID, candidateID)
+		if err != nil {
+			return err
+		}
+		if n < 2 {
+			return planner.Errorf(planner.CodeCandidateCountInsufficient, "A selection needs at least two candidates.")
+		}
+		if !selected {
+			// candidates_one_selected is checked row by row: clear, then set.
+			if _, err := tx.ExecContext(ctx, `UPDATE candidates SET selected = false WHERE time_block_id = $1 AND selected`, timeBlockID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE candidates SET selected = true WHERE id = $1`, candidateID); err != nil {
+				return err
+			}
+		}
+		out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
+		return err
+	})
+	return out, err
+}
+
+// Candidates lists a time block's candidates with their expense items, for comparing them.
+func (db *DB) Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error) {
+	var out *planner.CandidateList
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		var rows []struct {
+			timeBlockRow
+			PlanTitle string `db:"plan_title"`
+		}
+		if planner.ValidID(timeBlockID) {
+			err = tx.SelectContext(ctx, &rows, `
+				SELECT `+timeBlockColumns+`, p.title AS plan_title`+timeBlockFrom+` JOIN plans p ON p.id = b.plan_id
+				WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID)
+			if err != nil {
+				return err
+			}
+		}
+		if len(rows) == 0 {
+			return blockNotFound()
+		}
+		r := rows[0]
+		byBlock, err := candidates(ctx, tx, me.ID, []string{r.ID})
+		if err != nil {
+			return err
+		}
+		out = &planner.CandidateList{
+			TimeBlockID: r.ID, PlanTitle: r.PlanTitle, Day: r.DayInfo,
+			Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
+		}
+		out.Candidates, err = withExpenses(ctx, tx, byBlock[r.ID])
+		return err
+	})
+	return out, err
+}
+
+// withExpenses adds each candidate's expense and its items, in one query.
+func withExpenses(ctx context.Context, tx *sqlx.Tx, cs []planner.Candidate) ([]planner.CandidateExpense, error) {
+	out := make([]planner.CandidateExpense, len(cs))
+	index := make(map[string]int, len(cs))
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = planner.CandidateExpense{Candidate: c, Items: []planner.ExpenseItem{}}
+		index[c.ID], ids[i] = i, c.ID
+	}
+	var rows []struct {
+		CandidateID string `db:"candidate_id"`
+		ExpenseID   string `db:"expense_id"`
+		ItemID      string `db:"item_id"`
+		Name        string `db:"name"`
+		Cost        int64  `db:"cost"`
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		SELECT e.candidate_id, e.id AS expense_id, COALESCE(i.id, '') AS item_id,
+		       COALESCE(i.name, '') AS name, COALESCE(i.cost, 0) AS cost
+		FROM expenses e LEFT JOIN expense_items i ON i.expense_id = e.id
+		WHERE e.candidate_id = ANY($1)
+		ORDER BY i.position, i.id`, pq.Array(ids))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		c := &out[index[r.CandidateID]]
+		c.ExpenseID = r.ExpenseID
+		if r.ItemID != "" {
+			c.Items = append(c.Items, planner.ExpenseItem{ID: r.ItemID, Name: r.Name, Cost: r.Cost})
+		}
+	}
+	return out, nil
+}
+
+// DeleteCandidate removes a candidate from its time block. When one candidate is left it
+// becomes the selected one (DIRECT); when none is left the time block is deleted. Checks, in
+// order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, BLOCK_NOT_IN_TIME_BLOCK.
+func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		typ, n, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		if err != nil {
+			return err
+		}
+		if _, err := candidateIn(ctx, tx, planID, timeBlockID, candidateID); err != nil {
+			return err
+		}
+		if n == 1 {
+			_, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID)
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM candidates WHERE id = $1`, candidateID); err != nil {
+			return err
+		}
+		if n == 2 && typ == planner.BlockPlace {
+			_, err = tx.ExecContext(ctx, `UPDATE candidates SET selected = true WHERE time_block_id = $1`, timeBlockID)
+		}
+		return err
+	})
+}

@@ -1,0 +1,163 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// planCollectionRow is a linked collection as scanned.
+type planCollectionRow struct {
+	CollectionID string `db:"collection_id"`
+	Title        string `db:"title"`
+	planner.Member
+}
+
+const planCollectionSQL = `
+	SELECT c.id AS collection_id, c.title, m.id, m.nickname, m.picture, m.role
+	FROM plan_collections pc
+	JOIN collections c ON c.id = pc.collection_id
+	JOIN plan_members m ON m.id = pc.added_by`
+
+// selectPlanCollections runs planCollectionSQL with the given condition and order.
+func selectPlanCollections(ctx context.Context, tx *sqlx.Tx, where string, args ...any) ([]planner.PlanCollection, error) {
+	var rows []planCollectionRow
+	if err := tx.SelectContext(ctx, &rows, planCollectionSQL+` WHERE `+where+` ORDER BY pc.created_at, c.id`, args...); err != nil {
+		return nil, err
+	}
+	out := make([]planner.PlanCollection, len(rows))
+	for i, r := range rows {
+		out[i] = planner.PlanCollection{CollectionID: r.CollectionID, Title: r.Title, AddedBy: r.Member}
+	}
+	return out, nil
+}
+
+// LinkCollections links collections to a plan (any plan member who is also a member of each
+// collection) and returns the links made. When any is linked already nothing is linked:
+// PLAN_COLLECTION_ALREADY_EXISTS.
+func (db *DB) LinkCollections(ctx context.Context, userID, planID string, collectionIDs []string) ([]planner.PlanCollection, error) {
+	var out []planner.PlanCollection
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		ids := unique(collectionIDs)
+		for _, id := range ids {
+			if _, err := collectionMember(ctx, tx, id, userID); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO plan_collections (plan_id, collection_id, added_by)
+			SELECT $1, u.id, $3 FROM unnest($2::text[]) AS u(id)`, planID, pq.Array(ids), me.ID)
+		if planner.ErrorCode(mapError(err)) == planner.CodePlanCollectionAlreadyExists {
+			return planner.Errorf(planner.CodePlanCollectionAlreadyExists, "A collection is linked to this plan already.")
+		}
+		if err != nil {
+			return err
+		}
+		out, err = selectPlanCollections(ctx, tx, `pc.plan_id = $1 AND pc.collection_id = ANY($2)`, planID, pq.Array(ids))
+		return err
+	})
+	return out, err
+}
+
+// unique drops repeated strings, keeping the first of each.
+func unique(ss []string) []string {
+	seen := make(map[string]bool, len(ss))
+	out := make([]string, 0, len(ss))
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// PlanCollections lists the collections linked to a plan, oldest link first (members only).
+func (db *DB) PlanCollections(ctx context.Context, userID, planID string) ([]planner.PlanCollection, error) {
+	var out []planner.PlanCollection
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		var err error
+		out, err = selectPlanCollections(ctx, tx, `pc.plan_id = $1`, planID)
+		return err
+	})
+	return out, err
+}
+
+// UnlinkCollection removes a collection from a plan; blocks made from its places stay.
+func (db *DB) UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM plan_collections WHERE plan_id = $1 AND collection_id = $2`, planID, collectionID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return planCollectionNotFound()
+		}
+		return nil
+	})
+}
+
+func planCollectionNotFound() error {
+	return planner.Errorf(planner.CodePlanCollectionNotFound, "No such collection is linked to this plan.")
+}
+
+// linkedCollection checks that the user is a member of the plan and the collection is linked
+// to it (PLAN_COLLECTION_NOT_FOUND), and returns the user's collection member id, "" when the
+// user is not a member of the collection: plan members see linked collections either way.
+func linkedCollection(ctx context.Context, tx *sqlx.Tx, planID, collectionID, userID string) (string, error) {
+	if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		return "", err
+	}
+	var me string
+	err := tx.GetContext(ctx, &me, `
+		SELECT COALESCE((SELECT m.id FROM collection_members m
+		                 WHERE m.collection_id = pc.collection_id AND m.user_id = $3 AND m.left_at IS NULL), '')
+		FROM plan_collections pc WHERE pc.plan_id = $1 AND pc.collection_id = $2`, planID, collectionID, userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", planCollectionNotFound()
+	}
+	return me, err
+}
+
+// PlanCollectionPlaces lists a page of the places of a collection linked to a plan, for a
+// plan member, as CollectionPlaces does.
+func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := linkedCollection(ctx, tx, planID, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, me, page, sort, addedBy)
+		return err
+	})
+	return out, hasNext, err
+}
+
+// PlanCollectionPlace loads one place of a collection linked to a plan, for a plan member.
+func (db *DB) PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error) {
+	var out *planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := linkedCollection(ctx, tx, planID, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, me)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,404 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
+// by day and time, else of its linked collections' places) and counts.
+const planSQL = `
+	SELECT p.id, p.title, p.start_date, p.end_date,
+	       COALESCE(
+	           (SELECT pl.photos[1] FROM time_blocks b
+	            JOIN plan_days d ON d.id = b.plan_day_id
+	            JOIN candidates c ON c.time_block_id = b.id
+	            JOIN places pl ON pl.id = c.place_id
+	            WHERE b.plan_id = p.id AND cardinality(pl.photos) > 0
+	            ORDER BY d.day, b.start_time, c.selected DESC, c.created_at, c.id LIMIT 1),
+	           (SELECT pl.photos[1] FROM plan_collections pc
+	            JOIN collection_places cp ON cp.collection_id = pc.collection_id
+	            JOIN places pl ON pl.id = cp.place_id
+	            WHERE pc.plan_id = p.id AND cardinality(pl.photos) > 0
+	            ORDER BY pc.created_at, cp.created_at, cp.id LIMIT 1),
+	           '') AS thumbnail,
+	       (SELECT count(*) FROM plan_members x WHERE x.plan_id = p.id AND x.left_at IS NULL) AS member_count,
+	       (SELECT count(*) FROM plan_collections x WHERE x.plan_id = p.id) AS collection_count`
+
+// memberRow is the caller's membership as found by an outer join: NULL when not a member.
+type memberRow struct {
+	ID   sql.NullString `db:"member_id"`
+	Role sql.NullString `db:"member_role"`
+}
+
+// planMembership turns the result of a plan membership lookup into the membership or
+// PLAN_NOT_FOUND (no row) / FORBIDDEN_NOT_MEMBER (no member).
+func planMembership(r memberRow, err error) (membership, error) {
+	if errors.Is(err, sql.ErrNoRows) {
+		return membership{}, planNotFound()
+	}
+	if err != nil {
+		return membership{}, err
+	}
+	if !r.ID.Valid {
+		return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this plan.")
+	}
+	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
+}
+
+func planNotFound() error { return planner.Errorf(planner.CodePlanNotFound, "No such plan.") }
+
+// planMember is the user's active membership of an existing plan: PLAN_NOT_FOUND when there
+// is no such plan, FORBIDDEN_NOT_MEMBER when the user is not an active member.
+func planMember(ctx context.Context, q sqlx.QueryerContext, planID, userID string) (membership, error) {
+	if !planner.ValidID(planID) {
+		return membership{}, planNotFound()
+	}
+	var r memberRow
+	err := sqlx.GetContext(ctx, q, &r, `
+		SELECT m.id AS member_id, m.role AS member_role
+		FROM plans p
+		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
+		WHERE p.id = $1`, planID, userID)
+	return planMembership(r, err)
+}
+
+// planDay is a day of a plan.
+type planDay struct {
+	ID string `db:"day_id"`
+	planner.DayInfo
+}
+
+// planMemberDay is planMember and then day N of the plan, in one query: PLAN_NOT_FOUND,
+// FORBIDDEN_NOT_MEMBER, then PLAN_DAY_NOT_FOUND.
+func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID string, day int) (membership, planDay, error) {
+	if !planner.ValidID(planID) {
+		return membership{}, planDay{}, planNotFound()
+	}
+	var r struct {
+		memberRow
+		planDay
+	}
+	err := sqlx.GetContext(ctx, q, &r, `
+		SELECT m.id AS member_id, m.role AS member_role,
+		       COALESCE(d.id, '') AS day_id, COALESCE(d.day, 0) AS day, COALESCE(d.date, p.start_date) AS date
+		FROM plans p
+		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
+		LEFT JOIN plan_days d ON d.plan_id = p.id AND d.day = $3
+		WHERE p.id = $1`, planID, userID, day)
+	m, err := planMembership(r.memberRow, err)
+	if err != nil {
+		return m, planDay{}, err
+	}
+	if r.planDay.ID == "" {
+		return m, planDay{}, planner.Errorf(planner.CodePlanDayNotFound, "The plan has no day %d.", day)
+	}
+	return m, r.planDay, nil
+}
+
+// planOwner is planMember, then FORBIDDEN_NOT_OWNER unless the user owns the plan.
+func planOwner(ctx context.Context, q sqlx.QueryerContext, planID, userID, action string) (membership, error) {
+	m, err := planMember(ctx, q, planID, userID)
+	if err == nil && m.Role != planner.RoleOwner {
+		err = planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can %s.", action)
+	}
+	return m, err
+}
+
+func getPlan(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Plan, error) {
+	var out planner.Plan
+	if err := sqlx.GetContext(ctx, q, &out, planSQL+` FROM plans p WHERE p.id = $1`, planID); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CreatePlan creates a plan owned by the user, with its days 1..N and its budget; more than
+// 30 days, or an end before the start, is INVALID_DATE_RANGE.
+func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error) {
+	days, err := in.Days()
+	if err != nil {
+		return nil, err
+	}
+	var out *planner.Plan
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		id := planner.NewID()
+		_, err := tx.ExecContext(ctx, `INSERT INTO plans (id, title, start_date, end_date) VALUES ($1, $2, $3, $4)`,
+			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly))
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO plan_members (id, plan_id, user_id, role, nickname, picture)
+			SELECT $1, $2, u.id, 'OWNER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL`,
+			planner.NewID(), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
+		}
+		if err := addDays(ctx, tx, id, 1, days); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO budgets (id, plan_id) VALUES ($1, $2)`, planner.NewID(), id); err != nil {
+			return err
+		}
+		out, err = getPlan(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+// addDays adds days from..to of a plan, dated from its start date.
+func addDays(ctx context.Context, tx *sqlx.Tx, planID string, from, to int) error {
+	if from > to {
+		return nil
+	}
+	ids := make([]string, to-from+1)
+	for i := range ids {
+		ids[i] = planner.NewID()
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO plan_days (id, plan_id, day, date)
+		SELECT u.id, p.id, $3 + u.n - 1, p.start_date + ($3 + u.n - 2)::int
+		FROM plans p, unnest($2::text[]) WITH ORDINALITY AS u(id, n)
+		WHERE p.id = $1`, planID, pq.Array(ids), from)
+	return err
+}
+
+// Plans lists the plans the user is an active member of, newest membership first, one page;
+// hasNext says whether more follow.
+func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out []planner.Plan, hasNext bool, err error) {
+	out = []planner.Plan{}
+	err = db.SelectContext(ctx, &out, planSQL+`
+		FROM plan_members m JOIN plans p ON p.id = m.plan_id
+		WHERE m.user_id = $1 AND m.left_at IS NULL
+		ORDER BY m.joined_at DESC, p.id DESC
+		LIMIT $2 OFFSET $3`, userID, page.Size+1, page.Offset())
+	if err != nil {
+		return nil, false, mapError(err)
+	}
+	if len(out) > page.Size {
+		return out[:page.Size], true, nil
+	}
+	return out, false, nil
+}
+
+// Plan loads one plan for an active member of it.
+func (db *DB) Plan(ctx context.Context, userID, planID string) (*planner.Plan, error) {
+	var out *planner.Plan
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		var err error
+		out, err = getPlan(ctx, tx, planID)
+		return err
+	})
+	return out, err
+}
+
+// UpdatePlan renames a plan and changes its dates (any member). A change of dates is applied
+// only when confirm is true: otherwise nothing changes and the answer says what would happen,
+// listing the days that shrinking would delete with their block counts. Applied, shrinking
+// deletes the removed days with everything on them; growing adds days; every day is
+// re-dated from the new start.
+func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool) (*planner.PlanUpdate, error) {
+	days, err := in.Days()
+	if err != nil {
+		return nil, err
+	}
+	var out planner.PlanUpdate
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		// Locked, so concurrent date changes apply one after the other.
+		var cur struct {
+			Start time.Time `db:"start_date"`
+			End   time.Time `db:"end_date"`
+		}
+		if err := tx.GetContext(ctx, &cur, `SELECT start_date, end_date FROM plans WHERE id = $1 FOR UPDATE`, planID); err != nil {
+			return err
+		}
+		datesChange := !sameDate(cur.Start, in.StartDate) || !sameDate(cur.End, in.EndDate)
+		if datesChange {
+			oldDays := planner.Plan{StartDate: cur.Start, EndDate: cur.End}.DurationDays()
+			out.Type = planner.CompareDays(oldDays, days)
+			out.AffectedDays = []planner.AffectedDay{}
+			err := tx.SelectContext(ctx, &out.AffectedDays, `
+				SELECT d.day, count(b.id) AS block_count
+				FROM plan_days d LEFT JOIN time_blocks b ON b.plan_day_id = d.id
+				WHERE d.plan_id = $1 AND d.day > $2
+				GROUP BY d.day ORDER BY d.day`, planID, days)
+			if err != nil {
+				return err
+			}
+			if !confirm {
+				out.RequiresConfirmation = true
+				return nil
+			}
+		}
+		if err := applyPlanChange(ctx, tx, planID, in, days); err != nil {
+			return err
+		}
+		out.Plan, err = getPlan(ctx, tx, planID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// applyPlanChange stores a plan's new title and dates and makes its days 1..days.
+func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner.PlanInput, days int) error {
+	_, err := tx.ExecContext(ctx, `
+		UPDATE plans SET title = $2, start_date = $3, end_date = $4, updated_at = now() WHERE id = $1`,
+		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly))
+	if err != nil {
+		return err
+	}
+	var have int
+	if err := tx.GetContext(ctx, &have, `SELECT count(*) FROM plan_days WHERE plan_id = $1`, planID); err != nil {
+		return err
+	}
+	// Deleting a day deletes its blocks with their candidates, opinions and expenses.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM plan_days WHERE plan_id = $1 AND day > $2`, planID, days); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE plan_days d SET date = p.start_date + (d.day - 1)
+		FROM plans p WHERE p.id = d.plan_id AND d.plan_id = $1`, planID); err != nil {
+		return err
+	}
+	return addDays(ctx, tx, planID, have+1, days)
+}
+
+// sameDate reports whether a and b are the same calendar date.
+func sameDate(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// DeletePlan deletes a plan with everything in it (its owner only).
+func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planOwner(ctx, tx, planID, userID, "delete the plan"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM plans WHERE id = $1`, planID)
+		return err
+	})
+}
+
+// PlanMembers lists a plan's active members, the owner first and then by join time, with the
+// caller among them.
+func (db *DB) PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error) {
+	out := planner.MemberGroup{Members: []planner.Member{}}
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		err = tx.SelectContext(ctx, &out.Members, `
+			SELECT id, nickname, picture, role FROM plan_members
+			WHERE plan_id = $1 AND left_at IS NULL
+			ORDER BY role = 'OWNER' DESC, joined_at, id`, planID)
+		if err != nil {
+			return err
+		}
+		for i := range out.Members {
+			if out.Members[i].ID == me.ID {
+				out.Me = &out.Members[i]
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// activeMember reports MEMBER_NOT_FOUND unless memberID is an active member of the plan.
+func activeMember(ctx context.Context, tx *sqlx.Tx, planID, memberID string) error {
+	var found bool
+	if planner.ValidID(memberID) {
+		err := tx.GetContext(ctx, &found, `
+			SELECT EXISTS (SELECT 1 FROM plan_members WHERE id = $1 AND plan_id = $2 AND left_at IS NULL)`, memberID, planID)
+		if err != nil {
+			return err
+		}
+	}
+	if !found {
+		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this plan.")
+	}
+	return nil
+}
+
+// ChangePlanOwner hands the plan's ownership to another active member (the owner only).
+func (db *DB) ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planOwner(ctx, tx, planID, userID, "hand over the plan")
+		if err != nil {
+			return err
+		}
+		if memberID == me.ID {
+			return planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the plan already.")
+		}
+		if err := activeMember(ctx, tx, planID, memberID); err != nil {
+			return err
+		}
+		// Demote first: at most one owner at any moment (plan_members_one_owner).
+		if _, err := tx.ExecContext(ctx, `UPDATE plan_members SET role = 'MEMBER' WHERE id = $1`, me.ID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET role = 'OWNER' WHERE id = $1`, memberID)
+		return err
+	})
+}
+
+// LeavePlan ends the user's membership of a plan; the owner must hand ownership over first
+// (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
+func (db *DB) LeavePlan(ctx context.Context, userID, planID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		if me.Role == planner.RoleOwner {
+			return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving.")
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET left_at = now() WHERE id = $1`, me.ID)
+		return err
+	})
+}
+
+// RemovePlanMember ends another member's membership (the owner only); the owner cannot
+// remove themself (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
+func (db *DB) RemovePlanMember(ctx context.Context, userID, planID, memberID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planOwner(ctx, tx, planID, userID, "remove members")
+		if err != nil {
+			return err
+		}
+		if memberID == me.ID {
+			return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving.")
+		}
+		if err := activeMember(ctx, tx, planID, memberID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET left_at = now() WHERE id = $1`, memberID)
+		return err
+	})
+}

@@ -1,0 +1,233 @@
+package postgres_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"tripplan/internal/planner"
+	"tripplan/internal/postgres"
+	"tripplan/internal/postgres/pgtest"
+)
+
+func TestCreatePlan(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := t.Context()
+	owner := newUser(t, db, "Owner")
+	p, err := db.CreatePlan(ctx, owner, planner.PlanInput{Title: "Seoul", StartDate: day("2026-12-30"), EndDate: day("2027-01-02")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title != "Seoul" || p.StartDate.Format(time.DateOnly) != "2026-12-30" || p.EndDate.Format(time.DateOnly) != "2027-01-02" ||
+		p.DurationDays() != 4 || p.MemberCount != 1 || p.CollectionCount != 0 || p.Thumbnail != "" || !planner.ValidID(p.ID) {
+		t.Errorf("created %+v", p)
+	}
+	var days []string
+	if err := db.Select(&days, `SELECT day || ' ' || date FROM plan_days WHERE plan_id = $1 ORDER BY day`, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1 2026-12-30", "2 2026-12-31", "3 2027-01-01", "4 2027-01-02"}; !slices.Equal(days, want) {
+		t.Errorf("days %v, want %v", days, want)
+	}
+	var budgets, owners int
+	db.Get(&budgets, `SELECT count(*) FROM budgets WHERE plan_id = $1 AND mode = 'INITIAL'`, p.ID)
+	db.Get(&owners, `SELECT count(*) FROM plan_members WHERE plan_id = $1 AND role = 'OWNER' AND user_id = $2`, p.ID, owner)
+	if budgets != 1 || owners != 1 {
+		t.Errorf("%d budgets, %d owners; want 1 and 1", budgets, owners)
+	}
+
+	for _, tc := range []struct{ start, end string }{{"2027-01-01", "2027-01-31"}, {"2027-01-02", "2027-01-01"}} {
+		_, err := db.CreatePlan(ctx, owner, planner.PlanInput{Title: "Bad", StartDate: day(tc.start), EndDate: day(tc.end)})
+		wantCode(t, tc.start+".."+tc.end, err, planner.CodeInvalidDateRange)
+	}
+	_, err = db.CreatePlan(ctx, owner, planner.PlanInput{Title: "A title of more than twenty", StartDate: day("2027-01-01"), EndDate: day("2027-01-01")})
+	wantCode(t, "long title", err, planner.CodeInvalidRequest)
+	_, err = db.CreatePlan(ctx, planner.NewID(), planner.PlanInput{Title: "Nobody", StartDate: day("2027-01-01"), EndDate: day("2027-01-01")})
+	wantCode(t, "unknown user", err, planner.CodeUserNotFound)
+}
+
+func TestPlansAndPlan(t *testing.T) {
+	db := pgtest.New(t)
+	f := newTrip(t, db)
+	ctx := t.Context()
+	second := must(db.CreatePlan(ctx, f.member, planner.PlanInput{Title: "Second", StartDate: day("2027-02-01"), EndDate: day("2027-02-01")}))
+
+	// The member joined the fixture's plan before creating the second: newest membership first.
+	page, hasNext, err := db.Plans(ctx, f.member, planner.Page{Size: 1})
+	if err != nil || !hasNext || len(page) != 1 || page[0].ID != second.ID {
+		t.Fatalf("first page: %+v, %v, %v", page, hasNext, err)
+	}
+	page, hasNext, err = db.Plans(ctx, f.member, planner.Page{Number: 1, Size: 1})
+	if err != nil || hasNext || len(page) != 1 || page[0].ID != f.plan.ID {
+		t.Fatalf("second page: %+v, %v, %v", page, hasNext, err)
+	}
+	// Counts, and the thumbnail from the linked collection until a block has a photo.
+	if p := page[0]; p.MemberCount != 2 || p.CollectionCount != 1 || p.Thumbnail != "https://img.example/0.jpg" {
+		t.Errorf("listed %+v", p)
+	}
+	f.block(t, 2, 3, "10:00", "11:00")
+	f.block(t, 1, 2, "18:00", "19:00")
+	if p := must(db.Plan(ctx, f.owner, f.plan.ID)); p.Thumbnail != "https://img.example/2.jpg" {
+		t.Errorf("thumbnail %q, want the first block's photo", p.Thumbnail)
+	}
+	if page, _, _ := db.Plans(ctx, f.stranger, planner.Page{Size: 10}); len(page) != 0 {
+		t.Errorf("a stranger lists %+v", page)
+	}
+
+	_, err = db.Plan(ctx, f.stranger, f.plan.ID)
+	wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
+	_, err = db.Plan(ctx, f.owner, planner.NewID())
+	wantCode(t, "unknown plan", err, planner.CodePlanNotFound)
+	_, err = db.Plan(ctx, f.owner, "not an id")
+	wantCode(t, "malformed id", err, planner.CodePlanNotFound)
+}
+
+// planDays returns "day date" of each day of a plan.
+func planDays(t *testing.T, db *postgres.DB, planID string) []string {
+	t.Helper()
+	var days []string
+	if err := db.Select(&days, `SELECT day || ' ' || date FROM plan_days WHERE plan_id = $1 ORDER BY day`, planID); err != nil {
+		t.Fatal(err)
+	}
+	return days
+}
+
+func TestUpdatePlanConfirmation(t *testing.T) {
+	db := pgtest.New(t)
+	f := newTrip(t, db)
+	ctx := t.Context()
+	f.block(t, 2, 0, "10:00", "11:00")
+	f.block(t, 3, 1, "10:00", "11:00")
+	f.block(t, 3, 2, "12:00", "13:00")
+	change := func(start, end string) planner.PlanInput {
+		return planner.PlanInput{Title: "Renamed", StartDate: day(start), EndDate: day(end)}
+	}
+
+	t.Run("title only applies at once", func(t *testing.T) {
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-27", "2026-11-29"), false)
+		if err != nil || u.RequiresConfirmation || u.Type != "" || u.AffectedDays != nil || u.Plan == nil || u.Plan.Title != "Renamed" {
+			t.Fatalf("%+v, %v", u, err)
+		}
+	})
+
+	t.Run("decrease asks first", func(t *testing.T) {
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, planner.PlanInput{Title: "Shorter", StartDate: day("2026-11-27"), EndDate: day("2026-11-27")}, false)
+		want := []planner.AffectedDay{{Day: 2, BlockCount: 1}, {Day: 3, BlockCount: 2}}
+		if err != nil || !u.RequiresConfirmation || u.Type != planner.DateChangeDecrease || u.Plan != nil || !slices.Equal(u.AffectedDays, want) {
+			t.Fatalf("%+v, %v", u, err)
+		}
+		p := must(db.Plan(ctx, f.owner, f.plan.ID))
+		if p.Title != "Renamed" || p.DurationDays() != 3 || len(planDays(t, db, f.plan.ID)) != 3 {
+			t.Errorf("unconfirmed change applied: %+v", p)
+		}
+	})
+
+	t.Run("decrease confirmed deletes the days and their blocks", func(t *testing.T) {
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-11-29"), true)
+		want := []planner.AffectedDay{{Day: 3, BlockCount: 2}}
+		if err != nil || u.RequiresConfirmation || u.Type != planner.DateChangeDecrease || u.Plan == nil || !slices.Equal(u.AffectedDays, want) {
+			t.Fatalf("%+v, %v", u, err)
+		}
+		if days := planDays(t, db, f.plan.ID); !slices.Equal(days, []string{"1 2026-11-28", "2 2026-11-29"}) {
+			t.Errorf("days %v", days)
+		}
+		var blocks, candidates, expenses int
+		db.Get(&blocks, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.ID)
+		db.Get(&candidates, `SELECT count(*) FROM candidates`)
+		db.Get(&expenses, `SELECT count(*) FROM expenses`)
+		if blocks != 1 || candidates != 1 || expenses != 1 {
+			t.Errorf("%d blocks, %d candidates, %d expenses left; want 1 each", blocks, candidates, expenses)
+		}
+	})
+
+	t.Run("increase", func(t *testing.T) {
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), false)
+		if err != nil || !u.RequiresConfirmation || u.Type != planner.DateChangeIncrease || len(u.AffectedDays) != 0 || u.AffectedDays == nil {
+			t.Fatalf("%+v, %v", u, err)
+		}
+		u, err = db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), true)
+		if err != nil || u.Plan == nil || u.Plan.DurationDays() != 4 {
+			t.Fatalf("%+v, %v", u, err)
+		}
+		if days := planDays(t, db, f.plan.ID); !slices.Equal(days, []string{"1 2026-11-28", "2 2026-11-29", "3 2026-11-30", "4 2026-12-01"}) {
+			t.Errorf("days %v", days)
+		}
+	})
+
+	t.Run("stay moves the dates and keeps the blocks", func(t *testing.T) {
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-03-04"), true)
+		if err != nil || u.Type != planner.DateChangeStay || u.Plan == nil {
+			t.Fatalf("%+v, %v", u, err)
+		}
+		if days := planDays(t, db, f.plan.ID); !slices.Equal(days, []string{"1 2027-03-01", "2 2027-03-02", "3 2027-03-03", "4 2027-03-04"}) {
+			t.Errorf("days %v", days)
+		}
+		info, blocks, _, err := db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Size: 10})
+		if err != nil || len(blocks) != 1 || info.Date.Format(time.DateOnly) != "2027-03-02" || info.DayOfWeek() != "TUESDAY" {
+			t.Errorf("day 2: %+v %+v %v", info, blocks, err)
+		}
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		_, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-04-01"), true)
+		wantCode(t, "31 days", err, planner.CodeInvalidDateRange)
+		_, err = db.UpdatePlan(ctx, f.stranger, f.plan.ID, change("2027-03-01", "2027-03-02"), true)
+		wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
+		_, err = db.UpdatePlan(ctx, f.member, planner.NewID(), change("2027-03-01", "2027-03-02"), true)
+		wantCode(t, "unknown plan", err, planner.CodePlanNotFound)
+	})
+}
+
+func TestPlanMembership(t *testing.T) {
+	db := pgtest.New(t)
+	f := newTrip(t, db)
+	ctx := t.Context()
+	third := newUser(t, db, "Third")
+	thirdMember := join(t, db, f.plan.ID, third)
+
+	g, err := db.PlanMembers(ctx, f.member, f.plan.ID)
+	if err != nil || len(g.Members) != 3 || g.Members[0].Role != planner.RoleOwner || g.Me == nil || g.Me.Nickname != "Member" {
+		t.Fatalf("members %+v, %v", g, err)
+	}
+	ownerMember, memberMember := g.Members[0].ID, g.Members[1].ID
+
+	wantCode(t, "member deletes", db.DeletePlan(ctx, f.member, f.plan.ID), planner.CodeForbiddenNotOwner)
+	wantCode(t, "member hands over", db.ChangePlanOwner(ctx, f.member, f.plan.ID, memberMember), planner.CodeForbiddenNotOwner)
+	wantCode(t, "member removes", db.RemovePlanMember(ctx, f.member, f.plan.ID, thirdMember), planner.CodeForbiddenNotOwner)
+	wantCode(t, "owner leaves", db.LeavePlan(ctx, f.owner, f.plan.ID), planner.CodeNeedToDelegateOwnership)
+	wantCode(t, "owner removes self", db.RemovePlanMember(ctx, f.owner, f.plan.ID, ownerMember), planner.CodeNeedToDelegateOwnership)
+	wantCode(t, "hand over to self", db.ChangePlanOwner(ctx, f.owner, f.plan.ID, ownerMember), planner.CodeCannotDelegateOwnershipToSelf)
+	wantCode(t, "hand over to nobody", db.ChangePlanOwner(ctx, f.owner, f.plan.ID, planner.NewID()), planner.CodeMemberNotFound)
+	wantCode(t, "stranger leaves", db.LeavePlan(ctx, f.stranger, f.plan.ID), planner.CodeForbiddenNotMember)
+
+	// The third member is removed, the owner hands over to the member, then can leave.
+	if err := db.RemovePlanMember(ctx, f.owner, f.plan.ID, thirdMember); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "removed twice", db.RemovePlanMember(ctx, f.owner, f.plan.ID, thirdMember), planner.CodeMemberNotFound)
+	_, err = db.Plan(ctx, third, f.plan.ID)
+	wantCode(t, "removed member reads", err, planner.CodeForbiddenNotMember)
+	if err := db.ChangePlanOwner(ctx, f.owner, f.plan.ID, memberMember); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.LeavePlan(ctx, f.owner, f.plan.ID); err != nil {
+		t.Fatal(err)
+	}
+	g = must(db.PlanMembers(ctx, f.member, f.plan.ID))
+	if len(g.Members) != 1 || g.Members[0].ID != memberMember || g.Members[0].Role != planner.RoleOwner {
+		t.Errorf("members after hand-over and leave: %+v", g.Members)
+	}
+
+	// Only the (new) owner deletes the plan, with everything in it.
+	must(db.AddBlock(ctx, f.member, f.plan.ID, planner.NewBlock{Type: planner.BlockFree, Slot: slot(1, "10:00", "11:00")}))
+	if err := db.DeletePlan(ctx, f.member, f.plan.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Plan(ctx, f.member, f.plan.ID)
+	wantCode(t, "deleted plan", err, planner.CodePlanNotFound)
+	var left int
+	db.Get(&left, `SELECT (SELECT count(*) FROM time_blocks) + (SELECT count(*) FROM plan_days) + (SELECT count(*) FROM budgets)`)
+	if left != 0 {
+		t.Errorf("%d rows of the deleted plan left", left)
+	}
+}

@@ -1,0 +1,206 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// PlansView is the list of the viewer's plans.
+type PlansView struct {
+	Plans    []PlanCard
+	NextHref string // the next page's partial, "" on the last page
+}
+
+// NewPlanPath is the "new plan" form page.
+const NewPlanPath = "/plans/new"
+
+// PlanFormView is the form that creates (ID "") or edits a plan.
+type PlanFormView struct {
+	ID                 string
+	Title              string
+	StartDate, EndDate string // YYYY-MM-DD
+}
+
+// DateChangeView asks to confirm a change of a plan's dates (the partial of an unconfirmed
+// PUT /plans/{p}).
+type DateChangeView struct {
+	Form         PlanFormView
+	Type         string // INCREASE | DECREASE | STAY
+	AffectedDays []AffectedDayView
+}
+
+// AffectedDayView is a day a date change would delete, with its number of blocks.
+type AffectedDayView struct {
+	Day    int
+	Blocks int
+}
+
+// PlanView is the plan page: the day grid, the linked collections' places to drag in, and
+// the plan's members.
+type PlanView struct {
+	ID, Title string
+	Dates     string // formatted
+	Members   []MemberView
+	IsOwner   bool
+	Day       DayView
+	// Collections are the linked collections; Panel shows the places of one of them.
+	Collections []CollectionOption
+	Panel       PlanPlacesView
+	// Linkable are the viewer's collections not linked yet.
+	Linkable []CollectionOption
+}
+
+// CollectionOption is a collection to choose in a menu.
+type CollectionOption struct {
+	ID, Title string
+}
+
+// DayView is one day of a plan: the day tabs and the time grid with its blocks (the partial
+// of GET /plans/{p}/blocks?day=N and of every block change on the plan page).
+type DayView struct {
+	PlanID string
+	Day    int
+	Date   string // "Monday 12 March"
+	Tabs   []DayTab
+	Blocks []BlockView
+}
+
+// DayTab is one day in the tab bar.
+type DayTab struct {
+	Day     int
+	Label   string // "Mon 12"
+	Current bool
+}
+
+// BlockView is a time block as its card in the grid shows it.
+type BlockView struct {
+	ID                 string // the time block id
+	EditID             string // a candidate id (the API edits a time block through one)
+	Free               bool
+	Status             string // FIXED | PENDING | DIRECT | NOTHING
+	Start, End         string // "09:00"
+	StartMin, EndMin   int    // minutes since midnight
+	Title              string
+	Memo               string
+	CandidateCount     int
+	Positive, Negative int // opinions of the selected candidate (or of all, when none is)
+}
+
+// CandidateView is one candidate in the picker.
+type CandidateView struct {
+	ID           string
+	Name         string
+	Address      string
+	Category     string
+	CategoryKind string
+	Photo        string
+	Memo         string
+	Selected     bool
+	AddedBy      MemberView
+	Positive     int
+	Neutral      int
+	Negative     int
+}
+
+// CandidatePickerView is the candidate picker of one time block (the partial of GET
+// /plans/{p}/blocks/{tb}/candidates).
+type CandidatePickerView struct {
+	PlanID      string
+	TimeBlockID string
+	Day         int
+	When        string // "Day 2 · 12:00–13:00"
+	Candidates  []CandidateView
+}
+
+// PlanPlacesView is a page of a linked collection's places in the plan page's side panel.
+type PlanPlacesView struct {
+	PlanID       string
+	CollectionID string
+	Places       []PlaceCard
+	Page         int
+	HasNext      bool
+}
+
+// --- helpers for the plan templates ---
+
+func dayHref(planID string, day int) string {
+	return planHref(planID) + "?day=" + strconv.Itoa(day)
+}
+
+func dayPartialHref(planID string, day int) string {
+	return planHref(planID) + "/blocks?size=100&day=" + strconv.Itoa(day)
+}
+
+func blocksHref(planID string) string { return planHref(planID) + "/blocks" }
+
+func timeBlockHref(planID, id string, day int) string {
+	return blocksHref(planID) + "/" + url.PathEscape(id) + "?day=" + strconv.Itoa(day)
+}
+
+func candidatesHref(planID, timeBlockID string) string {
+	return blocksHref(planID) + "/" + url.PathEscape(timeBlockID) + "/candidates"
+}
+
+func candidateHref(planID, timeBlockID, candidateID string, day int) string {
+	return candidatesHref(planID, timeBlockID) + "/" + url.PathEscape(candidateID) + "?day=" + strconv.Itoa(day)
+}
+
+func planPlacesHref(planID, collectionID string, page int) string {
+	return planHref(planID) + "/collections/" + url.PathEscape(collectionID) + "/places?page=" + strconv.Itoa(page)
+}
+
+// rowStart and rowEnd place a block in the quarter-hour grid (row 1 is 00:00–00:15).
+func rowStart(min int) string { return "row-start-" + strconv.Itoa(min/15+1) }
+
+func rowEnd(startMin, endMin int) string {
+	end := (endMin + 14) / 15
+	if end <= startMin/15 {
+		end = startMin/15 + 1
+	}
+	return "row-end-" + strconv.Itoa(end+1)
+}
+
+func hourRow(h int) string { return "row-start-" + strconv.Itoa(h*4+1) }
+
+func quarterRow(q int) string { return "row-start-" + strconv.Itoa(q+1) }
+
+func clockLabel(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
+
+func statusLabel(status string) string {
+	switch status {
+	case "FIXED":
+		return "Confirmed"
+	case "PENDING":
+		return "Deciding"
+	case "DIRECT":
+		return "Planned"
+	}
+	return "Free time"
+}
+
+func statusClass(status string) string {
+	switch status {
+	case "FIXED":
+		return "bg-brand-100 text-brand-800"
+	case "PENDING":
+		return "bg-amber-100 text-amber-800"
+	case "DIRECT":
+		return "bg-sky-100 text-sky-800"
+	}
+	return "bg-slate-100 text-slate-700"
+}
+
+func blockClass(b BlockView) string {
+	switch {
+	case b.Free:
+		return "border-slate-300 bg-slate-50"
+	case b.Status == "PENDING":
+		return "border-amber-300 bg-amber-50"
+	}
+	return "border-brand-300 bg-white"
+}
+
+func candidatesSelectionHref(planID, timeBlockID string, day int) string {
+	return blocksHref(planID) + "/" + url.PathEscape(timeBlockID) + "/selection?day=" + strconv.Itoa(day)
+}

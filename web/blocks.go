@@ -1,0 +1,491 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+// candidateJSON is a candidate, which the interface document calls a block.
+type candidateJSON struct {
+	BlockID        string             `json:"block_id"`
+	Memo           string             `json:"memo"`
+	Place          *placeJSON         `json:"place"`
+	Selected       bool               `json:"selected"`
+	AddedBy        addedByJSON        `json:"added_by"`
+	OpinionSummary opinionSummaryJSON `json:"opinion_summary"`
+}
+
+type opinionSummaryJSON struct {
+	TotalCount   int              `json:"total_count"`
+	Distribution distributionJSON `json:"distribution"`
+	My           *myOpinionJSON   `json:"my"`
+}
+
+type distributionJSON struct {
+	Positive int `json:"positive"`
+	Neutral  int `json:"neutral"`
+	Negative int `json:"negative"`
+}
+
+type myOpinionJSON struct {
+	OpinionID string `json:"opinion_id"`
+	Type      string `json:"type"`
+}
+
+// timeBlockJSON is the time block of the interface document.
+type timeBlockJSON struct {
+	TimeBlockID    string          `json:"time_block_id"`
+	Type           string          `json:"type"`
+	BlockStatus    string          `json:"block_status"`
+	StartTime      string          `json:"start_time"`
+	EndTime        string          `json:"end_time"`
+	CandidateCount int             `json:"candidate_count"`
+	Candidates     []candidateJSON `json:"candidates"`
+	SelectedBlock  *candidateJSON  `json:"selected_block"`
+}
+
+func (s *Server) toCandidateJSON(c *planner.Candidate) candidateJSON {
+	out := candidateJSON{BlockID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toAddedByJSON(c.AddedBy),
+		OpinionSummary: opinionSummaryJSON{TotalCount: c.Opinions.Total,
+			Distribution: distributionJSON{Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}}}
+	if c.Place != nil {
+		p := s.toPlaceJSON(*c.Place)
+		out.Place = &p
+	}
+	if my := c.Opinions.Mine; my != nil {
+		out.OpinionSummary.My = &myOpinionJSON{OpinionID: my.ID, Type: string(my.Type)}
+	}
+	return out
+}
+
+func (s *Server) toTimeBlockJSON(b *planner.TimeBlock) timeBlockJSON {
+	out := timeBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()),
+		StartTime: b.Start.String(), EndTime: b.End.String(), CandidateCount: len(b.Candidates),
+		Candidates: make([]candidateJSON, len(b.Candidates))}
+	for i := range b.Candidates {
+		out.Candidates[i] = s.toCandidateJSON(&b.Candidates[i])
+		if b.Candidates[i].Selected {
+			sel := out.Candidates[i]
+			out.SelectedBlock = &sel
+		}
+	}
+	return out
+}
+
+// slotRequest is where a new block goes.
+type slotRequest struct {
+	Day       lenientInt `json:"day" form:"day"`
+	StartTime *string    `json:"start_time" form:"start_time"`
+	EndTime   *string    `json:"end_time" form:"end_time"`
+	Memo      *string    `json:"memo" form:"memo"`
+}
+
+// slot validates day 1–30, the two times and their order, and the memo.
+func (in slotRequest) slot(v *planner.Validation) (planner.Slot, string) {
+	in.Day.check(v, "day", true, 1, planner.MaxPlanDays, "must be between 1 and 30")
+	slot := planner.Slot{Day: in.Day.Value, Start: timeField(v, "start_time", in.StartTime), End: timeField(v, "end_time", in.EndTime)}
+	if !v.Has("start_time") && !v.Has("end_time") {
+		v.Check(slot.Start < slot.End, "start_time", "must be earlier than end_time")
+	}
+	memo := strings.TrimSpace(deref(in.Memo))
+	v.Check(planner.ValidMemo(memo) && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+	return slot, memo
+}
+
+type addBlockRequest struct {
+	Type              string  `json:"type" form:"type"`
+	CollectionPlaceID *string `json:"collection_place_id" form:"collection_place_id"`
+	slotRequest
+}
+
+// addBlock adds a PLACE block from a linked collection or a FREE block (interface document).
+func (s *Server) addBlock(c echo.Context) error {
+	var in addBlockRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	nb := planner.NewBlock{Type: planner.BlockType(in.Type)}
+	switch nb.Type {
+	case planner.BlockPlace:
+		nb.CollectionPlaceID = strings.TrimSpace(deref(in.CollectionPlaceID))
+		v.Check(nb.CollectionPlaceID != "", "collection_place_id", "is required for a PLACE block")
+	case planner.BlockFree:
+		v.Check(in.CollectionPlaceID == nil, "collection_place_id", "must be absent for a FREE block")
+	case "":
+		v.Add("type", "is required")
+	default:
+		v.Add("type", "must be PLACE or FREE")
+	}
+	nb.Slot, nb.Memo = in.slot(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tb, err := s.store.AddBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), nb)
+	if err != nil {
+		return s.blockConflictPartial(c, err, nb.CollectionPlaceID, nb.Day)
+	}
+	return s.blockAdded(c, tb)
+}
+
+type addBlockByPlaceRequest struct {
+	PlaceID string `json:"place_id" form:"place_id"`
+	slotRequest
+}
+
+// addBlockByPlace adds a PLACE block for a place found by search.
+func (s *Server) addBlockByPlace(c echo.Context) error {
+	var in addBlockByPlaceRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	placeID := strings.TrimSpace(in.PlaceID)
+	v.Check(placeID != "", "place_id", "is required")
+	slot, memo := in.slot(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tb, err := s.store.AddBlockByPlace(c.Request().Context(), caller(c).UserID, c.Param("planId"), placeID, slot, memo)
+	if err != nil {
+		return err
+	}
+	return s.blockAdded(c, tb)
+}
+
+type manualPlaceRequest struct {
+	Name    string `json:"name" form:"name"`
+	Address string `json:"address" form:"address"`
+	URL     string `json:"url" form:"url"`
+}
+
+type addManualBlockRequest struct {
+	ManualPlace *manualPlaceRequest `json:"manual_place"`
+	slotRequest
+}
+
+// Manual place limits, in characters.
+const (
+	manualNameMax    = 100
+	manualAddressMax = 200
+	manualURLMax     = 2000
+)
+
+// addManualBlock adds a PLACE block for a place the member types in.
+func (s *Server) addManualBlock(c echo.Context) error {
+	var in addManualBlockRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	if in.ManualPlace == nil && c.Request().Header.Get(echo.HeaderContentType) == echo.MIMEApplicationForm {
+		in.ManualPlace = &manualPlaceRequest{Name: c.FormValue("manual_place.name"), Address: c.FormValue("manual_place.address"), URL: c.FormValue("manual_place.url")}
+	}
+	var v planner.Validation
+	var place planner.ManualPlace
+	if in.ManualPlace == nil {
+		v.Add("manual_place", "is required")
+	} else {
+		place = planner.ManualPlace{Name: strings.TrimSpace(in.ManualPlace.Name), Address: strings.TrimSpace(in.ManualPlace.Address), URL: strings.TrimSpace(in.ManualPlace.URL)}
+		n := utf8.RuneCountInString(place.Name)
+		v.Check(n >= 1 && n <= manualNameMax && !strings.ContainsRune(place.Name, 0), "manual_place.name", "must be 1–100 characters")
+		v.Check(utf8.RuneCountInString(place.Address) <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be at most 200 characters")
+		v.Check(place.URL == "" || validWebURL(place.URL, manualURLMax), "manual_place.url", "must be an http(s) URL")
+	}
+	slot, memo := in.slot(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tb, err := s.store.AddManualBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), place, slot, memo)
+	if err != nil {
+		return err
+	}
+	return s.blockAdded(c, tb)
+}
+
+// blockAdded answers a new time block: JSON, or for the plan page the day's updated grid.
+func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock) error {
+	partial, err := s.dayPartialAfterChange(c, tb.Day.Day)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(c.Param("planId")))
+}
+
+// dayBlocksJSON is a page of a day's time blocks with the day.
+type dayBlocksJSON struct {
+	DayInfo  dayInfoJSON     `json:"day_info"`
+	Contents []timeBlockJSON `json:"contents"`
+	HasNext  bool            `json:"has_next"`
+	Page     int             `json:"page"`
+	Size     int             `json:"size"`
+}
+
+// dayBlocks lists one day's time blocks by start and end time, one page.
+func (s *Server) dayBlocks(c echo.Context) error {
+	var v planner.Validation
+	page := pageParams(c, &v)
+	var day lenientInt
+	if q := c.QueryParam("day"); q != "" {
+		day.UnmarshalParam(q)
+	}
+	day.check(&v, "day", true, 1, planner.MaxPlanDays, "must be between 1 and 30")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	info, list, hasNext, err := s.store.DayBlocks(c.Request().Context(), caller(c).UserID, c.Param("planId"), day.Value, page)
+	if err != nil {
+		return err
+	}
+	out := dayBlocksJSON{DayInfo: toDayInfoJSON(info), Contents: make([]timeBlockJSON, len(list)), HasNext: hasNext, Page: page.Number, Size: page.Size}
+	for i := range list {
+		out.Contents[i] = s.toTimeBlockJSON(&list[i])
+	}
+	partial, err := s.dayPartial(c, info, list)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, out, nil, partial)
+}
+
+// opinionJSON is the Opinion resource.
+type opinionJSON struct {
+	OpinionID string      `json:"opinion_id"`
+	Type      string      `json:"type"`
+	Comment   string      `json:"comment"`
+	TagIDs    []string    `json:"tag_ids"`
+	AddedBy   addedByJSON `json:"added_by"`
+}
+
+func toOpinionJSON(o planner.Opinion) opinionJSON {
+	out := opinionJSON{OpinionID: o.ID, Type: string(o.Type), Comment: o.Comment, TagIDs: o.TagIDs, AddedBy: toAddedByJSON(o.AddedBy)}
+	if out.TagIDs == nil {
+		out.TagIDs = []string{}
+	}
+	return out
+}
+
+// blockDetailJSON is one candidate with its time block and the opinions on it.
+type blockDetailJSON struct {
+	TimeBlockID string           `json:"time_block_id"`
+	Type        string           `json:"type"`
+	DayInfo     dayInfoJSON      `json:"day_info"`
+	StartTime   string           `json:"start_time"`
+	EndTime     string           `json:"end_time"`
+	Block       candidateJSON    `json:"block"`
+	Opinions    []opinionJSON    `json:"opinions"`
+	SocialMedia *socialMediaJSON `json:"social_media"`
+}
+
+func (s *Server) toBlockDetailJSON(d *planner.BlockDetail) blockDetailJSON {
+	out := blockDetailJSON{TimeBlockID: d.TimeBlockID, Type: string(d.Type), DayInfo: toDayInfoJSON(d.Day),
+		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(&d.Block), Opinions: make([]opinionJSON, len(d.Opinions))}
+	for i, o := range d.Opinions {
+		out.Opinions[i] = toOpinionJSON(o)
+	}
+	if sm := d.SocialMedia; sm != nil {
+		out.SocialMedia = &socialMediaJSON{SocialMediaID: sm.ID, MediaType: sm.MediaType, URL: sm.URL, AuthorName: sm.AuthorName, Title: sm.Title, Summary: sm.Summary}
+	}
+	return out
+}
+
+// blockDetail answers one candidate (by its id) with its time block and opinions.
+func (s *Server) blockDetail(c echo.Context) error {
+	d, err := s.store.BlockDetail(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, s.toBlockDetailJSON(d), nil, nil)
+}
+
+type updateBlockRequest struct {
+	Day       lenientInt `json:"day" form:"day"`
+	StartTime *string    `json:"start_time" form:"start_time"`
+	EndTime   *string    `json:"end_time" form:"end_time"`
+	Memo      *string    `json:"memo" form:"memo"`
+}
+
+// updateBlock changes a candidate's memo and/or moves its whole time block to another day or
+// time (overlap-checked).
+func (s *Server) updateBlock(c echo.Context) error {
+	var in updateBlockRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	var ch planner.BlockChange
+	in.Day.check(&v, "day", false, 1, planner.MaxPlanDays, "must be between 1 and 30")
+	if in.Day.Set && !in.Day.Bad {
+		ch.Day = &in.Day.Value
+	}
+	if (in.StartTime == nil) != (in.EndTime == nil) {
+		v.Add("start_time", "start_time and end_time must be given together")
+	} else if in.StartTime != nil {
+		start, end := timeField(&v, "start_time", in.StartTime), timeField(&v, "end_time", in.EndTime)
+		if !v.Has("start_time") && !v.Has("end_time") {
+			v.Check(start < end, "start_time", "must be earlier than end_time")
+		}
+		ch.Start, ch.End = &start, &end
+	}
+	if in.Memo != nil {
+		memo := strings.TrimSpace(*in.Memo)
+		v.Check(planner.ValidMemo(memo) && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+		ch.Memo = &memo
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	d, err := s.store.UpdateBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), ch)
+	if err != nil {
+		return err
+	}
+	partial, err := s.dayPartialAfterChange(c, d.Day.Day)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toBlockDetailJSON(d), partial, planPath(c.Param("planId")))
+}
+
+// deleteTimeBlock deletes a time block with its candidates, opinions and expenses.
+func (s *Server) deleteTimeBlock(c echo.Context) error {
+	if err := s.store.DeleteTimeBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId")); err != nil {
+		return err
+	}
+	return s.timeBlockChanged(c, http.StatusNoContent, nil)
+}
+
+// timeBlockChanged answers a change to a time block: JSON data, or for the plan page the
+// day's updated grid (the day shown is carried in ?day=).
+func (s *Server) timeBlockChanged(c echo.Context, status int, data any) error {
+	partial := templ.Component(templ.NopComponent)
+	if wantsPartial(c) {
+		var day lenientInt
+		day.UnmarshalParam(c.QueryParam("day"))
+		if !day.Bad && day.Value >= 1 {
+			p, err := s.dayPartialAfterChange(c, day.Value)
+			if err != nil {
+				return err
+			}
+			partial = p
+		}
+	}
+	return respondChange(c, status, data, partial, planPath(c.Param("planId")))
+}
+
+type addCandidatesRequest struct {
+	CollectionPlaceIDs []string `json:"collection_place_ids" form:"collection_place_ids"`
+	PlaceIDs           []string `json:"place_ids" form:"place_ids"`
+}
+
+// maxCandidatesPerAdd bounds one request's new candidates.
+const maxCandidatesPerAdd = 20
+
+// addCandidates adds candidates to a PLACE time block, from collection places or places.
+func (s *Server) addCandidates(c echo.Context) error {
+	var in addCandidatesRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	switch {
+	case len(in.CollectionPlaceIDs) > 0 && len(in.PlaceIDs) > 0:
+		v.Add("collection_place_ids", "give collection_place_ids or place_ids, not both")
+	case len(in.CollectionPlaceIDs) == 0 && len(in.PlaceIDs) == 0:
+		v.Add("collection_place_ids", "give a non-empty collection_place_ids or place_ids")
+	}
+	for _, f := range []struct {
+		name string
+		ids  []string
+	}{{"collection_place_ids", in.CollectionPlaceIDs}, {"place_ids", in.PlaceIDs}} {
+		v.Check(len(f.ids) <= maxCandidatesPerAdd, f.name, "must list at most 20 ids")
+		for _, id := range f.ids {
+			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tb, err := s.store.AddCandidates(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), in.CollectionPlaceIDs, in.PlaceIDs)
+	if err != nil {
+		return err
+	}
+	return s.blockAdded(c, tb)
+}
+
+type selectionRequest struct {
+	BlockID string `json:"block_id" form:"block_id"`
+}
+
+// changeSelection confirms another candidate of the time block (interface document).
+func (s *Server) changeSelection(c echo.Context) error {
+	var in selectionRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	v.Check(strings.TrimSpace(in.BlockID) != "", "block_id", "is required")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tb, err := s.store.ChangeSelection(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), strings.TrimSpace(in.BlockID))
+	if err != nil {
+		return err
+	}
+	return s.blockAdded(c, tb)
+}
+
+// candidateWithExpensesJSON is a candidate with its expense items.
+type candidateWithExpensesJSON struct {
+	candidateJSON
+	ExpenseItems []expenseItemJSON `json:"expense_items"`
+}
+
+type expenseItemJSON struct {
+	ExpenseItemID string `json:"expense_item_id"`
+	Name          string `json:"name"`
+	Cost          int64  `json:"cost"`
+}
+
+type candidateListJSON struct {
+	TimeBlockID    string                      `json:"time_block_id"`
+	Title          string                      `json:"title"`
+	DayInfo        dayInfoJSON                 `json:"day_info"`
+	StartTime      string                      `json:"start_time"`
+	EndTime        string                      `json:"end_time"`
+	CandidateCount int                         `json:"candidate_count"`
+	Candidates     []candidateWithExpensesJSON `json:"candidates"`
+}
+
+// candidates lists a time block's candidates with their expense items, for comparing them.
+func (s *Server) candidates(c echo.Context) error {
+	l, err := s.store.Candidates(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"))
+	if err != nil {
+		return err
+	}
+	out := candidateListJSON{TimeBlockID: l.TimeBlockID, Title: l.PlanTitle, DayInfo: toDayInfoJSON(l.Day),
+		StartTime: l.Start.String(), EndTime: l.End.String(), CandidateCount: len(l.Candidates),
+		Candidates: make([]candidateWithExpensesJSON, len(l.Candidates))}
+	for i := range l.Candidates {
+		ce := &l.Candidates[i]
+		items := make([]expenseItemJSON, len(ce.Items))
+		for j, it := range ce.Items {
+			items[j] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
+		}
+		out.Candidates[i] = candidateWithExpensesJSON{candidateJSON: s.toCandidateJSON(&ce.Candidate), ExpenseItems: items}
+	}
+	return respond(c, http.StatusOK, out, nil, s.candidatePickerPartial(c, l))
+}
+
+// deleteCandidate removes a candidate; the last one left becomes selected, and a time block
+// left with none is deleted.
+func (s *Server) deleteCandidate(c echo.Context) error {
+	if err := s.store.DeleteCandidate(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("candidateId")); err != nil {
+		return err
+	}
+	return s.timeBlockChanged(c, http.StatusNoContent, nil)
+}

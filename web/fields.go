@@ -1,0 +1,88 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"tripplan/internal/planner"
+)
+
+// This file reads the request fields several bodies share.
+
+// lenientInt is an integer field that also accepts a JSON string holding an integer ("3"), as
+// existing clients send (API.md §1), and form values. A value that is neither is remembered as
+// bad rather than failing the whole body, so validation names the field.
+type lenientInt struct {
+	Value int
+	Set   bool // the field was present and not null
+	Bad   bool // present but not an integer
+}
+
+// UnmarshalJSON reads 3 or "3"; null leaves the field unset.
+func (n *lenientInt) UnmarshalJSON(b []byte) error {
+	*n = lenientInt{}
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			n.Set, n.Bad = true, true
+			return nil
+		}
+	}
+	return n.UnmarshalParam(s)
+}
+
+// UnmarshalParam reads a form or query value.
+func (n *lenientInt) UnmarshalParam(s string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	*n = lenientInt{Value: v, Set: true, Bad: err != nil}
+	return nil
+}
+
+// check records the field as bad unless it is set (when required), an integer, and in
+// [lo, hi].
+func (n lenientInt) check(v *planner.Validation, field string, required bool, lo, hi int, reason string) {
+	switch {
+	case !n.Set && required:
+		v.Add(field, "is required")
+	case n.Bad:
+		v.Add(field, "must be an integer")
+	case n.Set && (n.Value < lo || n.Value > hi):
+		v.Add(field, reason)
+	}
+}
+
+// timeField reads a required time of day (HH:MM:SS.sssZ, HH:MM:SS or HH:MM) into v's errors.
+func timeField(v *planner.Validation, field string, s *string) planner.TimeOfDay {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		v.Add(field, "is required")
+		return 0
+	}
+	t, err := planner.ParseTimeOfDay(strings.TrimSpace(*s))
+	if err != nil {
+		v.Add(field, err.Error())
+	}
+	return t
+}
+
+// deref is the string s points to, or "".
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// validWebURL reports whether s is an absolute http(s) URL of at most max characters.
+func validWebURL(s string, max int) bool {
+	if len(s) > max {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

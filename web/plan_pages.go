@@ -1,0 +1,265 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+	"tripplan/views"
+)
+
+// This file turns plans and their blocks into the views' models, and serves the plan pages
+// that have no JSON form.
+
+// planDayPageSize is how many time blocks the plan page shows for a day: all of them (a day
+// has 96 quarter hours, so this is never reached in practice).
+const planDayPageSize = planner.MaxPageSize
+
+func planDates(p *planner.Plan) string {
+	return p.StartDate.Format("Jan 2") + " – " + p.EndDate.Format("Jan 2, 2006")
+}
+
+func toPlanCard(p *planner.Plan) views.PlanCard {
+	return views.PlanCard{ID: p.ID, Title: p.Title, Dates: planDates(p), MemberCount: p.MemberCount}
+}
+
+func plansView(list []planner.Plan, hasNext bool, page planner.Page) views.PlansView {
+	v := views.PlansView{Plans: make([]views.PlanCard, len(list))}
+	for i := range list {
+		v.Plans[i] = toPlanCard(&list[i])
+	}
+	if hasNext {
+		v.NextHref = "/plans?page=" + strconv.Itoa(page.Number+1) + "&size=" + strconv.Itoa(page.Size)
+	}
+	return v
+}
+
+func (s *Server) plansPage(c echo.Context, list []planner.Plan, hasNext bool, page planner.Page) templ.Component {
+	return s.lazyPage(c, "Plans", func(p views.Page) templ.Component { return views.Plans(p, plansView(list, hasNext, page)) })
+}
+
+func (s *Server) planCardsPartial(list []planner.Plan, hasNext bool, page planner.Page) templ.Component {
+	return views.PlanCards(plansView(list, hasNext, page))
+}
+
+// dayTabs are the plan's days, the current one marked.
+func dayTabs(p *planner.Plan, current int) []views.DayTab {
+	n := p.DurationDays()
+	tabs := make([]views.DayTab, n)
+	for i := range n {
+		date := p.StartDate.AddDate(0, 0, i)
+		tabs[i] = views.DayTab{Day: i + 1, Label: date.Format("Mon 2"), Current: i+1 == current}
+	}
+	return tabs
+}
+
+func minutes(t planner.TimeOfDay) int { return int(time.Duration(t) / time.Minute) }
+
+func clock(t planner.TimeOfDay) string { return t.String()[:5] }
+
+func toBlockView(b *planner.TimeBlock) views.BlockView {
+	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()),
+		Start: clock(b.Start), End: clock(b.End), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
+	if len(b.Candidates) > 0 {
+		v.EditID, v.Memo = b.Candidates[0].ID, b.Candidates[0].Memo
+	}
+	sel := b.Selected()
+	switch {
+	case v.Free:
+		v.Title = "Free time"
+	case sel != nil && sel.Place != nil:
+		v.Title, v.Memo = sel.Place.Name, sel.Memo
+	default:
+		names := make([]string, 0, len(b.Candidates))
+		for _, c := range b.Candidates {
+			if c.Place != nil {
+				names = append(names, c.Place.Name)
+			}
+		}
+		v.Title = strings.Join(names, " or ")
+	}
+	for _, c := range b.Candidates {
+		if sel == nil || c.ID == sel.ID {
+			v.Positive += c.Opinions.Positive
+			v.Negative += c.Opinions.Negative
+		}
+	}
+	return v
+}
+
+func dayView(p *planner.Plan, info planner.DayInfo, blocks []planner.TimeBlock) views.DayView {
+	v := views.DayView{PlanID: p.ID, Day: info.Day, Date: info.Date.Format("Monday 2 January"), Tabs: dayTabs(p, info.Day),
+		Blocks: make([]views.BlockView, len(blocks))}
+	for i := range blocks {
+		v.Blocks[i] = toBlockView(&blocks[i])
+	}
+	return v
+}
+
+// dayPartial is the day grid for htmx requests (nil otherwise, so JSON clients do not pay for
+// loading the plan).
+func (s *Server) dayPartial(c echo.Context, info planner.DayInfo, blocks []planner.TimeBlock) (templ.Component, error) {
+	if !wantsPartial(c) {
+		return nil, nil
+	}
+	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return nil, err
+	}
+	return views.Day(dayView(p, info, blocks)), nil
+}
+
+// dayPartialAfterChange is the day grid after a block change, for htmx requests.
+func (s *Server) dayPartialAfterChange(c echo.Context, day int) (templ.Component, error) {
+	if !wantsPartial(c) {
+		return nil, nil
+	}
+	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
+	info, blocks, _, err := s.store.DayBlocks(ctx, userID, planID, day, planner.Page{Size: planDayPageSize})
+	if err != nil {
+		return nil, err
+	}
+	return s.dayPartial(c, info, blocks)
+}
+
+func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
+	v := views.CandidateView{ID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toMemberView(c.AddedBy),
+		Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}
+	if c.Place != nil {
+		cat := s.categories(*c.Place)
+		v.Name, v.Address, v.Category, v.CategoryKind = c.Place.Name, c.Place.Address, cat.Level2.Name, cat.Level1.ID
+		if len(c.Place.Photos) > 0 {
+			v.Photo = c.Place.Photos[0]
+		}
+	}
+	return v
+}
+
+func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList) templ.Component {
+	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
+		When:       "Day " + strconv.Itoa(l.Day.Day) + " · " + clock(l.Start) + "–" + clock(l.End),
+		Candidates: make([]views.CandidateView, len(l.Candidates))}
+	for i := range l.Candidates {
+		v.Candidates[i] = s.toCandidateView(&l.Candidates[i].Candidate)
+	}
+	return views.CandidatePicker(v)
+}
+
+func (s *Server) planPlacesView(planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) views.PlanPlacesView {
+	v := views.PlanPlacesView{PlanID: planID, CollectionID: collectionID, Page: page.Number, HasNext: hasNext,
+		Places: make([]views.PlaceCard, len(list))}
+	for i := range list {
+		v.Places[i] = s.toPlaceCard(&list[i])
+	}
+	return v
+}
+
+func (s *Server) planPlacesPartial(planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) templ.Component {
+	return views.PlanPlaces(s.planPlacesView(planID, collectionID, list, hasNext, page))
+}
+
+func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate) templ.Component {
+	v := views.DateChangeView{Form: views.PlanFormView{ID: planID, Title: in.Title, StartDate: in.StartDate, EndDate: in.EndDate},
+		Type: string(u.Type)}
+	for _, d := range u.AffectedDays {
+		v.AffectedDays = append(v.AffectedDays, views.AffectedDayView{Day: d.Day, Blocks: d.BlockCount})
+	}
+	return views.DateChangeConfirm(v)
+}
+
+// panelPageSize is how many places the side panel loads at a time.
+const panelPageSize = 20
+
+// planPage gathers the plan page: members, the day asked for (?day=, default 1), the linked
+// collections with the first one's places, and the viewer's collections that can be linked.
+func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, error) {
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	day, err := strconv.Atoi(c.QueryParam("day"))
+	if err != nil || day < 1 || day > p.DurationDays() {
+		day = 1
+	}
+	members, err := s.store.PlanMembers(ctx, userID, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	info, blocks, _, err := s.store.DayBlocks(ctx, userID, p.ID, day, planner.Page{Size: planDayPageSize})
+	if err != nil {
+		return nil, err
+	}
+	linked, err := s.store.PlanCollections(ctx, userID, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	mine, _, err := s.store.Collections(ctx, userID, planner.Page{Size: planner.MaxPageSize}, false)
+	if err != nil {
+		return nil, err
+	}
+	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
+		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dayView(p, info, blocks)}
+	isLinked := map[string]bool{}
+	for _, pc := range linked {
+		v.Collections = append(v.Collections, views.CollectionOption{ID: pc.CollectionID, Title: pc.Title})
+		isLinked[pc.CollectionID] = true
+	}
+	for _, col := range mine {
+		if !isLinked[col.ID] {
+			v.Linkable = append(v.Linkable, views.CollectionOption{ID: col.ID, Title: col.Title})
+		}
+	}
+	if len(linked) > 0 {
+		page := planner.Page{Size: panelPageSize}
+		places, hasNext, err := s.store.PlanCollectionPlaces(ctx, userID, p.ID, linked[0].CollectionID, page, collectionPlaceSorts["LATEST"], "")
+		if err != nil {
+			return nil, err
+		}
+		v.Panel = s.planPlacesView(p.ID, linked[0].CollectionID, places, hasNext, page)
+	}
+	return views.Plan(s.pageFor(c, p.Title), v), nil
+}
+
+// planPanel answers the side panel's places of the linked collection chosen in its menu.
+func (s *Server) planPanel(c echo.Context) error {
+	planID, collectionID := c.Param("planId"), c.QueryParam("collection")
+	page := planner.Page{Size: panelPageSize}
+	places, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, planID, collectionID, page, collectionPlaceSorts["LATEST"], "")
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, s.planPlacesPartial(planID, collectionID, places, hasNext, page))
+}
+
+// newPlanPage is the form that creates a plan: from today, three days by default.
+func (s *Server) newPlanPage(c echo.Context) error {
+	today := time.Now()
+	v := views.PlanFormView{StartDate: today.Format(dateLayout), EndDate: today.AddDate(0, 0, 2).Format(dateLayout)}
+	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "New plan"), v))
+}
+
+// editPlanPage is the form that edits a plan's title and dates.
+func (s *Server) editPlanPage(c echo.Context) error {
+	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	v := views.PlanFormView{ID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout)}
+	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "Edit "+p.Title), v))
+}
+
+// blockConflictPartial offers, for an htmx add that hit an exactly equal time block, to add
+// the place as a candidate of that block instead. Other errors are nil: the error handler
+// answers them.
+func (s *Server) blockConflictPartial(c echo.Context, err error, collectionPlaceID string, day int) error {
+	var pe *planner.Error
+	if !wantsPartial(c) || !errors.As(err, &pe) || pe.Code != planner.CodeTimeBlockExactDuplicate {
+		return err
+	}
+	timeBlockID, _ := pe.Extra["time_block_id"].(string)
+	v := views.ErrorView{Status: pe.Status(), Title: "This time is taken", Detail: pe.Detail, Code: string(pe.Code)}
+	return render(c, pe.Status(), views.BlockConflict(v, c.Param("planId"), timeBlockID, collectionPlaceID, day))
+}

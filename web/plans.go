@@ -1,0 +1,265 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+// planJSON is the Plan resource.
+type planJSON struct {
+	PlanID          string  `json:"plan_id"`
+	Title           string  `json:"title"`
+	Thumbnail       *string `json:"thumbnail"`
+	StartDate       string  `json:"start_date"`
+	EndDate         string  `json:"end_date"`
+	DurationDays    int     `json:"duration_days"`
+	MemberCount     int     `json:"member_count"`
+	CollectionCount int     `json:"collection_count"`
+}
+
+// dateLayout is how dates travel: YYYY-MM-DD.
+const dateLayout = "2006-01-02"
+
+func toPlanJSON(p *planner.Plan) planJSON {
+	out := planJSON{PlanID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
+		DurationDays: p.DurationDays(), MemberCount: p.MemberCount, CollectionCount: p.CollectionCount}
+	if p.Thumbnail != "" {
+		out.Thumbnail = &p.Thumbnail
+	}
+	return out
+}
+
+// dayInfoJSON is the DayInfo resource.
+type dayInfoJSON struct {
+	Day       int    `json:"day"`
+	Date      string `json:"date"`
+	DayOfWeek string `json:"day_of_week"`
+}
+
+func toDayInfoJSON(d planner.DayInfo) dayInfoJSON {
+	return dayInfoJSON{Day: d.Day, Date: d.Date.Format(dateLayout), DayOfWeek: d.DayOfWeek()}
+}
+
+// planRequest is the body of creating or editing a plan.
+type planRequest struct {
+	Title     string `json:"title" form:"title"`
+	StartDate string `json:"start_date" form:"start_date"`
+	EndDate   string `json:"end_date" form:"end_date"`
+	Confirm   bool   `json:"confirm" form:"confirm"`
+}
+
+// input validates the body: a 1–20 character title and two dates; the range itself (end not
+// before start, at most 30 days) is INVALID_DATE_RANGE, checked after the fields.
+func (in *planRequest) input() (planner.PlanInput, error) {
+	var v planner.Validation
+	out := planner.PlanInput{Title: strings.TrimSpace(in.Title)}
+	n := utf8.RuneCountInString(out.Title)
+	v.Check(n >= 1 && n <= titleMax && !strings.ContainsRune(out.Title, 0), "title", "must be 1–20 characters")
+	var err error
+	if out.StartDate, err = time.Parse(dateLayout, strings.TrimSpace(in.StartDate)); err != nil {
+		v.Add("start_date", "must be a date as YYYY-MM-DD")
+	}
+	if out.EndDate, err = time.Parse(dateLayout, strings.TrimSpace(in.EndDate)); err != nil {
+		v.Add("end_date", "must be a date as YYYY-MM-DD")
+	}
+	if err := v.Err(); err != nil {
+		return out, err
+	}
+	_, err = out.Days()
+	return out, err
+}
+
+// createPlan creates a plan owned by the caller, with its days and budget.
+func (s *Server) createPlan(c echo.Context) error {
+	var in planRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	plan, err := in.input()
+	if err != nil {
+		return err
+	}
+	p, err := s.store.CreatePlan(c.Request().Context(), caller(c).UserID, plan)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, planPath(p.ID))
+	return respondChange(c, http.StatusCreated, toPlanJSON(p), nil, planPath(p.ID))
+}
+
+// listPlans lists the caller's plans, newest membership first.
+func (s *Server) listPlans(c echo.Context) error {
+	var v planner.Validation
+	page := pageParams(c, &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	list, hasNext, err := s.store.Plans(c.Request().Context(), caller(c).UserID, page)
+	if err != nil {
+		return err
+	}
+	out := make([]planJSON, len(list))
+	for i := range list {
+		out[i] = toPlanJSON(&list[i])
+	}
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.plansPage(c, list, hasNext, page), s.planCardsPartial(list, hasNext, page))
+}
+
+// getPlan answers one plan; browsers get the plan page.
+func (s *Server) getPlan(c echo.Context) error {
+	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	if !wantsHTML(c) {
+		return respond(c, http.StatusOK, toPlanJSON(p), nil, nil)
+	}
+	page, err := s.planPage(c, p)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toPlanJSON(p), page, nil)
+}
+
+// planUpdateJSON is the answer to editing a plan.
+type planUpdateJSON struct {
+	RequiresConfirmation bool              `json:"requires_confirmation"`
+	UpdateType           *string           `json:"update_type"`
+	Plan                 *planJSON         `json:"plan"`
+	AffectedDays         []affectedDayJSON `json:"affected_days"`
+}
+
+type affectedDayJSON struct {
+	Day           int `json:"day"`
+	ScheduleCount int `json:"schedule_count"`
+}
+
+func toPlanUpdateJSON(u *planner.PlanUpdate) planUpdateJSON {
+	out := planUpdateJSON{RequiresConfirmation: u.RequiresConfirmation}
+	if u.Type != "" {
+		t := string(u.Type)
+		out.UpdateType = &t
+	}
+	if u.Plan != nil {
+		p := toPlanJSON(u.Plan)
+		out.Plan = &p
+	}
+	if u.AffectedDays != nil {
+		out.AffectedDays = make([]affectedDayJSON, len(u.AffectedDays))
+		for i, d := range u.AffectedDays {
+			out.AffectedDays[i] = affectedDayJSON{Day: d.Day, ScheduleCount: d.BlockCount}
+		}
+	}
+	return out
+}
+
+// updatePlan edits the title and dates; a change of dates is applied only with confirm: true,
+// otherwise the answer says what it would do.
+func (s *Server) updatePlan(c echo.Context) error {
+	var in planRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	plan, err := in.input()
+	if err != nil {
+		return err
+	}
+	u, err := s.store.UpdatePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), plan, in.Confirm)
+	if err != nil {
+		return err
+	}
+	out := toPlanUpdateJSON(u)
+	if u.RequiresConfirmation {
+		return respondChange(c, http.StatusOK, out, s.planDateConfirmPartial(c.Param("planId"), in, u), planPath(c.Param("planId")))
+	}
+	return respondChange(c, http.StatusOK, out, nil, planPath(c.Param("planId")))
+}
+
+// deletePlan deletes the plan; only its owner may.
+func (s *Server) deletePlan(c echo.Context) error {
+	if err := s.store.DeletePlan(c.Request().Context(), caller(c).UserID, c.Param("planId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, "/plans")
+}
+
+// planMemberJSON is a plan member as shown beside what they did.
+type planMemberJSON struct {
+	PlanMemberID string `json:"plan_member_id"`
+	Nickname     string `json:"nickname"`
+	Picture      string `json:"picture"`
+	Role         string `json:"role"`
+}
+
+func toPlanMemberJSON(m planner.Member) planMemberJSON {
+	return planMemberJSON{PlanMemberID: m.ID, Nickname: m.Nickname, Picture: m.Picture, Role: string(m.Role)}
+}
+
+type planMemberGroupJSON struct {
+	IsAuthenticated bool             `json:"is_authenticated"`
+	Me              *planMemberJSON  `json:"me"`
+	Members         []planMemberJSON `json:"members"`
+}
+
+// planMembers lists the plan's members and which one is the caller.
+func (s *Server) planMembers(c echo.Context) error {
+	g, err := s.store.PlanMembers(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	out := planMemberGroupJSON{IsAuthenticated: true, Members: make([]planMemberJSON, len(g.Members))}
+	for i, m := range g.Members {
+		out.Members[i] = toPlanMemberJSON(m)
+	}
+	if g.Me != nil {
+		me := toPlanMemberJSON(*g.Me)
+		out.Me = &me
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}
+
+type planOwnerRequest struct {
+	PlanMemberID string `json:"plan_member_id" form:"plan_member_id"`
+}
+
+// changePlanOwner hands the plan to another member; only the owner may.
+func (s *Server) changePlanOwner(c echo.Context) error {
+	var in planOwnerRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	v.Check(strings.TrimSpace(in.PlanMemberID) != "", "plan_member_id", "is required")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.store.ChangePlanOwner(c.Request().Context(), caller(c).UserID, c.Param("planId"), strings.TrimSpace(in.PlanMemberID)); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+}
+
+// leavePlan ends the caller's membership; the owner must hand the plan over first.
+func (s *Server) leavePlan(c echo.Context) error {
+	if err := s.store.LeavePlan(c.Request().Context(), caller(c).UserID, c.Param("planId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, "/plans")
+}
+
+// removePlanMember removes another member; only the owner may.
+func (s *Server) removePlanMember(c echo.Context) error {
+	if err := s.store.RemovePlanMember(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("planMemberId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+}
+
+// planPath is a plan's page and JSON resource.
+func planPath(id string) string { return "/plans/" + id }
