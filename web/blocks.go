@@ -78,30 +78,33 @@ func (s *Server) toTimeBlockJSON(b *planner.TimeBlock) timeBlockJSON {
 	return out
 }
 
-// slotRequest is where a new block goes.
-type slotRequest struct {
+// SlotRequest is where a new block goes. It is exported only so that the form binder can
+// fill it when embedded (it skips unexported embedded structs).
+type SlotRequest struct {
 	Day       lenientInt `json:"day" form:"day"`
 	StartTime *string    `json:"start_time" form:"start_time"`
 	EndTime   *string    `json:"end_time" form:"end_time"`
 	Memo      *string    `json:"memo" form:"memo"`
 }
 
-// slot validates day 1–30, the two times and their order, and the memo.
-func (in slotRequest) slot(v *planner.Validation) (planner.Slot, string) {
-	in.Day.check(v, "day", true, 1, planner.MaxPlanDays, "must be between 1 and 30")
-	slot := planner.Slot{Day: in.Day.Value, Start: timeField(v, "start_time", in.StartTime), End: timeField(v, "end_time", in.EndTime)}
-	if !v.Has("start_time") && !v.Has("end_time") {
-		v.Check(slot.Start < slot.End, "start_time", "must be earlier than end_time")
-	}
-	memo := strings.TrimSpace(deref(in.Memo))
-	v.Check(planner.ValidMemo(memo) && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+// read reads the day, the two times and the memo, recording fields that cannot be read.
+func (in SlotRequest) read(v *planner.Validation) (planner.Slot, string) {
+	slot := planner.Slot{Day: in.Day.read(v, "day", true), Start: timeField(v, "start_time", in.StartTime), End: timeField(v, "end_time", in.EndTime)}
+	return slot, strings.TrimSpace(deref(in.Memo))
+}
+
+// slot reads the slot and memo and validates them.
+func (in SlotRequest) slot(v *planner.Validation) (planner.Slot, string) {
+	slot, memo := in.read(v)
+	slot.Validate(v)
+	v.Check(planner.ValidMemo(memo), "memo", "must be at most 300 characters")
 	return slot, memo
 }
 
 type addBlockRequest struct {
 	Type              string  `json:"type" form:"type"`
 	CollectionPlaceID *string `json:"collection_place_id" form:"collection_place_id"`
-	slotRequest
+	SlotRequest
 }
 
 // addBlock adds a PLACE block from a linked collection or a FREE block (interface document).
@@ -111,19 +114,10 @@ func (s *Server) addBlock(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	nb := planner.NewBlock{Type: planner.BlockType(in.Type)}
-	switch nb.Type {
-	case planner.BlockPlace:
-		nb.CollectionPlaceID = strings.TrimSpace(deref(in.CollectionPlaceID))
-		v.Check(nb.CollectionPlaceID != "", "collection_place_id", "is required for a PLACE block")
-	case planner.BlockFree:
-		v.Check(in.CollectionPlaceID == nil, "collection_place_id", "must be absent for a FREE block")
-	case "":
-		v.Add("type", "is required")
-	default:
-		v.Add("type", "must be PLACE or FREE")
-	}
-	nb.Slot, nb.Memo = in.slot(&v)
+	nb := planner.NewBlock{Type: planner.BlockType(in.Type), CollectionPlaceID: strings.TrimSpace(deref(in.CollectionPlaceID))}
+	v.Check(in.Type != "", "type", "is required")
+	nb.Slot, nb.Memo = in.read(&v)
+	nb.Validate(&v)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -136,7 +130,7 @@ func (s *Server) addBlock(c echo.Context) error {
 
 type addBlockByPlaceRequest struct {
 	PlaceID string `json:"place_id" form:"place_id"`
-	slotRequest
+	SlotRequest
 }
 
 // addBlockByPlace adds a PLACE block for a place found by search.
@@ -167,7 +161,7 @@ type manualPlaceRequest struct {
 
 type addManualBlockRequest struct {
 	ManualPlace *manualPlaceRequest `json:"manual_place"`
-	slotRequest
+	SlotRequest
 }
 
 // Manual place limits, in characters.
@@ -234,7 +228,9 @@ func (s *Server) dayBlocks(c echo.Context) error {
 	if q := c.QueryParam("day"); q != "" {
 		day.UnmarshalParam(q)
 	}
-	day.check(&v, "day", true, 1, planner.MaxPlanDays, "must be between 1 and 30")
+	if day.read(&v, "day", true); !v.Has("day") {
+		v.Check(planner.ValidDay(day.Value), "day", "must be between 1 and 30")
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -319,22 +315,20 @@ func (s *Server) updateBlock(c echo.Context) error {
 	}
 	var v planner.Validation
 	var ch planner.BlockChange
-	in.Day.check(&v, "day", false, 1, planner.MaxPlanDays, "must be between 1 and 30")
-	if in.Day.Set && !in.Day.Bad {
-		ch.Day = &in.Day.Value
+	if day := in.Day.read(&v, "day", false); in.Day.Set && !in.Day.Bad {
+		v.Check(planner.ValidDay(day), "day", "must be between 1 and 30")
+		ch.Day = &day
 	}
 	if (in.StartTime == nil) != (in.EndTime == nil) {
 		v.Add("start_time", "start_time and end_time must be given together")
 	} else if in.StartTime != nil {
-		start, end := timeField(&v, "start_time", in.StartTime), timeField(&v, "end_time", in.EndTime)
-		if !v.Has("start_time") && !v.Has("end_time") {
-			v.Check(start < end, "start_time", "must be earlier than end_time")
-		}
-		ch.Start, ch.End = &start, &end
+		slot := planner.Slot{Day: 1, Start: timeField(&v, "start_time", in.StartTime), End: timeField(&v, "end_time", in.EndTime)}
+		slot.Validate(&v)
+		ch.Start, ch.End = &slot.Start, &slot.End
 	}
 	if in.Memo != nil {
 		memo := strings.TrimSpace(*in.Memo)
-		v.Check(planner.ValidMemo(memo) && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+		v.Check(planner.ValidMemo(memo), "memo", "must be at most 300 characters")
 		ch.Memo = &memo
 	}
 	if err := v.Err(); err != nil {

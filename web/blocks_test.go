@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,6 +147,8 @@ func TestAddBlockAsTheInterfaceDocumentSays(t *testing.T) {
 			for _, e := range errs {
 				got = append(got, e.(map[string]any)["field"].(string))
 			}
+			slices.Sort(got)
+			slices.Sort(c.fields)
 			if strings.Join(got, ",") != strings.Join(c.fields, ",") {
 				t.Fatalf("fields = %v, want %v", got, c.fields)
 			}

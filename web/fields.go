@@ -44,17 +44,16 @@ func (n *lenientInt) UnmarshalParam(s string) error {
 	return nil
 }
 
-// check records the field as bad unless it is set (when required), an integer, and in
-// [lo, hi].
-func (n lenientInt) check(v *planner.Validation, field string, required bool, lo, hi int, reason string) {
+// read records the field as bad when it is required but absent or not an integer, and
+// returns its value.
+func (n lenientInt) read(v *planner.Validation, field string, required bool) int {
 	switch {
 	case !n.Set && required:
 		v.Add(field, "is required")
 	case n.Bad:
 		v.Add(field, "must be an integer")
-	case n.Set && (n.Value < lo || n.Value > hi):
-		v.Add(field, reason)
 	}
+	return n.Value
 }
 
 // timeField reads a required time of day (HH:MM:SS.sssZ, HH:MM:SS or HH:MM) into v's errors.
