@@ -110,6 +110,7 @@
   doc.addEventListener("htmx:responseError", function (evt) {
     var region = flashRegion();
     if (region && region.querySelector("[data-flash]")) return;
+    if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash]")) return; // shown in the dialog
     var status = evt.detail && evt.detail.xhr ? evt.detail.xhr.status : 0;
     showFlash(
       "Something went wrong",
@@ -152,12 +153,16 @@
   // An error answering a request made from an open dialog is shown inside it (a modal dialog
   // covers the #flash region); a success closes the dialog when it swapped content outside.
   doc.addEventListener("htmx:beforeSwap", function (evt) {
-    var elt = evt.detail && (evt.detail.elt || (evt.detail.requestConfig && evt.detail.requestConfig.elt));
+    // requestConfig.elt is the element that made the request (detail.elt is the target).
+    var elt = evt.detail && evt.detail.requestConfig ? evt.detail.requestConfig.elt : null;
     var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
     if (!dialog) return;
     if (evt.detail.isError) {
       var box = dialog.querySelector("[data-dialog-errors]");
-      if (box) evt.detail.target = box;
+      if (box) {
+        evt.detail.target = box;
+        evt.detail.swapOverride = "innerHTML";
+      }
     } else if (!dialog.contains(evt.detail.target)) {
       dialog.close();
     }
