@@ -73,3 +73,28 @@ func BenchmarkListCollectionPlaces(b *testing.B) {
 	}
 	benchGet(b, a, "/collections/"+col.CollectionID+"/places?size=20", map[string]string{"Authorization": "Bearer " + ana, "Accept": "application/json"})
 }
+
+// BenchmarkDayBlocks lists a day of 15 time blocks × 3 candidates × 5 opinions.
+func BenchmarkDayBlocks(b *testing.B) {
+	f := newPlanFixture(b)
+	f.fillDay(b, 1, 15)
+	benchGet(b, f.a, f.blocks+"?day=1", map[string]string{"Authorization": "Bearer " + f.ben, "Accept": "application/json"})
+}
+
+// BenchmarkAddBlock adds one-minute FREE blocks, each in a free minute of a 30-day plan.
+func BenchmarkAddBlock(b *testing.B) {
+	f := newPlanFixture(b)
+	plan := f.a.createPlan(f.ana, "Long", "2026-07-01", "2026-07-30")
+	path := "/plans/" + plan.PlanID + "/blocks"
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		day, minute := 1+i/(24*60-1), i%(24*60-1)
+		res := f.a.do(req{Method: "POST", Path: path, Token: f.ana, Body: map[string]any{
+			"type": "FREE", "day": day, "start_time": fmtClock(minute), "end_time": fmtClock(minute + 1)}})
+		if res.Status != http.StatusOK {
+			b.Fatalf("add %d: %d %s", i, res.Status, res.Body)
+		}
+		i++
+	}
+}
