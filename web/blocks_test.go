@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // planFixture is a plan with a linked collection of three places, owned by Ana, with Ben a
@@ -431,4 +432,45 @@ func decodeBlock(t testing.TB, res response) timeBlockJSON {
 		t.Fatal(err)
 	}
 	return tb
+}
+
+// TestDayListingCacheFollowsTheChangeFeed: a repeated day listing is answered from memory
+// (no statements), and a change made elsewhere — here straight in SQL, as another instance
+// would — reaches it through PostgreSQL's notifications.
+func TestDayListingCacheFollowsTheChangeFeed(t *testing.T) {
+	f := newPlanFixture(t)
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	get := func() dayBlocksJSON {
+		t.Helper()
+		res := f.a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben})
+		var d dayBlocksJSON
+		if err := json.Unmarshal(res.Body, &d); err != nil || res.Status != http.StatusOK {
+			t.Fatalf("day: %d %s", res.Status, res.Body)
+		}
+		return d
+	}
+	get()
+	f.a.queries.Reset()
+	if d := get(); len(d.Contents) != 1 || f.a.queries.Count() != 0 {
+		t.Fatalf("second listing ran %d statements, want 0 (cached)", f.a.queries.Count())
+	}
+	// Another member's opinion, written behind this instance's back.
+	if _, err := f.a.db.Exec(`
+		INSERT INTO opinions (id, candidate_id, member_id, type)
+		SELECT 'op_feed_test_00000001', $1, m.id, 'POSITIVE' FROM plan_members m
+		WHERE m.plan_id = $2 AND m.role = 'OWNER'`, tb.Candidates[0].BlockID, f.plan.PlanID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for get().Contents[0].Candidates[0].OpinionSummary.Distribution.Positive != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the cached listing never saw the change")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Leaving the plan is a change too: the cached listing is not served to a former member.
+	if r := f.a.do(req{Method: "DELETE", Path: "/plans/" + f.plan.PlanID + "/members/me", Token: f.ben}); r.Status != 204 {
+		t.Fatalf("leave: %d", r.Status)
+	}
+	f.a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben}).problem(t, 403, "FORBIDDEN_NOT_MEMBER")
 }

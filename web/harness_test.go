@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -31,7 +32,12 @@ type testApp struct {
 
 func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	t.Helper()
-	db, queries := pgtest.Counted(t)
+	db, queries, url := pgtest.Counted(t)
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	if err := db.Listen(ctx, url, nil); err != nil { // the day cache, as in production
+		t.Fatal(err)
+	}
 	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}, queries: queries}
 	tokens, err := auth.NewIssuer([]byte("test-secret-test-secret-test-secret!"), func() time.Time { return a.now })
 	if err != nil {

@@ -47,6 +47,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err := postgres.Migrate(ctx, db.DB.DB, log); err != nil {
 		return err
 	}
+	if err := db.Listen(ctx, cluster.URL, log); err != nil {
+		return fmt.Errorf("change feed: %w", err)
+	}
 	catalog, version, err := places.Catalog()
 	if err != nil {
 		return fmt.Errorf("built-in place catalog: %w", err)

@@ -186,7 +186,22 @@ func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeB
 // DayBlocks lists a page of the time blocks of one plan day by start and end time, with
 // their candidates, in four queries whatever their number: the plan, membership and day; the
 // page; its candidates with opinion tallies; their places.
+//
+// Listings are served from the day cache while the plan is unchanged (see cache.go).
 func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (info planner.DayInfo, out []planner.TimeBlock, hasNext bool, err error) {
+	key := dayKey{plan: planID, user: userID, day: day, page: page.Number, pages: page.Size}
+	var at stamp
+	if db.days != nil {
+		if e, ok := db.days.get(key); ok {
+			return e.info, e.blocks, e.hasNext, nil
+		}
+		at, _ = db.days.now(planID) // before reading, so a change during the read is noticed
+		defer func() {
+			if err == nil {
+				db.days.put(key, dayEntry{at: at, loaded: time.Now(), info: info, blocks: out, hasNext: hasNext})
+			}
+		}()
+	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, d, err := planMemberDay(ctx, tx, planID, userID, day)
 		if err != nil {
@@ -355,7 +370,7 @@ func placeTimeBlock(ctx context.Context, tx *sqlx.Tx, dayID, self string, start,
 // selected (DIRECT); a FREE block's place-less entry is not (NOTHING).
 func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.BlockType, slot planner.Slot, memo string, resolve func(tx *sqlx.Tx) (newCandidate, error)) (*planner.TimeBlock, error) {
 	var out *planner.TimeBlock
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, day, err := planMemberDay(ctx, tx, planID, userID, slot.Day)
 		if err != nil {
 			return err
@@ -530,7 +545,7 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			Fields: []planner.FieldError{{Field: "start_time", Reason: "must be given with end_time"}}}
 	}
 	var out *planner.BlockDetail
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -601,7 +616,7 @@ func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to plann
 // DeleteTimeBlock deletes a time block with its candidates, their opinions and expenses;
 // additional expenses placed after it move to the start of its day.
 func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
@@ -668,7 +683,7 @@ func candidateIn(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidat
 // PLAN_COLLECTION_NOT_FOUND and PLACE_NOT_FOUND.
 func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error) {
 	var out *planner.TimeBlock
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -714,7 +729,7 @@ func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID str
 // locked), so exactly one candidate is selected afterwards.
 func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error) {
 	var out *planner.TimeBlock
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -822,7 +837,7 @@ func withExpenses(ctx context.Context, tx *sqlx.Tx, cs []planner.Candidate) ([]p
 // becomes the selected one (DIRECT); when none is left the time block is deleted. Checks, in
 // order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, BLOCK_NOT_IN_TIME_BLOCK.
 func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}

@@ -533,7 +533,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 // TestDayBlocksQueryBudget: listing a day runs a fixed number of statements whatever the
 // number of blocks, candidates and opinions.
 func TestDayBlocksQueryBudget(t *testing.T) {
-	db, queries := pgtest.Counted(t)
+	db, queries, _ := pgtest.Counted(t)
 	f := newTrip(t, db)
 	ctx := t.Context()
 	var voters []string

@@ -21,6 +21,7 @@ import (
 // DB is the database handle every store method hangs off.
 type DB struct {
 	*sqlx.DB
+	days *dayCache // nil until Listen: nothing cached
 }
 
 // Open connects to url, checks the connection and sizes the pool.
@@ -38,7 +39,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{db}, nil
+	return &DB{DB: db}, nil
 }
 
 // Migrate applies every pending embedded migration. A PostgreSQL advisory lock lets several
@@ -66,6 +67,16 @@ func Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 		}
 	}
 	return nil
+}
+
+// planTx is tx for a change to a plan: once committed, this instance's cached views of the
+// plan are dropped at once (other instances learn it from the change feed).
+func (db *DB) planTx(ctx context.Context, planID string, fn func(tx *sqlx.Tx) error) error {
+	err := db.tx(ctx, fn)
+	if err == nil {
+		db.planChanged(planID)
+	}
+	return err
 }
 
 // tx runs fn in one transaction, committing when it returns nil.

@@ -42,7 +42,7 @@ func selectPlanCollections(ctx context.Context, tx *sqlx.Tx, where string, args 
 // PLAN_COLLECTION_ALREADY_EXISTS.
 func (db *DB) LinkCollections(ctx context.Context, userID, planID string, collectionIDs []string) ([]planner.PlanCollection, error) {
 	var out []planner.PlanCollection
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -97,7 +97,7 @@ func (db *DB) PlanCollections(ctx context.Context, userID, planID string) ([]pla
 
 // UnlinkCollection removes a collection from a plan; blocks made from its places stay.
 func (db *DB) UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}

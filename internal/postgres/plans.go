@@ -217,7 +217,7 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 		return nil, err
 	}
 	var out planner.PlanUpdate
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
@@ -292,7 +292,7 @@ func sameDate(a, b time.Time) bool {
 
 // DeletePlan deletes a plan with everything in it (its owner only).
 func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planOwner(ctx, tx, planID, userID, "delete the plan"); err != nil {
 			return err
 		}
@@ -348,7 +348,7 @@ func activeMember(ctx context.Context, tx *sqlx.Tx, planID, memberID string) err
 
 // ChangePlanOwner hands the plan's ownership to another active member (the owner only).
 func (db *DB) ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planOwner(ctx, tx, planID, userID, "hand over the plan")
 		if err != nil {
 			return err
@@ -371,7 +371,7 @@ func (db *DB) ChangePlanOwner(ctx context.Context, userID, planID, memberID stri
 // LeavePlan ends the user's membership of a plan; the owner must hand ownership over first
 // (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) LeavePlan(ctx context.Context, userID, planID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -387,7 +387,7 @@ func (db *DB) LeavePlan(ctx context.Context, userID, planID string) error {
 // RemovePlanMember ends another member's membership (the owner only); the owner cannot
 // remove themself (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) RemovePlanMember(ctx context.Context, userID, planID, memberID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planOwner(ctx, tx, planID, userID, "remove members")
 		if err != nil {
 			return err

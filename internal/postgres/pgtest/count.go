@@ -24,17 +24,19 @@ func (c *Counter) Reset() { c.n.Store(0) }
 // Count is the number of statements since the last Reset.
 func (c *Counter) Count() int { return int(c.n.Load()) }
 
-// Counted is New with a statement counter on the pool, for query-budget tests.
-func Counted(tb testing.TB) (*postgres.DB, *Counter) {
+// Counted is New with a statement counter on the pool, for query-budget tests. It also
+// returns the database's URL, for connections of their own (such as the change feed's).
+func Counted(tb testing.TB) (*postgres.DB, *Counter, string) {
 	tb.Helper()
-	connector, err := pq.NewConnector(URL(tb))
+	url := URL(tb)
+	connector, err := pq.NewConnector(url)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
 	c := &Counter{}
 	db := sqlx.NewDb(sql.OpenDB(countingConnector{connector, c}), "postgres")
 	tb.Cleanup(func() { db.Close() })
-	return &postgres.DB{DB: db}, c
+	return &postgres.DB{DB: db}, c, url
 }
 
 type countingConnector struct {
