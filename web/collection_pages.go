@@ -82,7 +82,7 @@ func collectionsNextHref(c echo.Context, p planner.Page) string {
 // filtered as the query asks (so the page also works without JavaScript).
 func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) (views.CollectionView, error) {
 	ctx, userID := c.Request().Context(), caller(c).UserID
-	me, members, err := s.store.CollectionMembers(ctx, userID, col.ID)
+	members, err := s.store.CollectionMembers(ctx, userID, col.ID)
 	if err != nil {
 		return views.CollectionView{}, err
 	}
@@ -102,7 +102,7 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	}
 	return views.CollectionView{
 		ID: col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
-		Members: toMemberViews(members), IsOwner: me.Role == planner.RoleOwner,
+		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Places: s.placeListView(col.ID, list, hasNext, page, sorted, addedBy),
 	}, nil
 }

@@ -228,7 +228,7 @@ func TestCollectionMembers(t *testing.T) {
 	benMember := a.joinCollection(col.CollectionID, "mem-ben")
 	path := "/collections/" + col.CollectionID + "/members"
 
-	var group memberGroupJSON
+	var group memberGroupJSON[memberJSON]
 	res := a.do(req{Method: "GET", Path: path, Token: ben})
 	if err := json.Unmarshal(res.Body, &group); err != nil || res.Status != http.StatusOK {
 		t.Fatalf("members: %d %s", res.Status, res.Body)

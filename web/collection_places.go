@@ -108,27 +108,46 @@ var collectionPlaceSorts = map[string]planner.CollectionPlaceSort{
 
 // listCollectionPlaces lists a page of the collection's places.
 func (s *Server) listCollectionPlaces(c echo.Context) error {
+	q, err := readPlaceListQuery(c)
+	if err != nil {
+		return err
+	}
+	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), q.page, q.sort, q.addedBy)
+	if err != nil {
+		return err
+	}
+	partial := views.PlaceCards(s.placeListView(c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.addedBy))
+	return respond(c, http.StatusOK, s.collectionPlacesPage(list, hasNext, q.page), nil, partial)
+}
+
+// placeListQuery is how a list of collection places is asked for.
+type placeListQuery struct {
+	page    planner.Page
+	sort    planner.CollectionPlaceSort
+	addedBy string
+}
+
+// readPlaceListQuery reads page, size, sort (alias sortType) and added_by (alias
+// addedByMemberId).
+func readPlaceListQuery(c echo.Context) (placeListQuery, error) {
 	var v planner.Validation
-	page := pageParams(c, &v)
-	addedBy := queryParam(c, "added_by", "addedByMemberId")
-	v.Check(addedBy == "" || planner.ValidID(addedBy), "added_by", "must be a collection member id")
+	q := placeListQuery{page: pageParams(c, &v), addedBy: queryParam(c, "added_by", "addedByMemberId")}
+	v.Check(q.addedBy == "" || planner.ValidID(q.addedBy), "added_by", "must be a collection member id")
 	if err := v.Err(); err != nil {
-		return err
+		return q, err
 	}
-	sort, err := sortParam(c, collectionPlaceSorts, "LATEST")
-	if err != nil {
-		return err
-	}
-	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), page, sort, addedBy)
-	if err != nil {
-		return err
-	}
+	var err error
+	q.sort, err = sortParam(c, collectionPlaceSorts, "LATEST")
+	return q, err
+}
+
+// collectionPlacesPage is a page of collection places as JSON.
+func (s *Server) collectionPlacesPage(list []planner.CollectionPlace, hasNext bool, page planner.Page) pageJSON[collectionPlaceJSON] {
 	out := make([]collectionPlaceJSON, len(list))
 	for i := range list {
 		out[i] = s.toCollectionPlaceJSON(&list[i])
 	}
-	partial := views.PlaceCards(s.placeListView(c.Param("collectionId"), list, hasNext, page, sortName(c, "LATEST"), addedBy))
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, partial)
+	return newPage(out, hasNext, page)
 }
 
 // collectionPlaceDetailJSON is a collection place with its source.

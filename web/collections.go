@@ -148,26 +148,30 @@ func (s *Server) collectionPlans(c echo.Context) error {
 	return respond(c, http.StatusOK, out, nil, nil)
 }
 
-// memberGroupJSON is the MemberGroup resource of a collection.
-type memberGroupJSON struct {
-	IsAuthenticated bool         `json:"is_authenticated"`
-	Me              *memberJSON  `json:"me"`
-	Members         []memberJSON `json:"members"`
+// memberGroupJSON is the MemberGroup resource: M is a collection's or a plan's member shape.
+type memberGroupJSON[M any] struct {
+	IsAuthenticated bool `json:"is_authenticated"`
+	Me              *M   `json:"me"`
+	Members         []M  `json:"members"`
+}
+
+func toMemberGroupJSON[M any](g *planner.MemberGroup, member func(planner.Member) M) memberGroupJSON[M] {
+	out := memberGroupJSON[M]{IsAuthenticated: true, Members: make([]M, len(g.Members))}
+	for i, m := range g.Members {
+		out.Members[i] = member(m)
+	}
+	if g.Me != nil {
+		me := member(*g.Me)
+		out.Me = &me
+	}
+	return out
 }
 
 // collectionMembers lists the collection's members and which one is the caller.
 func (s *Server) collectionMembers(c echo.Context) error {
-	me, members, err := s.store.CollectionMembers(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	g, err := s.store.CollectionMembers(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
 	if err != nil {
 		return err
 	}
-	out := memberGroupJSON{IsAuthenticated: true, Members: make([]memberJSON, len(members))}
-	for i, m := range members {
-		out.Members[i] = toMemberJSON(m)
-	}
-	if me.ID != "" {
-		mj := toMemberJSON(me)
-		out.Me = &mj
-	}
-	return respond(c, http.StatusOK, out, nil, nil)
+	return respond(c, http.StatusOK, toMemberGroupJSON(g, toMemberJSON), nil, nil)
 }

@@ -83,26 +83,16 @@ func (s *Server) unlinkCollection(c echo.Context) error {
 
 // planCollectionPlaces lists a linked collection's places, as the collection places list does.
 func (s *Server) planCollectionPlaces(c echo.Context) error {
-	var v planner.Validation
-	page := pageParams(c, &v)
-	addedBy := queryParam(c, "added_by", "addedByMemberId")
-	v.Check(addedBy == "" || planner.ValidID(addedBy), "added_by", "must be a collection member id")
-	if err := v.Err(); err != nil {
-		return err
-	}
-	sort, err := sortParam(c, collectionPlaceSorts, "LATEST")
+	q, err := readPlaceListQuery(c)
 	if err != nil {
 		return err
 	}
-	list, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("collectionId"), page, sort, addedBy)
+	list, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("collectionId"), q.page, q.sort, q.addedBy)
 	if err != nil {
 		return err
 	}
-	out := make([]collectionPlaceJSON, len(list))
-	for i := range list {
-		out[i] = s.toCollectionPlaceJSON(&list[i])
-	}
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), nil, s.planPlacesPartial(c.Param("planId"), c.Param("collectionId"), list, hasNext, page))
+	partial := s.planPlacesPartial(c.Param("planId"), c.Param("collectionId"), list, hasNext, q.page)
+	return respond(c, http.StatusOK, s.collectionPlacesPage(list, hasNext, q.page), nil, partial)
 }
 
 // planCollectionPlace answers one place of a linked collection with its source.

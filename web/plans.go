@@ -201,27 +201,13 @@ func toPlanMemberJSON(m planner.Member) planMemberJSON {
 	return planMemberJSON{PlanMemberID: m.ID, Nickname: m.Nickname, Picture: m.Picture, Role: string(m.Role)}
 }
 
-type planMemberGroupJSON struct {
-	IsAuthenticated bool             `json:"is_authenticated"`
-	Me              *planMemberJSON  `json:"me"`
-	Members         []planMemberJSON `json:"members"`
-}
-
 // planMembers lists the plan's members and which one is the caller.
 func (s *Server) planMembers(c echo.Context) error {
 	g, err := s.store.PlanMembers(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
-	out := planMemberGroupJSON{IsAuthenticated: true, Members: make([]planMemberJSON, len(g.Members))}
-	for i, m := range g.Members {
-		out.Members[i] = toPlanMemberJSON(m)
-	}
-	if g.Me != nil {
-		me := toPlanMemberJSON(*g.Me)
-		out.Me = &me
-	}
-	return respond(c, http.StatusOK, out, nil, nil)
+	return respond(c, http.StatusOK, toMemberGroupJSON(g, toPlanMemberJSON), nil, nil)
 }
 
 type planOwnerRequest struct {

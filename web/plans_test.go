@@ -62,7 +62,7 @@ func TestPlans(t *testing.T) {
 	}
 
 	// Members, owner change, leave and delete.
-	var g planMemberGroupJSON
+	var g memberGroupJSON[planMemberJSON]
 	res = a.do(req{Method: "GET", Path: path + "/members", Token: ben})
 	if json.Unmarshal(res.Body, &g); len(g.Members) != 2 || g.Me == nil || g.Me.Nickname != "Ben" || g.Members[0].Role != "OWNER" {
 		t.Fatalf("members: %s", res.Body)

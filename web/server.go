@@ -50,7 +50,7 @@ type Store interface {
 	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
 	DeleteCollection(ctx context.Context, userID, id string) error
 	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
-	CollectionMembers(ctx context.Context, userID, collectionID string) (me planner.Member, members []planner.Member, err error)
+	CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error)
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
 	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)
