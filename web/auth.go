@@ -180,6 +180,14 @@ func (s *Server) logout(c echo.Context) error {
 			return err
 		}
 	}
+	if err := s.clearSignIn(c); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, "/")
+}
+
+// clearSignIn deletes this browser's session and clears the session and refresh cookies.
+func (s *Server) clearSignIn(c echo.Context) error {
 	if _, err := c.Cookie(sessionName); err == nil {
 		sess, err := s.sessions.Get(c.Request(), sessionName)
 		if err != nil {
@@ -191,5 +199,5 @@ func (s *Server) logout(c echo.Context) error {
 		}
 	}
 	c.SetCookie(s.cookie(refreshCookie, "", -1))
-	return respondChange(c, http.StatusNoContent, nil, nil, "/")
+	return nil
 }

@@ -37,6 +37,8 @@ func (s *Server) routes() {
 	// Users.
 	e.GET("/users/me", s.me, preTerms)
 	e.PATCH("/users/me/terms", s.acceptTerms, preTerms)
+	e.PUT("/users/me", s.updateMe, user)
+	e.DELETE("/users/me", s.withdraw, user)
 
 	// Places.
 	e.GET("/places/search", s.searchPlaces, user)

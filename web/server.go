@@ -40,6 +40,8 @@ type Store interface {
 	SignInUser(ctx context.Context, in planner.User) (*planner.User, error)
 	User(ctx context.Context, id string) (*planner.User, error)
 	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
+	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
+	WithdrawUser(ctx context.Context, userID, reason string) error
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error

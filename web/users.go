@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -68,4 +70,56 @@ func (s *Server) acceptTerms(c echo.Context) error {
 		return err
 	}
 	return respondChange(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, nil, localPath(c.QueryParam("next"), "/home"))
+}
+
+type nicknameRequest struct {
+	Nickname string `json:"nickname" form:"nickname"`
+}
+
+// updateMe changes the nickname (2–10 letters or digits), copied to the user's memberships.
+func (s *Server) updateMe(c echo.Context) error {
+	var in nicknameRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	nickname := strings.TrimSpace(in.Nickname)
+	var v planner.Validation
+	v.Check(planner.ValidNickname(nickname), "nickname", "must be 2–10 letters or digits")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	u, err := s.store.UpdateNickname(c.Request().Context(), caller(c).UserID, nickname)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, toUserJSON(u), nil, "/home")
+}
+
+type withdrawRequest struct {
+	Reason string `json:"reason" form:"reason"`
+}
+
+// withdrawReasonMax bounds the reason for deleting an account, in characters.
+const withdrawReasonMax = 2000
+
+// withdraw deletes the caller's account (see postgres.WithdrawUser) and signs this client out.
+func (s *Server) withdraw(c echo.Context) error {
+	var in withdrawRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	reason := strings.TrimSpace(in.Reason)
+	n := utf8.RuneCountInString(reason)
+	var v planner.Validation
+	v.Check(n >= 1 && n <= withdrawReasonMax && !strings.ContainsRune(reason, 0), "reason", "must be 1–2000 characters")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.store.WithdrawUser(c.Request().Context(), caller(c).UserID, reason); err != nil {
+		return err
+	}
+	if err := s.clearSignIn(c); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, "/")
 }

@@ -77,3 +77,38 @@ func (db *DB) AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 	}
 	return &u, nil
 }
+
+// UpdateNickname changes the user's nickname and copies it to the user's active memberships,
+// where other members see it.
+func (db *DB) UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error) {
+	var u planner.User
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &u, `
+			UPDATE users SET nickname = $2, updated_at = now()
+			WHERE id = $1 AND withdrawn_at IS NULL
+			RETURNING `+userColumns, userID, nickname)
+		if errors.Is(err, sql.ErrNoRows) {
+			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
+		}
+		if err != nil {
+			return err
+		}
+		return copyProfile(ctx, tx, userID, u.Nickname, u.Picture)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// copyProfile writes the nickname and picture into the user's active plan and collection
+// memberships.
+func copyProfile(ctx context.Context, tx *sqlx.Tx, userID, nickname, picture string) error {
+	for _, table := range []string{"plan_members", "collection_members"} {
+		if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET nickname = $2, picture = $3
+			WHERE user_id = $1 AND left_at IS NULL`, userID, nickname, picture); err != nil {
+			return err
+		}
+	}
+	return nil
+}

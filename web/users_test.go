@@ -1,0 +1,78 @@
+package web
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestNicknameChangeIsCopiedToMemberships(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	tb := decodeBlock(t, f.add(f.ben, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	for _, bad := range []any{map[string]string{"nickname": "x"}, map[string]string{"nickname": "with space"},
+		map[string]string{"nickname": strings.Repeat("가", 11)}, map[string]int{"nickname": 3}} {
+		a.do(req{Method: "PUT", Path: "/users/me", Token: f.ben, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+	res := a.do(req{Method: "PUT", Path: "/users/me", Token: f.ben, Body: map[string]string{"nickname": "벤지2"}})
+	var u userJSON
+	if json.Unmarshal(res.Body, &u); res.Status != 200 || u.Nickname != "벤지2" {
+		t.Fatalf("update: %d %s", res.Status, res.Body)
+	}
+	// Ana sees the new nickname beside Ben's block and in the members lists.
+	var detail blockDetailJSON
+	res = a.do(req{Method: "GET", Path: f.blocks + "/" + tb.Candidates[0].BlockID, Token: f.ana})
+	if json.Unmarshal(res.Body, &detail); detail.Block.AddedBy.Nickname != "벤지2" {
+		t.Fatalf("added_by after rename: %s", res.Body)
+	}
+	res = a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/members", Token: f.ana})
+	if !strings.Contains(string(res.Body), "벤지2") {
+		t.Fatalf("collection members after rename: %s", res.Body)
+	}
+}
+
+func TestWithdrawal(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	solo := a.createPlan(f.ana, "Only Ana", "2026-08-01", "2026-08-02")
+	login := a.login("pf-ana", "Ana") // a second session with its own refresh token
+
+	for _, bad := range []any{map[string]string{}, map[string]string{"reason": " "}, map[string]string{"reason": strings.Repeat("a", 2001)}} {
+		a.do(req{Method: "DELETE", Path: "/users/me", Token: f.ana, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+	if r := a.do(req{Method: "DELETE", Path: "/users/me", Token: f.ana, Body: map[string]string{"reason": "Trip is over"}}); r.Status != 204 {
+		t.Fatalf("withdraw: %d %s", r.Status, r.Body)
+	}
+
+	// Seen from Ben: he owns the plan and the collection now, Ana is gone from the members,
+	// and her block shows "Withdrawn user".
+	var g memberGroupJSON[planMemberJSON]
+	res := a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/members", Token: f.ben})
+	if json.Unmarshal(res.Body, &g); len(g.Members) != 1 || g.Members[0].Nickname != "Ben" || g.Members[0].Role != "OWNER" {
+		t.Fatalf("plan members after withdrawal: %s", res.Body)
+	}
+	var cg memberGroupJSON[memberJSON]
+	res = a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/members", Token: f.ben})
+	if json.Unmarshal(res.Body, &cg); len(cg.Members) != 1 || cg.Members[0].Role != "OWNER" {
+		t.Fatalf("collection members after withdrawal: %s", res.Body)
+	}
+	var detail blockDetailJSON
+	res = a.do(req{Method: "GET", Path: f.blocks + "/" + tb.Candidates[0].BlockID, Token: f.ben})
+	if json.Unmarshal(res.Body, &detail); detail.Block.AddedBy.Nickname != "Withdrawn user" {
+		t.Fatalf("added_by after withdrawal: %s", res.Body)
+	}
+	// The plan only Ana belonged to is gone.
+	a.do(req{Method: "GET", Path: "/plans/" + solo.PlanID, Token: f.ben}).problem(t, 404, "PLAN_NOT_FOUND")
+
+	// Her refresh tokens are revoked, and the account cannot sign in again.
+	a.do(req{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": login.RefreshToken}}).problem(t, 401, "INVALID_TOKEN")
+	a.do(req{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "pf-ana", "nickname": "Ana"}}).
+		problem(t, 403, "USER_WITHDRAWN")
+	a.do(req{Method: "GET", Path: "/users/me", Token: f.ana}).problem(t, 404, "USER_NOT_FOUND")
+	var email string
+	a.db.Get(&email, `SELECT email FROM users WHERE provider_id = 'pf-ana'`)
+	if email != "" {
+		t.Fatalf("a withdrawn user's email is kept: %q", email)
+	}
+}
