@@ -40,7 +40,9 @@ const (
 // triggering element uses. Indicator styles are in app.css (the CSP forbids htmx's inline
 // <style>) and eval-based features are off (the CSP forbids them too).
 // Settling leaves the style attribute alone: setting it is an inline style the CSP refuses.
+// DELETE sends its form in the body, as the JSON API's DELETE /users/me takes one.
 const HTMXConfig = `{"includeIndicatorStyles":false,"allowEval":false,"attributesToSettle":["class","width","height"],` +
+	`"methodsThatUseUrlParams":["get"],` +
 	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
 	`{"code":"[45]..","swap":true,"error":true,"target":"#flash","swapOverride":"innerHTML"}]}`
 

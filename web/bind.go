@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -30,6 +31,12 @@ func (binder) Bind(v any, c echo.Context) error {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		return decodeJSON(r.Body, v)
 	case mt == echo.MIMEApplicationForm || mt == echo.MIMEMultipartForm:
+		if mt == echo.MIMEApplicationForm && r.Method == http.MethodDelete {
+			// net/http parses form bodies of POST, PUT and PATCH only; DELETE /users/me has one.
+			if err := parseFormBody(r); err != nil {
+				return err
+			}
+		}
 		if err := (&echo.DefaultBinder{}).BindBody(c, v); err != nil {
 			var he *echo.HTTPError
 			if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
@@ -87,4 +94,22 @@ func jsonKind(kind string) string {
 		return "object"
 	}
 	return kind
+}
+
+// parseFormBody reads a form-encoded body into r.Form and r.PostForm.
+func parseFormBody(r *http.Request) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return planner.Errorf(planner.CodePayloadTooLarge, "The request body is too large.")
+		}
+		return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
+	}
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
+	}
+	r.PostForm, r.Form = values, values
+	return nil
 }

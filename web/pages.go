@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -86,4 +87,24 @@ func staticFiles(fsys fs.FS) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		files.ServeHTTP(w, r)
 	})
+}
+
+// profilePage lets the user change their nickname, sign out or delete their account.
+func (s *Server) profilePage(c echo.Context) error {
+	u, err := s.store.User(c.Request().Context(), caller(c).UserID)
+	if err != nil {
+		return err
+	}
+	v := views.ProfileView{Nickname: u.Nickname, Picture: u.Picture, Email: planner.MaskEmail(u.Email), Provider: providerName(u.Provider)}
+	return render(c, http.StatusOK, views.Profile(s.pageFor(c, "Profile"), v))
+}
+
+// providerName is a provider as people know it: "Google".
+func providerName(p planner.Provider) string {
+	switch p {
+	case planner.ProviderOIDC:
+		return "OpenID Connect"
+	}
+	s := strings.ToLower(string(p))
+	return strings.ToUpper(s[:1]) + s[1:]
 }

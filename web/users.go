@@ -9,6 +9,7 @@ import (
 
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
+	"tripplan/views"
 )
 
 // userJSON is the User resource (API.md §4); the email is masked.
@@ -92,7 +93,7 @@ func (s *Server) updateMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toUserJSON(u), nil, "/home")
+	return respondChange(c, http.StatusOK, toUserJSON(u), nil, views.ProfilePath)
 }
 
 type withdrawRequest struct {

@@ -76,3 +76,29 @@ func TestWithdrawal(t *testing.T) {
 		t.Fatalf("a withdrawn user's email is kept: %q", email)
 	}
 }
+
+func TestProfilePageInABrowser(t *testing.T) {
+	a := newTestApp(t)
+	b := a.signedInBrowser(t, "prof-1", "Mina")
+	page := a.page(t, b, "/profile")
+	for _, want := range []string{`value="Mina"`, `hx-put="/users/me"`, `hx-delete="/users/me"`, "Delete my account"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("profile page lacks %s", want)
+		}
+	}
+	if res := a.htmx(b, "PUT", "/users/me", "nickname=Mina2"); res.Header.Get("HX-Redirect") != "/profile" {
+		t.Fatalf("nickname form: %d %v %s", res.Status, res.Header, res.Body)
+	}
+	if !strings.Contains(a.page(t, b, "/profile"), `value="Mina2"`) {
+		t.Fatal("the new nickname is not shown")
+	}
+	res := a.htmx(b, "DELETE", "/users/me", "reason=bye")
+	if res.Header.Get("HX-Redirect") != "/" {
+		t.Fatalf("delete account: %d %v", res.Status, res.Header)
+	}
+	// The browser is signed out: its session was deleted.
+	res = a.do(req{Method: "GET", Path: "/profile", Client: b, Header: map[string]string{"Accept": "text/html"}})
+	if res.Status != 303 && res.Status != 302 {
+		t.Fatalf("after deletion the profile page should send to sign-in, got %d", res.Status)
+	}
+}
