@@ -37,21 +37,36 @@ type Claims struct {
 // PreTerms reports whether the token only allows the terms flow.
 func (c *Claims) PreTerms() bool { return c.Scope != ScopeUser }
 
-// Issuer signs and verifies access tokens with HS256.
+// Issuer signs access tokens with HS256 under its current key, naming the key in the token's
+// `kid` header, and verifies tokens signed under the current or a previous key. Rotating the
+// secret is: make the old secret a previous one, start with a new current one; tokens already
+// issued stay valid until they expire (an hour), then the old secret can go.
 type Issuer struct {
-	key []byte
-	now func() time.Time
+	current string            // kid of the signing key
+	keys    map[string][]byte // by kid
+	now     func() time.Time
 }
 
-// NewIssuer returns an Issuer for the secret; it must be at least 32 bytes.
-func NewIssuer(secret []byte, now func() time.Time) (*Issuer, error) {
-	if len(secret) < 32 {
-		return nil, errors.New("JWT secret must be at least 32 bytes")
-	}
+// keyID names a secret without revealing it: the start of a hash of it.
+func keyID(secret []byte) string {
+	h := sha256.Sum256(append([]byte("tripplan-jwt-kid:"), secret...))
+	return base64.RawURLEncoding.EncodeToString(h[:9])
+}
+
+// NewIssuer returns an Issuer signing with secret and also accepting tokens signed with the
+// previous secrets; each must be at least 32 bytes.
+func NewIssuer(secret []byte, now func() time.Time, previous ...[]byte) (*Issuer, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Issuer{key: secret, now: now}, nil
+	i := &Issuer{current: keyID(secret), keys: map[string][]byte{}, now: now}
+	for _, k := range append([][]byte{secret}, previous...) {
+		if len(k) < 32 {
+			return nil, errors.New("JWT secrets must be at least 32 bytes")
+		}
+		i.keys[keyID(k)] = k
+	}
+	return i, nil
 }
 
 // Issue signs an access token for the user; termsAccepted chooses its scope.
@@ -72,18 +87,20 @@ func (i *Issuer) Issue(userID string, termsAccepted bool) (token string, expires
 			ID:        planner.NewID(),
 		},
 	}
-	token, err = jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(i.key)
+	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+	t.Header["kid"] = i.current
+	token, err = t.SignedString(i.keys[i.current])
 	if err != nil {
 		return "", 0, fmt.Errorf("sign access token: %w", err)
 	}
 	return token, int(AccessTTL.Seconds()), nil
 }
 
-// Verify checks the token's signature, algorithm, issuer and times. It answers
+// Verify checks the token's key, signature, algorithm, issuer and times. It answers
 // EXPIRED_TOKEN for an otherwise valid but expired token and INVALID_TOKEN for anything else.
 func (i *Issuer) Verify(token string) (*Claims, error) {
 	var claims Claims
-	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return i.key, nil },
+	_, err := jwt.ParseWithClaims(token, &claims, i.key,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(issuer),
 		jwt.WithExpirationRequired(),
@@ -98,6 +115,19 @@ func (i *Issuer) Verify(token string) (*Claims, error) {
 		return nil, planner.Errorf(planner.CodeInvalidToken, "The access token is not valid.")
 	}
 	return &claims, nil
+}
+
+// key finds the key a token names; a token without kid (issued before keys had ids) is checked
+// against the current key.
+func (i *Issuer) key(t *jwt.Token) (any, error) {
+	kid, ok := t.Header["kid"].(string)
+	if !ok && t.Header["kid"] == nil {
+		kid = i.current
+	}
+	if k, found := i.keys[kid]; found {
+		return k, nil
+	}
+	return nil, errors.New("unknown signing key")
 }
 
 // NewRefreshToken returns a new opaque refresh-token secret and the hash to store.

@@ -75,6 +75,43 @@ func TestVerifyRejectsForgedTokens(t *testing.T) {
 	}
 }
 
+func TestKeyRotation(t *testing.T) {
+	old := []byte("old-secret-old-secret-old-secret-0")
+	next := []byte("new-secret-new-secret-new-secret-1")
+	before, _ := NewIssuer(old, nil)
+	after, err := NewIssuer(next, nil, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := planner.NewID()
+	issuedBefore, _, _ := before.Issue(id, true)
+	issuedAfter, _, _ := after.Issue(id, true)
+	if _, err := after.Verify(issuedBefore); err != nil {
+		t.Errorf("a token signed with the previous key: %v", err)
+	}
+	if _, err := after.Verify(issuedAfter); err != nil {
+		t.Errorf("a token signed with the current key: %v", err)
+	}
+	if _, err := before.Verify(issuedAfter); planner.ErrorCode(err) != planner.CodeInvalidToken {
+		t.Errorf("a key the issuer does not know: %v", err)
+	}
+	parsed, _, _ := jwt.NewParser().ParseUnverified(issuedAfter, &Claims{})
+	if parsed.Header["kid"] != keyID(next) || keyID(next) == keyID(old) || len(keyID(next)) != 12 {
+		t.Errorf("kid header %v", parsed.Header["kid"])
+	}
+	// A token naming a known kid but signed with another secret is refused.
+	forged := jwt.NewWithClaims(jwt.SigningMethodHS256, Claims{Scope: ScopeUser, RegisteredClaims: jwt.RegisteredClaims{
+		Issuer: issuer, Subject: id, ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour))}})
+	forged.Header["kid"] = keyID(next)
+	s, _ := forged.SignedString([]byte("guess-guess-guess-guess-guess-guess"))
+	if _, err := after.Verify(s); planner.ErrorCode(err) != planner.CodeInvalidToken {
+		t.Errorf("forged with a known kid: %v", err)
+	}
+	if _, err := NewIssuer(next, nil, []byte("short")); err == nil {
+		t.Error("a short previous secret was accepted")
+	}
+}
+
 func TestRefreshTokens(t *testing.T) {
 	a, ha := NewRefreshToken()
 	b, hb := NewRefreshToken()
