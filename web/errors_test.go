@@ -23,7 +23,7 @@ func TestGenericErrorsAreProblems(t *testing.T) {
 		code   string
 	}{
 		{"unknown route", req{Method: "GET", Path: "/no/such/thing"}, 404, "NOT_FOUND"},
-		{"wrong method", req{Method: "DELETE", Path: "/users/me", Token: token}, 405, "METHOD_NOT_ALLOWED"},
+		{"wrong method", req{Method: "PATCH", Path: "/users/me", Token: token}, 405, "METHOD_NOT_ALLOWED"},
 		{"malformed JSON", req{Method: "POST", Path: "/dev/auth/login", Body: `{"provider":`}, 400, "INVALID_REQUEST"},
 		{"JSON array instead of object", req{Method: "POST", Path: "/dev/auth/login", Body: `[1,2]`}, 400, "INVALID_REQUEST"},
 		{"two JSON values", req{Method: "POST", Path: "/dev/auth/login", Body: `{} {}`}, 400, "INVALID_REQUEST"},

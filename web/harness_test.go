@@ -43,7 +43,10 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Env: "test", DevLogin: true, SignInRate: 1000, SignInBurst: 1000}
+	// The listener comes first, so that the server knows its own base URL.
+	a.http = httptest.NewUnstartedServer(nil)
+	t.Cleanup(a.http.Close)
+	cfg := Config{Env: "test", BaseURL: "http://" + a.http.Listener.Addr().String(), DevLogin: true, SignInRate: 1000, SignInBurst: 1000}
 	for _, m := range mutate {
 		m(&cfg)
 	}
@@ -57,8 +60,8 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 		t.Fatal(err)
 	}
 	a.srv = srv
-	a.http = httptest.NewServer(srv)
-	t.Cleanup(a.http.Close)
+	a.http.Config.Handler = srv
+	a.http.Start()
 	return a
 }
 

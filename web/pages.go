@@ -48,6 +48,9 @@ var signInMessages = map[string]string{
 
 func (s *Server) signInPage(c echo.Context) error {
 	v := views.SignInView{DevLogin: s.cfg.DevLogin, Error: signInMessages[c.QueryParam("error")], Next: localPath(c.QueryParam("next"), "")}
+	for _, p := range s.signin.List() {
+		v.Providers = append(v.Providers, views.SignInProvider{ID: p.ID, Name: p.Name})
+	}
 	return render(c, http.StatusOK, views.SignIn(s.pageFor(c, "Sign in"), v))
 }
 

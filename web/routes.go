@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"tripplan/internal/signin"
 	"tripplan/static"
 	"tripplan/views"
 )
@@ -33,6 +34,9 @@ func (s *Server) routes() {
 	if s.cfg.DevLogin {
 		e.POST("/dev/auth/login", s.devLogin, signIn)
 	}
+	// Social sign-in: browser redirects, so HTML-only routes. Unknown or disabled providers 404.
+	s.page(http.MethodGet, signin.StartPath+":provider", s.beginSignIn, signIn)
+	s.page(http.MethodGet, signin.CallbackPath+":provider", s.completeSignIn, signIn)
 
 	// Users.
 	e.GET("/users/me", s.me, preTerms)

@@ -15,6 +15,7 @@ import (
 	"tripplan/internal/auth"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
+	"tripplan/internal/signin"
 )
 
 // Config is what the server needs to know about its environment.
@@ -32,12 +33,15 @@ type Config struct {
 	// MapTileURL is the {z}/{x}/{y} tile template the maps load ("" or "none": no tiles; the
 	// maps then show the places without a background). MapTileAttribution credits it.
 	MapTileURL, MapTileAttribution string
+	// SignIn enables the social sign-in providers; their callbacks are under BaseURL.
+	SignIn signin.Config
 }
 
 // Store is the persistence the handlers call. postgres.DB implements it.
 type Store interface {
 	PingContext(ctx context.Context) error
 	SignInUser(ctx context.Context, in planner.User) (*planner.User, error)
+	SignInSocial(ctx context.Context, in planner.User) (*planner.User, error)
 	User(ctx context.Context, id string) (*planner.User, error)
 	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
@@ -111,6 +115,7 @@ type Server struct {
 	places   PlaceProvider
 	sessions sessions.Store
 	tokens   *auth.Issuer
+	signin   *signin.Providers
 	log      *slog.Logger
 	echo     *echo.Echo
 	openapi  *openapi3.T
@@ -131,8 +136,12 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	providers, err := signin.New(context.Background(), cfg.BaseURL, cfg.SignIn)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
-		cfg: cfg, store: d.Store, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, log: d.Log,
+		cfg: cfg, store: d.Store, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

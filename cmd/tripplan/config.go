@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"tripplan/internal/places"
+	"tripplan/internal/signin"
 	"tripplan/web"
 )
 
@@ -26,6 +28,9 @@ type config struct {
 	// Map tiles for the place and plan maps: an {z}/{x}/{y} URL template, or "none".
 	MapTileURL         string
 	MapTileAttribution string
+	// SignIn: the social sign-in providers with their clients configured; its key is the
+	// session secret.
+	SignIn signin.Config
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -80,6 +85,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if err := checkTileURL(c.MapTileURL); err != nil {
 		return c, err
 	}
+	if err := loadSignIn(&c, getenv); err != nil {
+		return c, err
+	}
 	if c.Env == "production" {
 		var missing []string
 		if len(c.SessionSecret) < 32 {
@@ -104,7 +112,59 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if len(c.SessionSecret) < 32 || len(c.JWTSecret) < 32 {
 		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
 	}
+	c.SignIn.Key = c.SessionSecret
 	return c, nil
+}
+
+// signInVariables are the groups of variables that enable each social sign-in provider,
+// all set or none.
+var signInVariables = [][]string{
+	{"GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"},
+	{"KAKAO_CLIENT_ID", "KAKAO_CLIENT_SECRET"},
+	{"NAVER_CLIENT_ID", "NAVER_CLIENT_SECRET"},
+	{"APPLE_CLIENT_ID", "APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY"},
+	{"OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"},
+}
+
+// loadSignIn reads the social sign-in providers' clients; a half-configured one is an error.
+func loadSignIn(c *config, getenv func(string) string) error {
+	for _, group := range signInVariables {
+		var missing []string
+		for _, name := range group {
+			if getenv(name) == "" {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) > 0 && len(missing) < len(group) {
+			return fmt.Errorf("%s must be set together (missing: %s)", strings.Join(group, ", "), strings.Join(missing, ", "))
+		}
+	}
+	client := func(prefix string) signin.Client {
+		return signin.Client{ID: getenv(prefix + "_CLIENT_ID"), Secret: getenv(prefix + "_CLIENT_SECRET")}
+	}
+	c.SignIn = signin.Config{
+		Google: client("GOOGLE"), Kakao: client("KAKAO"), Naver: client("NAVER"),
+		Apple: signin.Apple{ClientID: getenv("APPLE_CLIENT_ID"), TeamID: getenv("APPLE_TEAM_ID"), KeyID: getenv("APPLE_KEY_ID"),
+			PrivateKey: getenv("APPLE_PRIVATE_KEY")},
+		OIDC: signin.OIDC{Issuer: getenv("OIDC_ISSUER"), ClientID: getenv("OIDC_CLIENT_ID"), Secret: getenv("OIDC_CLIENT_SECRET"),
+			Name: getenv("OIDC_NAME")},
+	}
+	if iss := c.SignIn.OIDC.Issuer; iss != "" {
+		if u, err := url.Parse(iss); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("OIDC_ISSUER must be an http(s) URL, not %q", iss)
+		}
+	}
+	return nil
+}
+
+// publicURL is the URL people reach the server at (social sign-in callbacks are under it):
+// BASE_URL, or http://localhost with the port of ADDR when it is unset (never in production).
+func (c config) publicURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	_, port, _ := net.SplitHostPort(c.Addr)
+	return "http://localhost:" + port
 }
 
 // checkTileURL accepts "none" or an http(s) URL template with {z}, {x} and {y}.

@@ -71,8 +71,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.BaseURL, DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
-		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution}
+	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.publicURL(), DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
+		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn}
 	srv, err := web.New(webCfg, web.Deps{
 		Store:    db,
 		Places:   cfg.placeProvider(),

@@ -13,6 +13,8 @@ import (
 
 	"tripplan/internal/places"
 	"tripplan/internal/postgres/pgtest"
+	"tripplan/internal/signin"
+	"tripplan/internal/signin/fakeoidc"
 )
 
 func env(m map[string]string) func(string) string {
@@ -54,24 +56,41 @@ func TestConfig(t *testing.T) {
 	if _, ok := c.placeProvider().(*places.Google); !ok {
 		t.Errorf("GOOGLE_PLACES_API_KEY: provider %T", c.placeProvider())
 	}
+	if c.SignIn.Google.ID != "" || c.SignIn.OIDC.Issuer != "" || c.publicURL() != "http://localhost:8080" {
+		t.Errorf("no sign-in configured: %+v, public URL %s", c.SignIn, c.publicURL())
+	}
+	c, err = loadConfig(env(map[string]string{"ADDR": ":9000", "GOOGLE_CLIENT_ID": "g", "GOOGLE_CLIENT_SECRET": "gs",
+		"OIDC_ISSUER": "https://sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os", "OIDC_NAME": "Company SSO",
+		"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k", "APPLE_PRIVATE_KEY": "pem"}))
+	if err != nil || c.SignIn.Google != (signin.Client{ID: "g", Secret: "gs"}) || c.SignIn.Kakao.ID != "" ||
+		c.SignIn.OIDC != (signin.OIDC{Issuer: "https://sso.example", ClientID: "o", Secret: "os", Name: "Company SSO"}) ||
+		c.SignIn.Apple != (signin.Apple{ClientID: "a", TeamID: "t", KeyID: "k", PrivateKey: "pem"}) ||
+		string(c.SignIn.Key) != string(c.SessionSecret) || c.publicURL() != "http://localhost:9000" {
+		t.Errorf("sign-in configuration: %+v %v", c.SignIn, err)
+	}
 	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
-		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"}} {
+		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
+		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
+		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}} {
 		if _, err := loadConfig(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}
 }
 
-// TestRunServesAndShutsDown starts the real program on a fresh database, signs in as a demo
-// user over HTTP, and stops it the way SIGTERM does.
+// TestRunServesAndShutsDown starts the real program on a fresh database with an OpenID
+// Connect provider configured, signs in as a demo user over HTTP, and stops it the way
+// SIGTERM does.
 func TestRunServesAndShutsDown(t *testing.T) {
 	dbURL := pgtest.URL(t)
+	op := fakeoidc.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out, w := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, nil, env(map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0"}), w)
+		done <- run(ctx, nil, env(map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0",
+			"OIDC_ISSUER": op.URL, "OIDC_CLIENT_ID": fakeoidc.ClientID, "OIDC_CLIENT_SECRET": fakeoidc.Secret, "OIDC_NAME": "Test SSO"}), w)
 		w.Close()
 	}()
 	urlRe := regexp.MustCompile(`Tripplan is running at (http://\S+)`)
@@ -87,7 +106,18 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	}
 	go io.Copy(io.Discard, out)
 
-	res, err := http.Post(base+"/dev/auth/login", "application/json",
+	// The configured OpenID Connect provider is offered on the sign-in page.
+	res, err := http.Get(base + "/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(page), "Continue with Test SSO") {
+		t.Fatalf("the sign-in page does not offer the OpenID Connect provider: %s", page)
+	}
+
+	res, err = http.Post(base+"/dev/auth/login", "application/json",
 		strings.NewReader(`{"provider":"GOOGLE","provider_id":"demo-ana","nickname":"Ana"}`))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,70 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+	"tripplan/internal/signin"
+)
+
+// beginSignIn sends the browser to the provider (GET /oauth2/authorization/{provider}),
+// keeping the sign-in's state, PKCE verifier and next path in the flow cookie.
+func (s *Server) beginSignIn(c echo.Context) error {
+	p := s.signin.Get(c.Param("provider"))
+	if p == nil {
+		return echo.ErrNotFound
+	}
+	authURL, flow, err := s.signin.Begin(p, localPath(c.QueryParam("next"), ""))
+	if err != nil {
+		return err
+	}
+	c.SetCookie(s.flowCookie(flow, int(signin.FlowTTL.Seconds())))
+	return c.Redirect(http.StatusFound, authURL)
+}
+
+// completeSignIn is the provider's callback (GET /login/oauth2/code/{provider}). It signs the
+// account's user in as dev login does — browser session and refresh cookie — and continues
+// to the next path, through onboarding while the terms are pending. A failed or refused
+// sign-in goes back to the sign-in page with its message.
+func (s *Server) completeSignIn(c echo.Context) error {
+	p := s.signin.Get(c.Param("provider"))
+	if p == nil {
+		return echo.ErrNotFound
+	}
+	var flow string
+	if ck, err := c.Cookie(signin.FlowCookie); err == nil {
+		flow = ck.Value
+	}
+	c.SetCookie(s.flowCookie("", -1)) // one callback per flow
+	ctx := c.Request().Context()
+	account, next, err := s.signin.Complete(ctx, p, flow, c.QueryParams())
+	if err != nil {
+		s.log.WarnContext(ctx, "social sign-in failed", "provider", p.ID, "err", err)
+		return c.Redirect(http.StatusFound, "/login?error=failed")
+	}
+	u, err := s.store.SignInSocial(ctx, account)
+	if planner.ErrorCode(err) == planner.CodeUserWithdrawn {
+		return c.Redirect(http.StatusFound, "/login?error=withdrawn")
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.startSession(c, u); err != nil {
+		return err
+	}
+	next = localPath(next, "/home")
+	if !u.TermsAccepted() {
+		next = "/onboarding/terms?next=" + url.QueryEscape(next)
+	}
+	return c.Redirect(http.StatusFound, next)
+}
+
+// flowCookie is the sign-in flow cookie, sent only to the callbacks.
+func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
+	ck := s.cookie(signin.FlowCookie, value, maxAge)
+	ck.Path = signin.CallbackPath
+	return ck
+}
