@@ -16,6 +16,7 @@ import (
 	"tripplan/internal/auth"
 	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
+	"tripplan/internal/storage"
 )
 
 // testApp is a real server on a real, fresh database, reached over HTTP.
@@ -50,8 +51,14 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	for _, m := range mutate {
 		m(&cfg)
 	}
+	files, err := storage.Open(context.Background(), "", t.TempDir(), cfg.BaseURL+"/uploads", []byte("upload-secret-upload-secret-32by"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
 	srv, err := New(cfg, Deps{
 		Store:    db,
+		Files:    files,
 		Sessions: db.NewSessionStore(SessionOptions(cfg), []byte("session-secret-session-secret-32b")),
 		Tokens:   tokens,
 		Log:      slog.New(slog.NewTextHandler(a.logBuf, nil)),

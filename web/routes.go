@@ -15,7 +15,9 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}))
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimit(s.cfg.BodyLimit),
+	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
+	}),
 		s.authenticate, s.crossOriginProtection)
 
 	signIn := s.rateLimit()
@@ -43,6 +45,12 @@ func (s *Server) routes() {
 	e.PATCH("/users/me/terms", s.acceptTerms, preTerms)
 	e.PUT("/users/me", s.updateMe, user)
 	e.DELETE("/users/me", s.withdraw, user)
+	e.PATCH("/users/me/picture", s.startPictureUpload, user)
+	e.DELETE("/users/me/picture", s.deletePicture, user)
+
+	// Stored files: uploads to signed URLs (the signature is the authorization) and pictures.
+	s.page(http.MethodPut, "/uploads", s.acceptUpload)
+	s.page(http.MethodGet, filesPath+"*", s.serveFile)
 
 	// Places.
 	e.GET("/places/search", s.searchPlaces, user)

@@ -16,6 +16,7 @@ import (
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/signin"
+	"tripplan/internal/storage"
 )
 
 // Config is what the server needs to know about its environment.
@@ -45,6 +46,7 @@ type Store interface {
 	User(ctx context.Context, id string) (*planner.User, error)
 	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
+	SetPicture(ctx context.Context, userID, picture string) (old string, err error)
 	WithdrawUser(ctx context.Context, userID, reason string) error
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
@@ -105,13 +107,16 @@ type Deps struct {
 	Places   PlaceProvider
 	Sessions sessions.Store
 	Tokens   *auth.Issuer
-	Log      *slog.Logger
+	// Files keeps uploaded pictures.
+	Files *storage.Store
+	Log   *slog.Logger
 }
 
 // Server is the HTTP handler of the whole application.
 type Server struct {
 	cfg      Config
 	store    Store
+	files    *storage.Store
 	places   PlaceProvider
 	sessions sessions.Store
 	tokens   *auth.Issuer
@@ -141,7 +146,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg: cfg, store: d.Store, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		cfg: cfg, store: d.Store, files: d.Files, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

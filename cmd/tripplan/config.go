@@ -25,6 +25,9 @@ type config struct {
 	// else the built-in catalog.
 	GooglePlacesKey string
 	NominatimURL    string
+	// StorageURL is where uploaded pictures go: "" is the local directory .data/uploads,
+	// s3://bucket?region=…&endpoint=… an S3-compatible store.
+	StorageURL string
 	// Map tiles for the place and plan maps: an {z}/{x}/{y} URL template, or "none".
 	MapTileURL         string
 	MapTileAttribution string
@@ -79,6 +82,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	c.MapTileURL, c.MapTileAttribution = getenv("MAP_TILE_URL"), getenv("MAP_TILE_ATTRIBUTION")
+	if c.StorageURL = getenv("STORAGE_URL"); c.StorageURL != "" && !strings.HasPrefix(c.StorageURL, "s3://") {
+		return c, fmt.Errorf("STORAGE_URL must be an s3:// URL (unset keeps pictures in .data/uploads), not %q", c.StorageURL)
+	}
 	if c.MapTileURL == "" {
 		c.MapTileURL, c.MapTileAttribution = defaultMapTileURL, cmp.Or(c.MapTileAttribution, defaultMapTileAttribution)
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"tripplan/internal/devdb"
 	"tripplan/internal/places"
 	"tripplan/internal/postgres"
+	"tripplan/internal/storage"
 	"tripplan/web"
 )
 
@@ -73,8 +75,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.publicURL(), DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
 		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn}
+	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
 	srv, err := web.New(webCfg, web.Deps{
 		Store:    db,
+		Files:    files,
 		Places:   cfg.placeProvider(),
 		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
 		Tokens:   tokens,
