@@ -170,6 +170,11 @@ func (s *Server) requireUser(allowPreTerms bool) echo.MiddlewareFunc {
 // Requests carrying an Authorization header are exempt: a browser never adds one by itself.
 func (s *Server) crossOriginProtection(next echo.HandlerFunc) echo.HandlerFunc {
 	cop := http.NewCrossOriginProtection()
+	for _, origin := range s.cfg.CORSOrigins {
+		if err := cop.AddTrustedOrigin(origin); err != nil {
+			panic(err) // origins are validated when the configuration is read
+		}
+	}
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Header.Get(echo.HeaderAuthorization) == "" {

@@ -15,6 +15,17 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}))
+	if len(s.cfg.CORSOrigins) > 0 {
+		// Before routing, so preflight requests are answered here.
+		e.Pre(middleware.CORSWithConfig(middleware.CORSConfig{
+			AllowOrigins:     s.cfg.CORSOrigins,
+			AllowMethods:     []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept},
+			ExposeHeaders:    []string{echo.HeaderLocation, "Retry-After", echo.HeaderXRequestID},
+			AllowCredentials: true,
+			MaxAge:           600,
+		}))
+	}
 	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
 	}),

@@ -31,6 +31,9 @@ type Config struct {
 	SignInBurst int
 	// BodyLimit caps request bodies, e.g. "1M".
 	BodyLimit string
+	// CORSOrigins are front-end origins (scheme://host:port) allowed to call the API from
+	// the browser with credentials; their unsafe requests also pass the CSRF check.
+	CORSOrigins []string
 	// MapTileURL is the {z}/{x}/{y} tile template the maps load ("" or "none": no tiles; the
 	// maps then show the places without a background). MapTileAttribution credits it.
 	MapTileURL, MapTileAttribution string

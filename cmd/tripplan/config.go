@@ -21,6 +21,10 @@ type config struct {
 	DevLogin      bool
 	SessionSecret []byte
 	JWTSecret     []byte
+	// JWTPreviousSecrets still verify access tokens after JWT_SECRET changed (rotation).
+	JWTPreviousSecrets [][]byte
+	// CORSOrigins are the front-end origins allowed to call the API with credentials.
+	CORSOrigins []string
 	// Place provider: Google Places when a key is set, else Nominatim when a URL is set,
 	// else the built-in catalog.
 	GooglePlacesKey string
@@ -118,8 +122,32 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if len(c.SessionSecret) < 32 || len(c.JWTSecret) < 32 {
 		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
 	}
+	for _, prev := range splitList(getenv("JWT_PREVIOUS_SECRETS")) {
+		if len(prev) < 32 {
+			return c, errors.New("JWT_PREVIOUS_SECRETS must each be at least 32 bytes")
+		}
+		c.JWTPreviousSecrets = append(c.JWTPreviousSecrets, []byte(prev))
+	}
+	for _, origin := range splitList(getenv("CORS_ORIGINS")) {
+		u, err := url.Parse(origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return c, fmt.Errorf("CORS_ORIGINS must list origins such as https://app.example or http://localhost:5173, not %q", origin)
+		}
+		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
+	}
 	c.SignIn.Key = c.SessionSecret
 	return c, nil
+}
+
+// splitList splits a comma-separated variable, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 // signInVariables are the groups of variables that enable each social sign-in provider,

@@ -69,12 +69,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 	}
 
-	tokens, err := auth.NewIssuer(cfg.JWTSecret, nil)
+	tokens, err := auth.NewIssuer(cfg.JWTSecret, nil, cfg.JWTPreviousSecrets...)
 	if err != nil {
 		return err
 	}
 	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.publicURL(), DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
-		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn}
+		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn,
+		CORSOrigins: cfg.CORSOrigins}
 	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
 	if err != nil {
 		return err

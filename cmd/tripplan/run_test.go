@@ -68,10 +68,17 @@ func TestConfig(t *testing.T) {
 		string(c.SignIn.Key) != string(c.SessionSecret) || c.publicURL() != "http://localhost:9000" {
 		t.Errorf("sign-in configuration: %+v %v", c.SignIn, err)
 	}
+	c, _ = loadConfig(env(map[string]string{"CORS_ORIGINS": "http://localhost:5173, https://app.example/",
+		"JWT_PREVIOUS_SECRETS": "old-secret-old-secret-old-secret-0,older-secret-older-secret-older-1"}))
+	if len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://app.example" || len(c.JWTPreviousSecrets) != 2 {
+		t.Errorf("lists: %q %d", c.CORSOrigins, len(c.JWTPreviousSecrets))
+	}
 	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
-		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}} {
+		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},
+		{"JWT_PREVIOUS_SECRETS": "short"}, {"CORS_ORIGINS": "localhost:5173"}, {"CORS_ORIGINS": "https://app.example/path"},
+		{"STORAGE_URL": "file:///tmp"}} {
 		if _, err := loadConfig(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
