@@ -106,33 +106,66 @@ func Profile(p Page, v ProfileView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</p></div></div><form hx-put=\"/users/me\" class=\"card mt-8 p-6\"><h2 class=\"text-base font-semibold text-slate-900\">Nickname</h2><label for=\"nickname\" class=\"sr-only\">Nickname</label> <input id=\"nickname\" name=\"nickname\" class=\"input mt-3\" required minlength=\"2\" maxlength=\"10\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</p></div></div><section class=\"card mt-8 p-6\" aria-labelledby=\"photo-heading\"><h2 id=\"photo-heading\" class=\"text-base font-semibold text-slate-900\">Photo</h2><div class=\"mt-3 flex items-center gap-4\"><span class=\"relative h-20 w-20 shrink-0 overflow-hidden rounded-full bg-brand-100 ring-1 ring-black/5\"><img data-picture-preview src=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(v.Nickname)
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(v.Picture)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/profile.templ`, Line: 33, Col: 116}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/profile.templ`, Line: 34, Col: 47}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" autocomplete=\"nickname\"><p class=\"hint\">2–10 letters or digits, in any script. Your plans and collections show the new name.</p><div class=\"mt-4 flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\">Save nickname</button></div></form><form method=\"post\" action=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" alt=\"\" class=\"h-full w-full object-cover\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var7 templ.SafeURL
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(LogoutPath))
+			if v.Picture == "" {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, " hidden")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " data-hide-on-error></span><div class=\"flex flex-wrap items-center gap-2\"><label class=\"btn btn-secondary btn-sm cursor-pointer\">Choose a photo <input type=\"file\" accept=\"image/jpeg,image/png,image/webp\" class=\"sr-only\" data-picture-input></label> ")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/profile.templ`, Line: 39, Col: 57}
+				return templ_7745c5c3_Err
+			}
+			if v.Picture != "" {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<button type=\"button\" class=\"btn btn-ghost btn-sm\" hx-delete=\"/users/me/picture\">Remove</button>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</div></div><p class=\"hint\">JPEG, PNG or WebP, up to 5 MB.</p><p data-picture-status class=\"mt-2 text-sm text-slate-600\" aria-live=\"polite\"></p></section><form hx-put=\"/users/me\" class=\"card mt-6 p-6\"><h2 class=\"text-base font-semibold text-slate-900\">Nickname</h2><label for=\"nickname\" class=\"sr-only\">Nickname</label> <input id=\"nickname\" name=\"nickname\" class=\"input mt-3\" required minlength=\"2\" maxlength=\"10\" value=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var7 string
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(v.Nickname)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/profile.templ`, Line: 52, Col: 116}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\" class=\"card mt-6 flex items-center justify-between gap-4 p-6\"><div><h2 class=\"text-base font-semibold text-slate-900\">Sign out</h2><p class=\"text-sm text-slate-600\">Signs out this browser.</p></div><button type=\"submit\" class=\"btn btn-secondary\">Sign out</button></form><form hx-delete=\"/users/me\" hx-confirm=\"Delete your account? You leave every plan and collection and cannot sign in with this account again.\" class=\"card mt-6 border-rose-200 p-6\"><h2 class=\"text-base font-semibold text-rose-800\">Delete account</h2><p class=\"mt-1 text-sm text-slate-600\">You leave every plan and collection; what you added stays, shown as “Withdrawn user”. Plans and collections you own pass to the member who joined first. This cannot be undone.</p><label for=\"reason\" class=\"label mt-4\">Why are you leaving?</label> <textarea id=\"reason\" name=\"reason\" rows=\"3\" maxlength=\"2000\" required class=\"input\"></textarea><div class=\"mt-4 flex justify-end\"><button type=\"submit\" class=\"btn bg-rose-600 text-white hover:bg-rose-700\">Delete my account</button></div></form></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" autocomplete=\"nickname\"><p class=\"hint\">2–10 letters or digits, in any script. Your plans and collections show the new name.</p><div class=\"mt-4 flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\">Save nickname</button></div></form><form method=\"post\" action=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var8 templ.SafeURL
+			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(LogoutPath))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/profile.templ`, Line: 58, Col: 57}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\" class=\"card mt-6 flex items-center justify-between gap-4 p-6\"><div><h2 class=\"text-base font-semibold text-slate-900\">Sign out</h2><p class=\"text-sm text-slate-600\">Signs out this browser.</p></div><button type=\"submit\" class=\"btn btn-secondary\">Sign out</button></form><form hx-delete=\"/users/me\" hx-confirm=\"Delete your account? You leave every plan and collection and cannot sign in with this account again.\" class=\"card mt-6 border-rose-200 p-6\"><h2 class=\"text-base font-semibold text-rose-800\">Delete account</h2><p class=\"mt-1 text-sm text-slate-600\">You leave every plan and collection; what you added stays, shown as “Withdrawn user”. Plans and collections you own pass to the member who joined first. This cannot be undone.</p><label for=\"reason\" class=\"label mt-4\">Why are you leaving?</label> <textarea id=\"reason\" name=\"reason\" rows=\"3\" maxlength=\"2000\" required class=\"input\"></textarea><div class=\"mt-4 flex justify-end\"><button type=\"submit\" class=\"btn bg-rose-600 text-white hover:bg-rose-700\">Delete my account</button></div></form></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -272,7 +272,7 @@ func TestBrowserDevLoginRedirectsThroughOnboarding(t *testing.T) {
 		t.Fatalf("pre-terms /home: %d %q", res.Status, res.Header.Get("Location"))
 	}
 	res = a.do(req{Method: "POST", Path: "/onboarding/terms?next=%2Fhome", Client: b, Header: map[string]string{"Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
-	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/home" {
+	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/onboarding/nickname?next=%2Fhome" {
 		t.Fatalf("accept terms form: %d %q %s", res.Status, res.Header.Get("Location"), res.Body)
 	}
 	res = a.do(req{Method: "GET", Path: "/home", Client: b, Header: map[string]string{"Accept": "text/html"}})

@@ -60,10 +60,11 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 
 // securityHeaders sets the headers every response carries: a CSP that allows only this
 // origin's scripts and styles, no framing, no MIME sniffing.
-// Images may come from any https origin (profile pictures, place photos, map tiles) and from
-// a plain-http tile server when one is configured.
+// Images may come from any https origin (profile pictures, place photos, map tiles), from
+// blob: URLs (the preview of a photo before upload) and from a plain-http tile server when
+// one is configured.
 func securityHeaders(cfg Config) echo.MiddlewareFunc {
-	images := "'self' data: https:"
+	images := "'self' data: blob: https:"
 	if u, err := url.Parse(cfg.MapTileURL); err == nil && u.Scheme == "http" && u.Host != "" {
 		images += " http://" + u.Host
 	}

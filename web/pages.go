@@ -54,6 +54,16 @@ func (s *Server) signInPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.SignIn(s.pageFor(c, "Sign in"), v))
 }
 
+// nicknamePage is the onboarding step after the terms.
+func (s *Server) nicknamePage(c echo.Context) error {
+	u, err := s.store.User(c.Request().Context(), caller(c).UserID)
+	if err != nil {
+		return err
+	}
+	v := views.NicknameStepView{Nickname: u.Nickname, Next: localPath(c.QueryParam("next"), views.HomePath)}
+	return render(c, http.StatusOK, views.NicknameStep(s.pageFor(c, "Your nickname"), v))
+}
+
 func (s *Server) onboardingPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.Terms(s.pageFor(c, "Welcome"), views.TermsView{Next: localPath(c.QueryParam("next"), "/home")}))
 }

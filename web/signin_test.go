@@ -93,7 +93,7 @@ func TestSocialSignInThroughOIDC(t *testing.T) {
 		t.Fatalf("/users/me = %v", me)
 	}
 	res = a.do(req{Method: "POST", Path: "/onboarding/terms?next=%2Fhome", Client: b, Header: map[string]string{"Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
-	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/home" {
+	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != "/onboarding/nickname?next=%2Fhome" {
 		t.Fatalf("accept terms: %d %q", res.Status, res.Header.Get("Location"))
 	}
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -70,7 +71,8 @@ func (s *Server) acceptTerms(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, nil, localPath(c.QueryParam("next"), "/home"))
+	next := views.NicknamePath + "?next=" + url.QueryEscape(localPath(c.FormValue("next"), views.HomePath))
+	return respondChange(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, nil, next)
 }
 
 type nicknameRequest struct {
@@ -93,7 +95,7 @@ func (s *Server) updateMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toUserJSON(u), nil, views.ProfilePath)
+	return respondChange(c, http.StatusOK, toUserJSON(u), nil, localPath(c.QueryParam("next"), views.ProfilePath))
 }
 
 type withdrawRequest struct {

@@ -102,3 +102,25 @@ func TestProfilePageInABrowser(t *testing.T) {
 		t.Fatalf("after deletion the profile page should send to sign-in, got %d", res.Status)
 	}
 }
+
+func TestOnboardingAsksForANicknameAfterTheTerms(t *testing.T) {
+	a := newTestApp(t)
+	b := browser(t)
+	a.do(req{Method: "POST", Path: "/dev/auth/login", Client: b, Body: map[string]string{"provider": "GOOGLE", "provider_id": "onb-1", "nickname": "Newbie"}})
+	// The terms form carries next in its body.
+	res := a.do(req{Method: "POST", Path: "/onboarding/terms", Client: b, Body: "next=%2Fplans",
+		Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
+	if loc := res.Header.Get("Location"); res.Status != 303 || loc != "/onboarding/nickname?next=%2Fplans" {
+		t.Fatalf("after terms: %d %q", res.Status, loc)
+	}
+	page := a.page(t, b, "/onboarding/nickname?next=%2Fplans")
+	if !strings.Contains(page, `value="Newbie"`) || !strings.Contains(page, `hx-put="/users/me?next=/plans"`) {
+		t.Fatalf("nickname step: %s", page)
+	}
+	if res := a.htmx(b, "PUT", "/users/me?next=/plans", "nickname=Voyager"); res.Header.Get("HX-Redirect") != "/plans" {
+		t.Fatalf("nickname step submit: %d %v", res.Status, res.Header)
+	}
+	if res := a.htmx(b, "PUT", "/users/me?next=//evil.example", "nickname=Voyager"); res.Header.Get("HX-Redirect") != "/profile" {
+		t.Fatalf("open redirect through next: %v", res.Header.Get("HX-Redirect"))
+	}
+}

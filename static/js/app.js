@@ -168,6 +168,45 @@
     }
   });
 
+  // Profile photo: preview the chosen file, ask for a signed upload URL, upload, reload.
+  doc.addEventListener("change", function (evt) {
+    var input = evt.target;
+    if (!(input instanceof HTMLInputElement) || !input.hasAttribute("data-picture-input")) return;
+    var file = input.files && input.files[0];
+    var status = doc.querySelector("[data-picture-status]");
+    var preview = doc.querySelector("[data-picture-preview]");
+    function say(text) {
+      if (status) status.textContent = text;
+    }
+    if (!file) return;
+    if (["image/jpeg", "image/png", "image/webp"].indexOf(file.type) < 0) return say("Choose a JPEG, PNG or WebP image.");
+    if (file.size > 5 * 1024 * 1024) return say("That photo is larger than 5 MB.");
+    if (preview) {
+      preview.src = URL.createObjectURL(file);
+      preview.hidden = false;
+    }
+    say("Uploading…");
+    fetch("/users/me/picture?content_type=" + encodeURIComponent(file.type), {
+      method: "PATCH",
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    })
+      .then(function (res) {
+        if (!res.ok) throw new Error("status " + res.status);
+        return res.json();
+      })
+      .then(function (up) {
+        return fetch(up.presigned_url, { method: "PUT", headers: { "Content-Type": file.type }, body: file });
+      })
+      .then(function (res) {
+        if (!res.ok) throw new Error("status " + res.status);
+        window.location.reload();
+      })
+      .catch(function () {
+        say("The photo could not be uploaded. Please try another one.");
+      });
+  });
+
   // htmx: the request never got an answer.
   function networkError() {
     showFlash("Can't reach Tripplan", "Check your connection and try again.");
