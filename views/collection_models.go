@@ -176,3 +176,6 @@ func osmHref(m MapView) string {
 	return "https://www.openstreetmap.org/?mlat=" + url.QueryEscape(m.Latitude) + "&mlon=" + url.QueryEscape(m.Longitude) +
 		"#map=17/" + url.PathEscape(m.Latitude) + "/" + url.PathEscape(m.Longitude)
 }
+
+// LinkErrorPath explains an invite link that does not work (?error=invalid_link|expired_link).
+const LinkErrorPath = "/link-error"

@@ -14,6 +14,7 @@ import (
 	"tripplan/internal/auth"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
+	"tripplan/views"
 )
 
 const refreshCookie = "refresh_token"
@@ -75,11 +76,21 @@ func (s *Server) devLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next := localPath(in.Next, "/home")
-	if !u.TermsAccepted() {
-		next = "/onboarding/terms?next=" + url.QueryEscape(next)
+	return respondChange(c, http.StatusOK, tokens, nil, s.afterSignIn(c, u, in.Next))
+}
+
+// afterSignIn is where a browser goes once signed in: the plan or collection of an invite
+// link it held as a guest (now joined), else the local next path, else home — through the
+// terms first when they are pending.
+func (s *Server) afterSignIn(c echo.Context, u *planner.User, next string) string {
+	next = localPath(next, views.HomePath)
+	if joined := s.joinHeldInvite(c, u.ID); joined != "" {
+		next = joined
 	}
-	return respondChange(c, http.StatusOK, tokens, nil, next)
+	if !u.TermsAccepted() {
+		next = views.TermsPath + "?next=" + url.QueryEscape(next)
+	}
+	return next
 }
 
 // startSession issues the access and refresh tokens of a fresh sign-in and sets the browser

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"tripplan/internal/signin"
+	"tripplan/internal/planner"
 	"tripplan/static"
 	"tripplan/views"
 )
@@ -74,6 +75,7 @@ func (s *Server) routes() {
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 	e.GET("/collections/:collectionId/plans", s.collectionPlans, user)
 	e.GET("/collections/:collectionId/members", s.collectionMembers, user)
+	e.POST("/collections/:collectionId/invitations", s.createInvitation(planner.ShareCollection, "collectionId"), user)
 
 	// Collection places.
 	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)
@@ -93,6 +95,11 @@ func (s *Server) routes() {
 	e.GET("/plans/:planId/members", s.planMembers, user)
 	e.DELETE("/plans/:planId/members/me", s.leavePlan, user)
 	e.DELETE("/plans/:planId/members/:planMemberId", s.removePlanMember, user)
+	e.POST("/plans/:planId/invitations", s.createInvitation(planner.SharePlan, "planId"), user)
+
+	// Share links: open to anyone holding one.
+	e.GET("/invite/:code", s.openInvite)
+	e.GET("/s/:code", s.openInvite)
 
 	// Plan collections.
 	e.GET("/plans/:planId/collections", s.planCollections, user)
@@ -124,6 +131,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.NewPlanPath, s.newPlanPage, user)
 	s.page(http.MethodGet, views.ProfilePath, s.profilePage, user)
 	s.page(http.MethodGet, views.NicknamePath, s.nicknamePage, user)
+	s.page(http.MethodGet, views.LinkErrorPath, s.linkErrorPage)
 	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)
 	s.page(http.MethodGet, "/plans/:planId/panel", s.planPanel, user)
 }

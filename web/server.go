@@ -93,6 +93,9 @@ type Store interface {
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
 	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error
+	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
+	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
+	JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

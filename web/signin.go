@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -55,11 +54,7 @@ func (s *Server) completeSignIn(c echo.Context) error {
 	if _, err := s.startSession(c, u); err != nil {
 		return err
 	}
-	next = localPath(next, "/home")
-	if !u.TermsAccepted() {
-		next = "/onboarding/terms?next=" + url.QueryEscape(next)
-	}
-	return c.Redirect(http.StatusFound, next)
+	return c.Redirect(http.StatusFound, s.afterSignIn(c, u, next))
 }
 
 // flowCookie is the sign-in flow cookie, sent only to the callbacks.

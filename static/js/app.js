@@ -207,6 +207,19 @@
       });
   });
 
+  // Copy buttons: [data-copy] names the field whose value goes to the clipboard.
+  doc.addEventListener("click", function (evt) {
+    var btn = evt.target instanceof Element ? evt.target.closest("[data-copy]") : null;
+    var field = btn && doc.querySelector(btn.getAttribute("data-copy"));
+    if (!field) return;
+    field.select();
+    var done = function () {
+      btn.textContent = "Copied";
+    };
+    if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, function () {});
+    else if (doc.execCommand("copy")) done();
+  });
+
   // htmx: the request never got an answer.
   function networkError() {
     showFlash("Can't reach Tripplan", "Check your connection and try again.");

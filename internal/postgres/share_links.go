@@ -1,0 +1,113 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"tripplan/internal/planner"
+)
+
+// shareKinds describes, per share type, the membership table and key column a link joins.
+var shareKinds = map[planner.ShareType]struct{ members, key, uniq string }{
+	planner.SharePlan:       {"plan_members", "plan_id", "plan_members_one_per_user"},
+	planner.ShareCollection: {"collection_members", "collection_id", "collection_members_one_per_user"},
+}
+
+// newShareCode is an unguessable link code: 128 random bits, URL-safe.
+func newShareCode() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// CreateShareLink makes an invite link to a plan or collection the user is a member of, valid
+// for planner.ShareLinkTTL.
+func (db *DB) CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error) {
+	out := planner.ShareLink{Code: newShareCode(), Type: typ, ReferenceID: referenceID, ExpiresAt: time.Now().Add(planner.ShareLinkTTL).UTC().Truncate(time.Second)}
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if typ == planner.SharePlan {
+			_, err = planMember(ctx, tx, referenceID, userID)
+		} else {
+			_, err = collectionMember(ctx, tx, referenceID, userID)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO share_links (id, code, type, plan_id, collection_id, created_by, expires_at)
+			VALUES ($1, $2, $3, CASE WHEN $3 = 'PLAN' THEN $4 END, CASE WHEN $3 = 'COLLECTION' THEN $4 END, $5, $6)`,
+			planner.NewID(), out.Code, typ, referenceID, userID, out.ExpiresAt)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ShareLink finds a link by its code: INVALID_LINK when there is none, EXPIRED_LINK when it
+// has expired.
+func (db *DB) ShareLink(ctx context.Context, code string) (*planner.ShareLink, error) {
+	return shareLink(ctx, db, code)
+}
+
+func shareLink(ctx context.Context, q sqlx.QueryerContext, code string) (*planner.ShareLink, error) {
+	invalid := planner.Errorf(planner.CodeInvalidLink, "This invite link does not exist.")
+	if code == "" || len(code) > 64 {
+		return nil, invalid
+	}
+	var row struct {
+		planner.ShareLink
+		Expired bool `db:"expired"`
+	}
+	err := sqlx.GetContext(ctx, q, &row, `
+		SELECT code, type, COALESCE(plan_id, collection_id) AS reference_id, expires_at, expires_at <= now() AS expired
+		FROM share_links WHERE code = $1`, code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, invalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if row.Expired {
+		return nil, planner.Errorf(planner.CodeExpiredLink, "This invite link has expired; ask for a new one.")
+	}
+	return &row.ShareLink, nil
+}
+
+// JoinByLink makes the user a member of the link's plan or collection: a new MEMBER, or a
+// former member restored with the same member id and a fresh nickname and picture. A current
+// member stays as they are.
+func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error) {
+	var out *planner.ShareLink
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		l, err := shareLink(ctx, tx, code)
+		if err != nil {
+			return err
+		}
+		out = l
+		k := shareKinds[l.Type]
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO `+k.members+` (id, `+k.key+`, user_id, role, nickname, picture)
+			SELECT $1, $2, u.id, 'MEMBER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL
+			ON CONFLICT ON CONSTRAINT `+k.uniq+` DO UPDATE
+			    SET left_at = NULL, joined_at = now(), nickname = EXCLUDED.nickname, picture = EXCLUDED.picture
+			    WHERE `+k.members+`.left_at IS NOT NULL`,
+			planner.NewID(), l.ReferenceID, userID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out.Type == planner.SharePlan {
+		db.planChanged(out.ReferenceID)
+	}
+	return out, nil
+}
