@@ -6,8 +6,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"tripplan/internal/signin"
 	"tripplan/internal/planner"
+	"tripplan/internal/signin"
 	"tripplan/static"
 	"tripplan/views"
 )

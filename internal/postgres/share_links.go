@@ -55,12 +55,13 @@ func (db *DB) CreateShareLink(ctx context.Context, userID string, typ planner.Sh
 // ShareLink finds a link by its code: INVALID_LINK when there is none, EXPIRED_LINK when it
 // has expired.
 func (db *DB) ShareLink(ctx context.Context, code string) (*planner.ShareLink, error) {
-	return shareLink(ctx, db, code)
+	l, err := shareLink(ctx, db, code)
+	return l, mapError(err)
 }
 
 func shareLink(ctx context.Context, q sqlx.QueryerContext, code string) (*planner.ShareLink, error) {
 	invalid := planner.Errorf(planner.CodeInvalidLink, "This invite link does not exist.")
-	if code == "" || len(code) > 64 {
+	if !validShareCode(code) {
 		return nil, invalid
 	}
 	var row struct {
@@ -110,4 +111,17 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		db.planChanged(out.ReferenceID)
 	}
 	return out, nil
+}
+
+// validShareCode reports whether code could be a link code: 1–64 URL-safe base64 characters.
+func validShareCode(code string) bool {
+	if code == "" || len(code) > 64 {
+		return false
+	}
+	for _, r := range code {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
