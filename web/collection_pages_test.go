@@ -241,3 +241,40 @@ func TestCollectionMembers(t *testing.T) {
 	a.do(req{Method: "GET", Path: "/collections/" + strings.Repeat("x", 21) + "/members", Token: eve}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
 	a.do(req{Method: "GET", Path: path}).problem(t, http.StatusUnauthorized, "MISSING_TOKEN")
 }
+
+func TestCollectionOwnerLeaveAndRemove(t *testing.T) {
+	a := newTestApp(t)
+	ana, ben, cid := a.member("com-ana", "Ana"), a.member("com-ben", "Ben"), a.member("com-cid", "Cid")
+	col := a.createCollection(ana, "Rome")
+	benMember := a.joinCollection(col.CollectionID, "com-ben")
+	cidMember := a.joinCollection(col.CollectionID, "com-cid")
+	base := "/collections/" + col.CollectionID
+
+	a.do(req{Method: "PATCH", Path: base + "/owner", Token: ben, Body: map[string]string{"collection_member_id": cidMember}}).problem(t, 403, "FORBIDDEN_NOT_OWNER")
+	a.do(req{Method: "PATCH", Path: base + "/owner", Token: ana, Body: map[string]string{}}).problem(t, 400, "INVALID_REQUEST")
+	a.do(req{Method: "PATCH", Path: base + "/owner", Token: ana, Body: map[string]string{"collection_member_id": strings.Repeat("z", 21)}}).problem(t, 404, "MEMBER_NOT_FOUND")
+	a.do(req{Method: "DELETE", Path: base + "/members/me", Token: ana}).problem(t, 409, "NEED_TO_DELEGATE_OWNERSHIP")
+	a.do(req{Method: "DELETE", Path: base + "/members/" + cidMember, Token: ben}).problem(t, 403, "FORBIDDEN_NOT_OWNER")
+
+	if r := a.do(req{Method: "PATCH", Path: base + "/owner", Token: ana, Body: map[string]string{"collection_member_id": benMember}}); r.Status != 204 {
+		t.Fatalf("owner change: %d %s", r.Status, r.Body)
+	}
+	a.do(req{Method: "PATCH", Path: base + "/owner", Token: ben, Body: map[string]string{"collection_member_id": benMember}}).problem(t, 409, "CANNOT_DELEGATE_OWNERSHIP_TO_SELF")
+	if r := a.do(req{Method: "DELETE", Path: base + "/members/me", Token: ana}); r.Status != 204 {
+		t.Fatalf("leave: %d %s", r.Status, r.Body)
+	}
+	if r := a.do(req{Method: "DELETE", Path: base + "/members/" + cidMember, Token: ben}); r.Status != 204 {
+		t.Fatalf("remove: %d %s", r.Status, r.Body)
+	}
+	var g memberGroupJSON[memberJSON]
+	json.Unmarshal(a.do(req{Method: "GET", Path: base + "/members", Token: ben}).Body, &g)
+	if len(g.Members) != 1 || g.Members[0].Role != "OWNER" || g.Members[0].CollectionMemberID != benMember {
+		t.Fatalf("members: %+v", g)
+	}
+	var c collectionJSON
+	json.Unmarshal(a.do(req{Method: "GET", Path: base, Token: ben}).Body, &c)
+	if c.MemberCount != 1 {
+		t.Fatalf("member count: %d", c.MemberCount)
+	}
+	a.do(req{Method: "GET", Path: base, Token: cid}).problem(t, 403, "FORBIDDEN_NOT_MEMBER")
+}

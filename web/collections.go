@@ -175,3 +175,42 @@ func (s *Server) collectionMembers(c echo.Context) error {
 	}
 	return respond(c, http.StatusOK, toMemberGroupJSON(g, toMemberJSON), nil, nil)
 }
+
+type collectionOwnerRequest struct {
+	CollectionMemberID string `json:"collection_member_id" form:"collection_member_id"`
+}
+
+// changeCollectionOwner hands the collection to another member; only the owner may.
+func (s *Server) changeCollectionOwner(c echo.Context) error {
+	var in collectionOwnerRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	v.Check(strings.TrimSpace(in.CollectionMemberID) != "", "collection_member_id", "is required")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	id := c.Param("collectionId")
+	if err := s.store.ChangeCollectionOwner(c.Request().Context(), caller(c).UserID, id, strings.TrimSpace(in.CollectionMemberID)); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, collectionPath(id))
+}
+
+// leaveCollection ends the caller's membership; the owner must hand the collection over first.
+func (s *Server) leaveCollection(c echo.Context) error {
+	if err := s.store.LeaveCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, "/collections")
+}
+
+// removeCollectionMember removes another member; only the owner may.
+func (s *Server) removeCollectionMember(c echo.Context) error {
+	id := c.Param("collectionId")
+	if err := s.store.RemoveCollectionMember(c.Request().Context(), caller(c).UserID, id, c.Param("collectionMemberId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, collectionPath(id))
+}

@@ -75,6 +75,9 @@ func (s *Server) routes() {
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 	e.GET("/collections/:collectionId/plans", s.collectionPlans, user)
 	e.GET("/collections/:collectionId/members", s.collectionMembers, user)
+	e.PATCH("/collections/:collectionId/owner", s.changeCollectionOwner, user)
+	e.DELETE("/collections/:collectionId/members/me", s.leaveCollection, user)
+	e.DELETE("/collections/:collectionId/members/:collectionMemberId", s.removeCollectionMember, user)
 	e.POST("/collections/:collectionId/invitations", s.createInvitation(planner.ShareCollection, "collectionId"), user)
 
 	// Collection places.

@@ -62,6 +62,9 @@ type Store interface {
 	DeleteCollection(ctx context.Context, userID, id string) error
 	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
 	CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error)
+	ChangeCollectionOwner(ctx context.Context, userID, collectionID, memberID string) error
+	LeaveCollection(ctx context.Context, userID, collectionID string) error
+	RemoveCollectionMember(ctx context.Context, userID, collectionID, memberID string) error
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
 	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)

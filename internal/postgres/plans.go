@@ -103,15 +103,6 @@ func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID st
 	return m, r.planDay, nil
 }
 
-// planOwner is planMember, then FORBIDDEN_NOT_OWNER unless the user owns the plan.
-func planOwner(ctx context.Context, q sqlx.QueryerContext, planID, userID, action string) (membership, error) {
-	m, err := planMember(ctx, q, planID, userID)
-	if err == nil && m.Role != planner.RoleOwner {
-		err = planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can %s.", action)
-	}
-	return m, err
-}
-
 func getPlan(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Plan, error) {
 	var out planner.Plan
 	if err := sqlx.GetContext(ctx, q, &out, planSQL+` FROM plans p WHERE p.id = $1`, planID); err != nil {
@@ -293,7 +284,7 @@ func sameDate(a, b time.Time) bool {
 // DeletePlan deletes a plan with everything in it (its owner only).
 func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planOwner(ctx, tx, planID, userID, "delete the plan"); err != nil {
+		if _, err := planKind.owner(ctx, tx, planID, userID, "delete the plan"); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM plans WHERE id = $1`, planID)
@@ -330,75 +321,19 @@ func (db *DB) PlanMembers(ctx context.Context, userID, planID string) (*planner.
 	return &out, nil
 }
 
-// activeMember reports MEMBER_NOT_FOUND unless memberID is an active member of the plan.
-func activeMember(ctx context.Context, tx *sqlx.Tx, planID, memberID string) error {
-	var found bool
-	if planner.ValidID(memberID) {
-		err := tx.GetContext(ctx, &found, `
-			SELECT EXISTS (SELECT 1 FROM plan_members WHERE id = $1 AND plan_id = $2 AND left_at IS NULL)`, memberID, planID)
-		if err != nil {
-			return err
-		}
-	}
-	if !found {
-		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this plan.")
-	}
-	return nil
-}
-
 // ChangePlanOwner hands the plan's ownership to another active member (the owner only).
 func (db *DB) ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		me, err := planOwner(ctx, tx, planID, userID, "hand over the plan")
-		if err != nil {
-			return err
-		}
-		if memberID == me.ID {
-			return planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the plan already.")
-		}
-		if err := activeMember(ctx, tx, planID, memberID); err != nil {
-			return err
-		}
-		// Demote first: at most one owner at any moment (plan_members_one_owner).
-		if _, err := tx.ExecContext(ctx, `UPDATE plan_members SET role = 'MEMBER' WHERE id = $1`, me.ID); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET role = 'OWNER' WHERE id = $1`, memberID)
-		return err
-	})
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.changeOwner(ctx, tx, planID, userID, memberID) })
 }
 
 // LeavePlan ends the user's membership of a plan; the owner must hand ownership over first
 // (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) LeavePlan(ctx context.Context, userID, planID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, userID)
-		if err != nil {
-			return err
-		}
-		if me.Role == planner.RoleOwner {
-			return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving.")
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET left_at = now() WHERE id = $1`, me.ID)
-		return err
-	})
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.leave(ctx, tx, planID, userID) })
 }
 
 // RemovePlanMember ends another member's membership (the owner only); the owner cannot
 // remove themself (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) RemovePlanMember(ctx context.Context, userID, planID, memberID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		me, err := planOwner(ctx, tx, planID, userID, "remove members")
-		if err != nil {
-			return err
-		}
-		if memberID == me.ID {
-			return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving.")
-		}
-		if err := activeMember(ctx, tx, planID, memberID); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE plan_members SET left_at = now() WHERE id = $1`, memberID)
-		return err
-	})
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.remove(ctx, tx, planID, userID, memberID) })
 }

@@ -13,11 +13,8 @@ import (
 	"tripplan/internal/planner"
 )
 
-// shareKinds describes, per share type, the membership table and key column a link joins.
-var shareKinds = map[planner.ShareType]struct{ members, key, uniq string }{
-	planner.SharePlan:       {"plan_members", "plan_id", "plan_members_one_per_user"},
-	planner.ShareCollection: {"collection_members", "collection_id", "collection_members_one_per_user"},
-}
+// shareKinds is the membership a link of each type joins.
+var shareKinds = map[planner.ShareType]memberKind{planner.SharePlan: planKind, planner.ShareCollection: collectionKind}
 
 // newShareCode is an unguessable link code: 128 random bits, URL-safe.
 func newShareCode() string {
@@ -31,16 +28,10 @@ func newShareCode() string {
 func (db *DB) CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error) {
 	out := planner.ShareLink{Code: newShareCode(), Type: typ, ReferenceID: referenceID, ExpiresAt: time.Now().Add(planner.ShareLinkTTL).UTC().Truncate(time.Second)}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		if typ == planner.SharePlan {
-			_, err = planMember(ctx, tx, referenceID, userID)
-		} else {
-			_, err = collectionMember(ctx, tx, referenceID, userID)
-		}
-		if err != nil {
+		if _, err := shareKinds[typ].member(ctx, tx, referenceID, userID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `
+		_, err := tx.ExecContext(ctx, `
 			INSERT INTO share_links (id, code, type, plan_id, collection_id, created_by, expires_at)
 			VALUES ($1, $2, $3, CASE WHEN $3 = 'PLAN' THEN $4 END, CASE WHEN $3 = 'COLLECTION' THEN $4 END, $5, $6)`,
 			planner.NewID(), out.Code, typ, referenceID, userID, out.ExpiresAt)
@@ -96,11 +87,11 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		out = l
 		k := shareKinds[l.Type]
 		_, err = tx.ExecContext(ctx, `
-			INSERT INTO `+k.members+` (id, `+k.key+`, user_id, role, nickname, picture)
+			INSERT INTO `+k.table+` (id, `+k.key+`, user_id, role, nickname, picture)
 			SELECT $1, $2, u.id, 'MEMBER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL
 			ON CONFLICT ON CONSTRAINT `+k.uniq+` DO UPDATE
 			    SET left_at = NULL, joined_at = now(), nickname = EXCLUDED.nickname, picture = EXCLUDED.picture
-			    WHERE `+k.members+`.left_at IS NOT NULL`,
+			    WHERE `+k.table+`.left_at IS NOT NULL`,
 			planner.NewID(), l.ReferenceID, userID)
 		return err
 	})

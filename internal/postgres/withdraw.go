@@ -31,11 +31,8 @@ func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 		if err != nil {
 			return err
 		}
-		for _, m := range []struct{ members, parent, key string }{
-			{"plan_members", "plans", "plan_id"},
-			{"collection_members", "collections", "collection_id"},
-		} {
-			if err := leaveAll(ctx, tx, m.members, m.parent, m.key, userID); err != nil {
+		for _, k := range []memberKind{planKind, collectionKind} {
+			if err := leaveAll(ctx, tx, k, userID); err != nil {
 				return err
 			}
 		}
@@ -47,10 +44,11 @@ func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 	})
 }
 
-// leaveAll ends the user's active memberships in one kind of resource (members table, parent
-// table, the members' key column): owned resources with other members pass to the
-// earliest-joined of them, owned resources with nobody else are deleted.
-func leaveAll(ctx context.Context, tx *sqlx.Tx, members, parent, key, userID string) error {
+// leaveAll ends the user's active memberships of one kind of resource: owned resources with
+// other members pass to the earliest-joined of them, owned resources with nobody else are
+// deleted.
+func leaveAll(ctx context.Context, tx *sqlx.Tx, k memberKind, userID string) error {
+	members, parent, key := k.table, k.parent, k.key
 	// Resources the user owns alone go.
 	if _, err := tx.ExecContext(ctx, `
 		DELETE FROM `+parent+` r WHERE r.id IN (

@@ -1,0 +1,115 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+
+	"tripplan/internal/planner"
+)
+
+// memberKind is what membership of plans and of collections has in common: the members
+// table, its key column and unique constraint, the parent table, the noun for messages, and
+// the check that the user is an active member (NOT_FOUND / FORBIDDEN_NOT_MEMBER).
+type memberKind struct {
+	table, key, uniq, parent, noun string
+	member                         func(ctx context.Context, q sqlx.QueryerContext, id, userID string) (membership, error)
+}
+
+var (
+	planKind = memberKind{table: "plan_members", key: "plan_id", uniq: "plan_members_one_per_user",
+		parent: "plans", noun: "plan", member: planMember}
+	collectionKind = memberKind{table: "collection_members", key: "collection_id", uniq: "collection_members_one_per_user",
+		parent: "collections", noun: "collection", member: collectionMember}
+)
+
+// owner is member, then FORBIDDEN_NOT_OWNER unless the user owns the resource.
+func (k memberKind) owner(ctx context.Context, q sqlx.QueryerContext, id, userID, action string) (membership, error) {
+	m, err := k.member(ctx, q, id, userID)
+	if err == nil && m.Role != planner.RoleOwner {
+		err = planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can %s.", action)
+	}
+	return m, err
+}
+
+// active reports MEMBER_NOT_FOUND unless memberID is an active member of the resource.
+func (k memberKind) active(ctx context.Context, tx *sqlx.Tx, id, memberID string) error {
+	var found bool
+	if planner.ValidID(memberID) {
+		if err := tx.GetContext(ctx, &found, `
+			SELECT EXISTS (SELECT 1 FROM `+k.table+` WHERE id = $1 AND `+k.key+` = $2 AND left_at IS NULL)`, memberID, id); err != nil {
+			return err
+		}
+	}
+	if !found {
+		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this %s.", k.noun)
+	}
+	return nil
+}
+
+// changeOwner hands ownership to another active member (the owner only); the roles swap.
+func (k memberKind) changeOwner(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
+	me, err := k.owner(ctx, tx, id, userID, "hand over the "+k.noun)
+	if err != nil {
+		return err
+	}
+	if memberID == me.ID {
+		return planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the %s already.", k.noun)
+	}
+	if err := k.active(ctx, tx, id, memberID); err != nil {
+		return err
+	}
+	// Demote first: at most one owner at any moment (the one-owner index).
+	if _, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET role = 'MEMBER' WHERE id = $1`, me.ID); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET role = 'OWNER' WHERE id = $1`, memberID)
+	return err
+}
+
+// leave ends the user's membership; the owner must hand over first. What they added stays.
+func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) error {
+	me, err := k.member(ctx, tx, id, userID)
+	if err != nil {
+		return err
+	}
+	if me.Role == planner.RoleOwner {
+		return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the %s over to another member before leaving.", k.noun)
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1`, me.ID)
+	return err
+}
+
+// remove ends another member's membership (the owner only; not themself). What they added
+// stays.
+func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
+	me, err := k.owner(ctx, tx, id, userID, "remove members")
+	if err != nil {
+		return err
+	}
+	if memberID == me.ID {
+		return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the %s over to another member before leaving.", k.noun)
+	}
+	if err := k.active(ctx, tx, id, memberID); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1`, memberID)
+	return err
+}
+
+// ChangeCollectionOwner hands the collection to another active member (the owner only).
+func (db *DB) ChangeCollectionOwner(ctx context.Context, userID, collectionID, memberID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error { return collectionKind.changeOwner(ctx, tx, collectionID, userID, memberID) })
+}
+
+// LeaveCollection ends the user's membership of a collection (not its owner's).
+func (db *DB) LeaveCollection(ctx context.Context, userID, collectionID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error { return collectionKind.leave(ctx, tx, collectionID, userID) })
+}
+
+// RemoveCollectionMember ends another member's membership (the owner only).
+func (db *DB) RemoveCollectionMember(ctx context.Context, userID, collectionID, memberID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		return collectionKind.remove(ctx, tx, collectionID, userID, memberID)
+	})
+}
