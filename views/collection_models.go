@@ -35,6 +35,7 @@ type CollectionView struct {
 	MemberCount int
 	Members     []MemberView
 	IsOwner     bool
+	Guest       bool // a read-only view for a guest holding an invite link
 	Places      PlaceListView
 }
 

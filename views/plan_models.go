@@ -43,6 +43,7 @@ type PlanView struct {
 	Dates     string // formatted
 	Members   []MemberView
 	IsOwner   bool
+	Guest     bool // a read-only view for a guest holding an invite link
 	Day       DayView
 	// Collections are the linked collections; Panel shows the places of one of them.
 	Collections []CollectionOption

@@ -155,8 +155,9 @@ type memberGroupJSON[M any] struct {
 	Members         []M  `json:"members"`
 }
 
-func toMemberGroupJSON[M any](g *planner.MemberGroup, member func(planner.Member) M) memberGroupJSON[M] {
-	out := memberGroupJSON[M]{IsAuthenticated: true, Members: make([]M, len(g.Members))}
+// toMemberGroupJSON is the group as the caller sees it; a guest is not authenticated.
+func toMemberGroupJSON[M any](c echo.Context, g *planner.MemberGroup, member func(planner.Member) M) memberGroupJSON[M] {
+	out := memberGroupJSON[M]{IsAuthenticated: !caller(c).Guest, Members: make([]M, len(g.Members))}
 	for i, m := range g.Members {
 		out.Members[i] = member(m)
 	}
@@ -173,7 +174,7 @@ func (s *Server) collectionMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toMemberGroupJSON(g, toMemberJSON), nil, nil)
+	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toMemberJSON), nil, nil)
 }
 
 type collectionOwnerRequest struct {

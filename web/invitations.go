@@ -55,7 +55,7 @@ func (s *Server) openInvite(c echo.Context) error {
 	ctx, code := c.Request().Context(), c.Param("code")
 	var l *planner.ShareLink
 	var err error
-	if p := caller(c); p != nil {
+	if p := caller(c); p != nil && !p.Guest {
 		l, err = s.store.JoinByLink(ctx, p.UserID, code)
 	} else if l, err = s.store.ShareLink(ctx, code); err == nil {
 		c.SetCookie(s.cookie(guestCookie, code, int(planner.ShareLinkTTL.Seconds())))

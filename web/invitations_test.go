@@ -107,3 +107,52 @@ func TestInviteButtonsAnswerTheLink(t *testing.T) {
 		}
 	}
 }
+
+func TestGuestsReadButNeverWrite(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	link := a.invite(f.ana, "/plans/"+f.plan.PlanID)
+	other := a.createPlan(f.ana, "Other", "2026-10-01", "2026-10-02")
+	g := browser(t)
+	a.do(req{Method: "GET", Path: strings.TrimPrefix(link.URL, a.http.URL), Client: g, Header: map[string]string{"Accept": "text/html"}})
+	plan := "/plans/" + f.plan.PlanID
+	as := func(method, path string, body any) response {
+		return a.do(req{Method: method, Path: path, Client: g, Body: body, Header: map[string]string{"Sec-Fetch-Site": "same-origin"}})
+	}
+
+	// Reading: the plan, its members (not authenticated, no "me"), its days and candidates, and the page.
+	for _, path := range []string{plan, plan + "/blocks?day=1", plan + "/blocks/" + tb.Candidates[0].BlockID, plan + "/blocks/" + tb.TimeBlockID + "/candidates"} {
+		if r := as("GET", path, nil); r.Status != http.StatusOK {
+			t.Errorf("guest GET %s: %d %s", path, r.Status, r.Body)
+		}
+	}
+	var members memberGroupJSON[planMemberJSON]
+	json.Unmarshal(as("GET", plan+"/members", nil).Body, &members)
+	if members.IsAuthenticated || members.Me != nil || len(members.Members) != 2 {
+		t.Fatalf("members as a guest: %+v", members)
+	}
+	page := a.page(t, g, plan)
+	if !strings.Contains(page, "Sign in to join") || strings.Contains(page, `data-collection-place-id=`) {
+		t.Fatalf("the guest page is not read-only")
+	}
+
+	// Writing, anything members only, and other plans are refused.
+	as("POST", plan+"/blocks", map[string]any{"type": "FREE", "day": 2, "start_time": "09:00", "end_time": "10:00"}).problem(t, 403, "GUEST_FORBIDDEN")
+	as("DELETE", plan+"/blocks/"+tb.TimeBlockID, nil).problem(t, 403, "GUEST_FORBIDDEN")
+	as("PUT", plan, map[string]any{"title": "Hijack", "start_date": "2026-04-01", "end_date": "2026-04-03"}).problem(t, 403, "GUEST_FORBIDDEN")
+	as("GET", plan+"/collections", nil).problem(t, 403, "GUEST_FORBIDDEN")
+	as("POST", plan+"/invitations", nil).problem(t, 403, "GUEST_FORBIDDEN")
+	as("GET", "/plans/"+other.PlanID, nil).problem(t, 403, "FORBIDDEN_NOT_GUEST")
+	as("GET", "/collections/"+f.collection, nil).problem(t, 403, "FORBIDDEN_NOT_GUEST")
+	as("GET", "/users/me", nil).problem(t, 403, "GUEST_FORBIDDEN")
+	var n int
+	a.db.Get(&n, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.PlanID)
+	if n != 1 {
+		t.Fatalf("a guest changed the plan: %d time blocks", n)
+	}
+
+	// When the link expires, so does the guest's access.
+	a.db.Exec(`UPDATE share_links SET expires_at = now() - interval '1 second'`)
+	as("GET", plan, nil).problem(t, 401, "MISSING_TOKEN")
+}

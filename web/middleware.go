@@ -86,9 +86,12 @@ func securityHeaders(cfg Config) echo.MiddlewareFunc {
 
 // principal is who is calling.
 type principal struct {
+	// UserID is the signed-in user's id, or for a guest the planner.GuestViewer id that lets
+	// store reads show the linked plan or collection only.
 	UserID   string
 	PreTerms bool
 	Bearer   bool // authenticated by an Authorization header (exempt from CSRF checks)
+	Guest    bool // not signed in, holding an invite link's guest cookie
 }
 
 const (
@@ -125,16 +128,22 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Set(principalKey, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true})
 			return next(c)
 		}
-		if _, err := r.Cookie(sessionName); err != nil {
-			return next(c)
+		if _, err := r.Cookie(sessionName); err == nil {
+			sess, err := s.sessions.Get(r, sessionName)
+			if err != nil {
+				return err
+			}
+			if id, ok := sess.Values[postgres.SessionUserKey].(string); ok && id != "" {
+				terms, _ := sess.Values[sessionTerms].(bool)
+				c.Set(principalKey, &principal{UserID: id, PreTerms: !terms})
+				return next(c)
+			}
 		}
-		sess, err := s.sessions.Get(r, sessionName)
-		if err != nil {
-			return err
-		}
-		if id, ok := sess.Values[postgres.SessionUserKey].(string); ok && id != "" {
-			terms, _ := sess.Values[sessionTerms].(bool)
-			c.Set(principalKey, &principal{UserID: id, PreTerms: !terms})
+		if held, err := r.Cookie(guestCookie); err == nil && held.Value != "" {
+			// An invite link's guest: read-only access to its plan or collection while the link works.
+			if l, err := s.store.ShareLink(r.Context(), held.Value); err == nil {
+				c.Set(principalKey, &principal{UserID: planner.GuestViewer(l.Type, l.ReferenceID), Guest: true})
+			}
 		}
 		return next(c)
 	}
@@ -146,12 +155,23 @@ func caller(c echo.Context) *principal {
 	return p
 }
 
-// requireUser answers 401 without a valid user and 403 TERMS_REQUIRED for a pre-terms token,
-// unless the route is part of the terms flow.
+// requireUser answers 401 without a valid user, 403 GUEST_FORBIDDEN for a guest, and 403
+// TERMS_REQUIRED for a pre-terms token unless the route is part of the terms flow.
 func (s *Server) requireUser(allowPreTerms bool) echo.MiddlewareFunc {
+	return s.requireViewer(allowPreTerms, false)
+}
+
+// requireReader is requireUser for routes that read a plan or collection, which a guest of it
+// may too (the store decides which one).
+func (s *Server) requireReader() echo.MiddlewareFunc { return s.requireViewer(false, true) }
+
+func (s *Server) requireViewer(allowPreTerms, allowGuest bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			p := caller(c)
+			if p != nil && p.Guest && !allowGuest {
+				return planner.Errorf(planner.CodeGuestForbidden, "Guests can look but not change anything; sign in to join.")
+			}
 			if p == nil {
 				if err, ok := c.Get(authErrKey).(error); ok {
 					return err

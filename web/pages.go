@@ -17,7 +17,7 @@ import (
 // pageFor builds the common page model: title, the signed-in viewer, dev login.
 func (s *Server) pageFor(c echo.Context, title string) views.Page {
 	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path}
-	if pr := caller(c); pr != nil {
+	if pr := caller(c); pr != nil && !pr.Guest {
 		if u, err := s.store.User(c.Request().Context(), pr.UserID); err == nil {
 			p.Viewer = &views.Viewer{UserID: u.ID, Nickname: u.Nickname, Picture: u.Picture}
 		}
@@ -34,7 +34,7 @@ func (s *Server) lazyPage(c echo.Context, title string, body func(views.Page) te
 }
 
 func (s *Server) landing(c echo.Context) error {
-	if p := caller(c); p != nil && !p.PreTerms {
+	if p := caller(c); p != nil && !p.PreTerms && !p.Guest {
 		return c.Redirect(http.StatusSeeOther, views.HomePath)
 	}
 	return render(c, http.StatusOK, views.Landing(s.pageFor(c, "Plan trips together")))

@@ -192,6 +192,12 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	if err != nil {
 		return nil, err
 	}
+	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
+		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dayView(p, info, blocks),
+		Guest: caller(c).Guest}
+	if v.Guest { // linked collections are for members only
+		return views.Plan(s.pageFor(c, p.Title), v), nil
+	}
 	linked, err := s.store.PlanCollections(ctx, userID, p.ID)
 	if err != nil {
 		return nil, err
@@ -200,8 +206,6 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	if err != nil {
 		return nil, err
 	}
-	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
-		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dayView(p, info, blocks)}
 	isLinked := map[string]bool{}
 	for _, pc := range linked {
 		v.Collections = append(v.Collections, views.CollectionOption{ID: pc.CollectionID, Title: pc.Title})

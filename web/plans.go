@@ -207,7 +207,7 @@ func (s *Server) planMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toMemberGroupJSON(g, toPlanMemberJSON), nil, nil)
+	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toPlanMemberJSON), nil, nil)
 }
 
 type planOwnerRequest struct {

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 
 	signIn := s.rateLimit()
 	user := s.requireUser(false)
+	reader := s.requireReader() // a user, or a guest of the plan or collection read
 	preTerms := s.requireUser(true)
 
 	// Operations and documents.
@@ -70,11 +71,11 @@ func (s *Server) routes() {
 	// Collections.
 	e.POST("/collections", s.createCollection, user)
 	e.GET("/collections", s.listCollections, user)
-	e.GET("/collections/:collectionId", s.getCollection, user)
+	e.GET("/collections/:collectionId", s.getCollection, reader)
 	e.PUT("/collections/:collectionId", s.renameCollection, user)
 	e.DELETE("/collections/:collectionId", s.deleteCollection, user)
 	e.GET("/collections/:collectionId/plans", s.collectionPlans, user)
-	e.GET("/collections/:collectionId/members", s.collectionMembers, user)
+	e.GET("/collections/:collectionId/members", s.collectionMembers, reader)
 	e.PATCH("/collections/:collectionId/owner", s.changeCollectionOwner, user)
 	e.DELETE("/collections/:collectionId/members/me", s.leaveCollection, user)
 	e.DELETE("/collections/:collectionId/members/:collectionMemberId", s.removeCollectionMember, user)
@@ -82,8 +83,8 @@ func (s *Server) routes() {
 
 	// Collection places.
 	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)
-	e.GET("/collections/:collectionId/places", s.listCollectionPlaces, user)
-	e.GET("/collections/:collectionId/places/:collectionPlaceId", s.getCollectionPlace, user)
+	e.GET("/collections/:collectionId/places", s.listCollectionPlaces, reader)
+	e.GET("/collections/:collectionId/places/:collectionPlaceId", s.getCollectionPlace, reader)
 	e.PATCH("/collections/:collectionId/places/:collectionPlaceId/memo", s.setCollectionPlaceMemo, user)
 	e.DELETE("/collections/:collectionId/places/:collectionPlaceId", s.deleteCollectionPlace, user)
 	e.POST("/collections/:collectionId/places/:collectionPlaceId/preference", s.togglePreference, user)
@@ -91,11 +92,11 @@ func (s *Server) routes() {
 	// Plans.
 	e.POST("/plans", s.createPlan, user)
 	e.GET("/plans", s.listPlans, user)
-	e.GET("/plans/:planId", s.getPlan, user)
+	e.GET("/plans/:planId", s.getPlan, reader)
 	e.PUT("/plans/:planId", s.updatePlan, user)
 	e.DELETE("/plans/:planId", s.deletePlan, user)
 	e.PATCH("/plans/:planId/owner", s.changePlanOwner, user)
-	e.GET("/plans/:planId/members", s.planMembers, user)
+	e.GET("/plans/:planId/members", s.planMembers, reader)
 	e.DELETE("/plans/:planId/members/me", s.leavePlan, user)
 	e.DELETE("/plans/:planId/members/:planMemberId", s.removePlanMember, user)
 	e.POST("/plans/:planId/invitations", s.createInvitation(planner.SharePlan, "planId"), user)
@@ -115,12 +116,12 @@ func (s *Server) routes() {
 	e.POST("/plans/:planId/blocks", s.addBlock, user)
 	e.POST("/plans/:planId/blocks/by-place", s.addBlockByPlace, user)
 	e.POST("/plans/:planId/blocks/manual", s.addManualBlock, user)
-	e.GET("/plans/:planId/blocks", s.dayBlocks, user)
-	e.GET("/plans/:planId/blocks/:blockId", s.blockDetail, user)
+	e.GET("/plans/:planId/blocks", s.dayBlocks, reader)
+	e.GET("/plans/:planId/blocks/:blockId", s.blockDetail, reader)
 	e.PATCH("/plans/:planId/blocks/:blockId", s.updateBlock, user)
 	e.DELETE("/plans/:planId/blocks/:blockId", s.deleteTimeBlock, user)
 	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
-	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, user)
+	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, reader)
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
 

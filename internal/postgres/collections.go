@@ -112,7 +112,7 @@ func collectionMember(ctx context.Context, q sqlx.QueryerContext, collectionID, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this collection.")
+		return outsider(planner.ShareCollection, collectionID, userID, "collection")
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }

@@ -23,6 +23,19 @@ var (
 		parent: "collections", noun: "collection", member: collectionMember}
 )
 
+// outsider answers for a viewer who is not an active member of the resource: the guest of
+// exactly this resource reads as GUEST; a guest of another is FORBIDDEN_NOT_GUEST; anyone else
+// FORBIDDEN_NOT_MEMBER.
+func outsider(t planner.ShareType, resourceID, viewer, noun string) (membership, error) {
+	if gt, gid, ok := planner.ParseGuestViewer(viewer); ok {
+		if gt == t && gid == resourceID {
+			return membership{Role: planner.RoleGuest}, nil
+		}
+		return membership{}, planner.Errorf(planner.CodeForbiddenNotGuest, "Your invite link is for another plan or collection.")
+	}
+	return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this %s.", noun)
+}
+
 // owner is member, then FORBIDDEN_NOT_OWNER unless the user owns the resource.
 func (k memberKind) owner(ctx context.Context, q sqlx.QueryerContext, id, userID, action string) (membership, error) {
 	m, err := k.member(ctx, q, id, userID)

@@ -39,8 +39,8 @@ type memberRow struct {
 }
 
 // planMembership turns the result of a plan membership lookup into the membership or
-// PLAN_NOT_FOUND (no row) / FORBIDDEN_NOT_MEMBER (no member).
-func planMembership(r memberRow, err error) (membership, error) {
+// PLAN_NOT_FOUND (no row) / the outsider's answer (no member).
+func planMembership(r memberRow, err error, planID, viewer string) (membership, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return membership{}, planNotFound()
 	}
@@ -48,7 +48,7 @@ func planMembership(r memberRow, err error) (membership, error) {
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this plan.")
+		return outsider(planner.SharePlan, planID, viewer, "plan")
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
@@ -67,7 +67,7 @@ func planMember(ctx context.Context, q sqlx.QueryerContext, planID, userID strin
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
 		WHERE p.id = $1`, planID, userID)
-	return planMembership(r, err)
+	return planMembership(r, err, planID, userID)
 }
 
 // planDay is a day of a plan.
@@ -93,7 +93,7 @@ func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID st
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
 		LEFT JOIN plan_days d ON d.plan_id = p.id AND d.day = $3
 		WHERE p.id = $1`, planID, userID, day)
-	m, err := planMembership(r.memberRow, err)
+	m, err := planMembership(r.memberRow, err, planID, userID)
 	if err != nil {
 		return m, planDay{}, err
 	}
