@@ -103,7 +103,7 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	return views.CollectionView{
 		ID: col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
-		Guest: caller(c).Guest,
+		Guest:  caller(c).Guest,
 		Places: s.placeListView(col.ID, list, hasNext, page, sorted, addedBy),
 	}, nil
 }
