@@ -1,6 +1,7 @@
 package views
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -180,3 +181,9 @@ func osmHref(m MapView) string {
 
 // LinkErrorPath explains an invite link that does not work (?error=invalid_link|expired_link).
 const LinkErrorPath = "/link-error"
+
+// ownerVals is the hx-vals JSON that hands ownership to a member.
+func ownerVals(field, memberID string) string {
+	b, _ := json.Marshal(map[string]string{field: memberID})
+	return string(b)
+}

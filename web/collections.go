@@ -174,7 +174,8 @@ func (s *Server) collectionMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toMemberJSON), nil, nil)
+	partial := membersDrawer(g, collectionPath(c.Param("collectionId")), "collection_member_id")
+	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toMemberJSON), nil, partial)
 }
 
 type collectionOwnerRequest struct {

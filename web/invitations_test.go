@@ -156,3 +156,34 @@ func TestGuestsReadButNeverWrite(t *testing.T) {
 	a.db.Exec(`UPDATE share_links SET expires_at = now() - interval '1 second'`)
 	as("GET", plan, nil).problem(t, 401, "MISSING_TOKEN")
 }
+
+func TestMembersDrawer(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	anaB, benB := a.signedInBrowser(t, "pf-ana", "Ana"), a.signedInBrowser(t, "pf-ben", "Ben")
+	plan := "/plans/" + f.plan.PlanID
+	if page := a.page(t, anaB, plan); !strings.Contains(page, `hx-get="`+plan+`/members"`) || !strings.Contains(page, `id="members-dialog"`) {
+		t.Fatal("the plan page has no members drawer")
+	}
+	asOwner := fragment(t, a.htmx(anaB, "GET", plan+"/members", ""), http.StatusOK)
+	if !strings.Contains(asOwner, "Make owner") || !strings.Contains(asOwner, "Remove") || strings.Contains(asOwner, ">Leave<") {
+		t.Fatalf("owner's drawer: %s", asOwner)
+	}
+	asMember := fragment(t, a.htmx(benB, "GET", plan+"/members", ""), http.StatusOK)
+	if strings.Contains(asMember, "Make owner") || !strings.Contains(asMember, ">Leave<") {
+		t.Fatalf("member's drawer: %s", asMember)
+	}
+	var g memberGroupJSON[planMemberJSON]
+	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
+	// Handing over from the drawer: the hx-vals carry the member id; the browser goes back to the plan.
+	res := a.htmx(anaB, "PATCH", plan+"/owner", "plan_member_id="+g.Me.PlanMemberID)
+	if res.Header.Get("HX-Redirect") != plan {
+		t.Fatalf("make owner: %d %v %s", res.Status, res.Header, res.Body)
+	}
+	if !strings.Contains(fragment(t, a.htmx(benB, "GET", plan+"/members", ""), http.StatusOK), "Make owner") {
+		t.Fatal("the new owner's drawer")
+	}
+	if res := a.htmx(anaB, "DELETE", plan+"/members/me", ""); res.Header.Get("HX-Redirect") != "/plans" {
+		t.Fatalf("leave: %d %v", res.Status, res.Header)
+	}
+}

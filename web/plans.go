@@ -207,7 +207,8 @@ func (s *Server) planMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toPlanMemberJSON), nil, nil)
+	partial := membersDrawer(g, planPath(c.Param("planId")), "plan_member_id")
+	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toPlanMemberJSON), nil, partial)
 }
 
 type planOwnerRequest struct {
