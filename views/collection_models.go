@@ -65,6 +65,7 @@ type PlaceCard struct {
 	Picked       []MemberView
 	Passed       []MemberView
 	MyPreference string // PICK | PASS | NOTHING
+	ReadOnly     bool   // shown to a guest: no buttons that change it
 }
 
 // PlaceDetailView is a collection place's own page with its map.

@@ -63,8 +63,9 @@ type DayView struct {
 	PlanID string
 	Day    int
 	Date   string // "Monday 12 March"
-	Tabs   []DayTab
-	Blocks []BlockView
+	Tabs     []DayTab
+	Blocks   []BlockView
+	ReadOnly bool // shown to a guest: no buttons that change it
 }
 
 // DayTab is one day in the tab bar.

@@ -61,11 +61,13 @@ func toCollectionCard(c planner.CollectionSummary) views.CollectionCard {
 }
 
 // placeListView is a page of place cards with the sort and filter that produced it.
-func (s *Server) placeListView(collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page, sort, addedBy string) views.PlaceListView {
+// Cards shown to a guest are read-only.
+func (s *Server) placeListView(c echo.Context, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page, sort, addedBy string) views.PlaceListView {
 	v := views.PlaceListView{CollectionID: collectionID, Sort: sort, AddedBy: addedBy, Page: page.Number, HasNext: hasNext,
 		Places: make([]views.PlaceCard, len(list))}
 	for i := range list {
 		v.Places[i] = s.toPlaceCard(&list[i])
+		v.Places[i].ReadOnly = caller(c).Guest
 	}
 	return v
 }
@@ -105,7 +107,7 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 		ID: col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Guest:  caller(c).Guest,
-		Places: s.placeListView(col.ID, list, hasNext, page, sorted, addedBy),
+		Places: s.placeListView(c, col.ID, list, hasNext, page, sorted, addedBy),
 	}, nil
 }
 
@@ -120,6 +122,7 @@ func (s *Server) placeDetailView(c echo.Context, cp *planner.CollectionPlace) (v
 		Map: views.MapView{Latitude: cp.Place.Latitude, Longitude: cp.Place.Longitude, Label: cp.Place.Name,
 			TileURL: s.cfg.MapTileURL, Attribution: s.cfg.MapTileAttribution},
 	}
+	v.Card.ReadOnly = caller(c).Guest
 	if v.Map.TileURL == "none" {
 		v.Map.TileURL = ""
 	}

@@ -116,7 +116,7 @@ func (s *Server) listCollectionPlaces(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	partial := views.PlaceCards(s.placeListView(c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.addedBy))
+	partial := views.PlaceCards(s.placeListView(c, c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.addedBy))
 	return respond(c, http.StatusOK, s.collectionPlacesPage(list, hasNext, q.page), nil, partial)
 }
 

@@ -133,7 +133,8 @@ func TestGuestsReadButNeverWrite(t *testing.T) {
 		t.Fatalf("members as a guest: %+v", members)
 	}
 	page := a.page(t, g, plan)
-	if !strings.Contains(page, "Sign in to join") || strings.Contains(page, `data-collection-place-id=`) {
+	if !strings.Contains(page, "Sign in to join") || strings.Contains(page, `data-collection-place-id=`) ||
+		!strings.Contains(page, `hidden class="rounded p-1 text-slate-500 hover:bg-rose-50`) {
 		t.Fatalf("the guest page is not read-only")
 	}
 

@@ -112,7 +112,9 @@ func (s *Server) dayPartial(c echo.Context, info planner.DayInfo, blocks []plann
 	if err != nil {
 		return nil, err
 	}
-	return views.Day(dayView(p, info, blocks)), nil
+	v := dayView(p, info, blocks)
+	v.ReadOnly = caller(c).Guest
+	return views.Day(v), nil
 }
 
 // dayPartialAfterChange is the day grid after a block change, for htmx requests.
@@ -195,6 +197,7 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
 		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dayView(p, info, blocks),
 		Guest: caller(c).Guest}
+	v.Day.ReadOnly = v.Guest
 	if v.Guest { // linked collections are for members only
 		return views.Plan(s.pageFor(c, p.Title), v), nil
 	}
