@@ -60,9 +60,9 @@ type CollectionOption struct {
 // DayView is one day of a plan: the day tabs and the time grid with its blocks (the partial
 // of GET /plans/{p}/blocks?day=N and of every block change on the plan page).
 type DayView struct {
-	PlanID string
-	Day    int
-	Date   string // "Monday 12 March"
+	PlanID   string
+	Day      int
+	Date     string // "Monday 12 March"
 	Tabs     []DayTab
 	Blocks   []BlockView
 	ReadOnly bool // shown to a guest: no buttons that change it
