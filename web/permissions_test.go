@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -22,6 +23,7 @@ const (
 	memberOnly               // members of the resource (reads of linked collections, and every write)
 	ownerOnly                // its owner
 	leaving                  // its members but not its owner (NEED_TO_DELEGATE_OWNERSHIP)
+	authorOnly               // the member who wrote it (the fixture's opinion is the owner's)
 )
 
 // role is who calls.
@@ -172,6 +174,23 @@ var accessTable = map[string]accessRow{
 	"DELETE /plans/:planId/blocks/:blockId/candidates/:candidateId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.timeBlock + "/candidates/" + f.second}
 	})},
+
+	// Opinions.
+	"POST /plans/:planId/blocks/:blockId/opinions": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/blocks/"+f.second+"/opinions", map[string]any{"type": "POSITIVE"})
+	})},
+	"GET /plans/:planId/blocks/:blockId/opinions": {access: reader, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.plan + "/blocks/" + f.candidate + "/opinions"}
+	})},
+	"GET /plans/:planId/blocks/:blockId/opinions/:opinionId": {access: reader, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.plan + "/blocks/" + f.candidate + "/opinions/" + f.opinion}
+	})},
+	"PUT /plans/:planId/blocks/:blockId/opinions/:opinionId": {access: authorOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("PUT", f.plan+"/blocks/"+f.candidate+"/opinions/"+f.opinion, map[string]any{"type": "NEGATIVE", "comment": "changed"})
+	})},
+	"DELETE /plans/:planId/blocks/:blockId/opinions/:opinionId": {access: authorOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.candidate + "/opinions/" + f.opinion}
+	})},
 }
 
 func fx(b func(f *matrixFixture) req) func(*matrixFixture) req { return b }
@@ -195,6 +214,7 @@ type matrixFixture struct {
 	planThird, colThird  string // member ids of the third member
 	timeBlock, candidate string
 	second               string // the time block's second candidate
+	opinion              string // the owner's opinion of the first candidate
 }
 
 var fixtureSeq atomic.Int64
@@ -227,6 +247,12 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 	tb = decodeBlock(t, a.do(req{Method: "POST", Path: f.plan + "/blocks/" + tb.TimeBlockID + "/candidates", Token: f.tokens[owner],
 		Body: map[string]any{"collection_place_ids": []string{cp2.CollectionPlaceID}}}))
 	f.timeBlock, f.candidate, f.second = tb.TimeBlockID, tb.Candidates[0].BlockID, tb.Candidates[1].BlockID
+	var op opinionJSON
+	res := a.do(req{Method: "POST", Path: f.plan + "/blocks/" + f.candidate + "/opinions", Token: f.tokens[owner], Body: map[string]any{"type": "POSITIVE"}})
+	if err := json.Unmarshal(res.Body, &op); err != nil || res.Status != http.StatusCreated {
+		t.Fatalf("fixture opinion: %d %s", res.Status, res.Body)
+	}
+	f.opinion = op.OpinionID
 
 	otherPlan := a.createPlan(f.tokens[outsider], "Other", "2026-04-01", "2026-04-02")
 	otherCol := a.createCollection(f.tokens[outsider], "Other")
@@ -293,6 +319,9 @@ func expect(acc access, who role) (int, string) {
 	case member:
 		if acc == ownerOnly {
 			return http.StatusForbidden, "FORBIDDEN_NOT_OWNER"
+		}
+		if acc == authorOnly {
+			return http.StatusForbidden, "BLOCK_OPINION_FORBIDDEN"
 		}
 	case owner:
 		if acc == leaving {

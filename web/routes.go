@@ -125,6 +125,13 @@ func (s *Server) routes() {
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
 
+	// Opinions on a candidate (:blockId is the candidate).
+	e.POST("/plans/:planId/blocks/:blockId/opinions", s.addOpinion, user)
+	e.GET("/plans/:planId/blocks/:blockId/opinions", s.listOpinions, reader)
+	e.GET("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.getOpinion, reader)
+	e.PUT("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.updateOpinion, user)
+	e.DELETE("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.deleteOpinion, user)
+
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)
 	s.page(http.MethodGet, "/login", s.signInPage)

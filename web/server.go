@@ -99,6 +99,11 @@ type Store interface {
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
 	JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error)
+	AddOpinion(ctx context.Context, userID, planID, candidateID string, in planner.OpinionInput) (*planner.Opinion, error)
+	Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error)
+	Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error)
+	UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput) (*planner.Opinion, error)
+	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

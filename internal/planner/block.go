@@ -205,3 +205,10 @@ type CandidateList struct {
 	Start, End  TimeOfDay
 	Candidates  []CandidateExpense
 }
+
+// OpinionInput is what a member says about a candidate.
+type OpinionInput struct {
+	Type    OpinionType
+	Comment string
+	TagIDs  []string
+}

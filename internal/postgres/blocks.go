@@ -489,12 +489,12 @@ func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID strin
 		out.SocialMedia = &planner.SocialMedia{ID: r.SocialMediaID, MediaType: r.MediaType, URL: r.URL,
 			AuthorName: r.AuthorName, Title: r.Title, Summary: r.Summary}
 	}
-	out.Opinions, err = opinions(ctx, tx, candidateID)
+	out.Opinions, err = opinions(ctx, tx, candidateID, "")
 	return out, err
 }
 
-// opinions lists the opinions on a candidate, oldest first.
-func opinions(ctx context.Context, tx *sqlx.Tx, candidateID string) ([]planner.Opinion, error) {
+// opinions lists the opinions on a candidate, oldest first; with an opinionID, only that one.
+func opinions(ctx context.Context, tx *sqlx.Tx, candidateID, opinionID string) ([]planner.Opinion, error) {
 	var rows []struct {
 		OpinionID string         `db:"opinion_id"`
 		Type      string         `db:"type"`
@@ -505,8 +505,8 @@ func opinions(ctx context.Context, tx *sqlx.Tx, candidateID string) ([]planner.O
 	err := tx.SelectContext(ctx, &rows, `
 		SELECT o.id AS opinion_id, o.type, o.comment, o.tag_ids, m.id, m.nickname, m.picture, m.role
 		FROM opinions o JOIN plan_members m ON m.id = o.member_id
-		WHERE o.candidate_id = $1
-		ORDER BY o.created_at, o.id`, candidateID)
+		WHERE o.candidate_id = $1 AND ($2 = '' OR o.id = $2)
+		ORDER BY o.created_at, o.id`, candidateID, opinionID)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// planCandidate checks the candidate belongs to the plan (BLOCK_NOT_FOUND) and is a place
+// (BLOCK_NOT_PLACE_TYPE: a free-time entry takes no opinions).
+func planCandidate(ctx context.Context, tx *sqlx.Tx, planID, candidateID string) error {
+	var free bool
+	err := sql.ErrNoRows
+	if planner.ValidID(candidateID) {
+		err = tx.GetContext(ctx, &free, `
+			SELECT c.place_id IS NULL FROM candidates c JOIN time_blocks b ON b.id = c.time_block_id
+			WHERE c.id = $1 AND b.plan_id = $2`, candidateID, planID)
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return blockNotFound()
+	case err != nil:
+		return err
+	case free:
+		return planner.Errorf(planner.CodeBlockNotPlaceType, "Free time takes no opinions.")
+	}
+	return nil
+}
+
+// AddOpinion records the member's opinion of a place candidate; one per member per candidate
+// (BLOCK_OPINION_ALREADY_EXISTS).
+func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string, in planner.OpinionInput) (*planner.Opinion, error) {
+	var out *planner.Opinion
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
+			return err
+		}
+		id := planner.NewID()
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO opinions (id, candidate_id, member_id, type, comment, tag_ids) VALUES ($1, $2, $3, $4, $5, $6)`,
+			id, candidateID, me.ID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
+			return err
+		}
+		out, err = oneOpinion(ctx, tx, candidateID, id)
+		return err
+	})
+	return out, err
+}
+
+// Opinions lists a candidate's opinions, oldest first.
+func (db *DB) Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error) {
+	var out []planner.Opinion
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
+			return err
+		}
+		var err error
+		out, err = opinions(ctx, tx, candidateID, "")
+		return err
+	})
+	return out, err
+}
+
+// Opinion loads one opinion of a candidate (BLOCK_OPINION_NOT_FOUND).
+func (db *DB) Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error) {
+	var out *planner.Opinion
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
+			return err
+		}
+		var err error
+		out, err = oneOpinion(ctx, tx, candidateID, opinionID)
+		return err
+	})
+	return out, err
+}
+
+// UpdateOpinion replaces an opinion; only its author may (BLOCK_OPINION_FORBIDDEN).
+func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput) (*planner.Opinion, error) {
+	var out *planner.Opinion
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
+		if err := authorOf(ctx, tx, userID, planID, candidateID, opinionID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE opinions SET type = $2, comment = $3, tag_ids = $4, updated_at = clock_timestamp() WHERE id = $1`,
+			opinionID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
+			return err
+		}
+		var err error
+		out, err = oneOpinion(ctx, tx, candidateID, opinionID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteOpinion deletes an opinion; only its author may.
+func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
+		if err := authorOf(ctx, tx, userID, planID, candidateID, opinionID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM opinions WHERE id = $1`, opinionID)
+		return err
+	})
+}
+
+// authorOf checks, in order: the plan and membership, the candidate, the opinion
+// (BLOCK_OPINION_NOT_FOUND), and that the user wrote it (BLOCK_OPINION_FORBIDDEN).
+func authorOf(ctx context.Context, tx *sqlx.Tx, userID, planID, candidateID, opinionID string) error {
+	me, err := planMember(ctx, tx, planID, userID)
+	if err != nil {
+		return err
+	}
+	if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
+		return err
+	}
+	o, err := oneOpinion(ctx, tx, candidateID, opinionID)
+	if err != nil {
+		return err
+	}
+	if o.AddedBy.ID != me.ID {
+		return planner.Errorf(planner.CodeBlockOpinionForbidden, "Only its author can change an opinion.")
+	}
+	return nil
+}
+
+func oneOpinion(ctx context.Context, tx *sqlx.Tx, candidateID, opinionID string) (*planner.Opinion, error) {
+	var list []planner.Opinion
+	if planner.ValidID(opinionID) {
+		var err error
+		if list, err = opinions(ctx, tx, candidateID, opinionID); err != nil {
+			return nil, err
+		}
+	}
+	if len(list) == 0 {
+		return nil, planner.Errorf(planner.CodeBlockOpinionNotFound, "No such opinion on this block.")
+	}
+	return &list[0], nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/planner"
+)
+
+type opinionRequest struct {
+	Type    string   `json:"type" form:"type"`
+	TagIDs  []string `json:"tag_ids" form:"tag_ids"`
+	Comment *string  `json:"comment" form:"comment"`
+}
+
+// Opinion limits.
+const (
+	opinionCommentMax = 300
+	opinionTagsMax    = 10
+)
+
+// tagID is the shape of a reason tag: "view", "long_queue".
+var tagID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
+
+func (in opinionRequest) input() (planner.OpinionInput, error) {
+	out := planner.OpinionInput{Type: planner.OpinionType(in.Type), Comment: strings.TrimSpace(deref(in.Comment)), TagIDs: in.TagIDs}
+	var v planner.Validation
+	switch out.Type {
+	case planner.OpinionPositive, planner.OpinionNeutral, planner.OpinionNegative:
+	default:
+		v.Add("type", "must be POSITIVE, NEUTRAL or NEGATIVE")
+	}
+	v.Check(utf8.RuneCountInString(out.Comment) <= opinionCommentMax && !strings.ContainsRune(out.Comment, 0), "comment", "must be at most 300 characters")
+	v.Check(len(in.TagIDs) <= opinionTagsMax, "tag_ids", "must list at most 10 tags")
+	for _, t := range in.TagIDs {
+		v.Check(tagID.MatchString(t), "tag_ids", "must hold tag ids of lower-case letters, digits, _ and -")
+	}
+	return out, v.Err()
+}
+
+// opinionsPath is where a candidate's opinions are.
+func opinionsPath(c echo.Context) string {
+	return planPath(c.Param("planId")) + "/blocks/" + c.Param("blockId") + "/opinions"
+}
+
+// addOpinion records the caller's opinion of a place candidate.
+func (s *Server) addOpinion(c echo.Context) error {
+	var in opinionRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	op, err := in.input()
+	if err != nil {
+		return err
+	}
+	o, err := s.store.AddOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), op)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, opinionsPath(c)+"/"+o.ID)
+	return respondChange(c, http.StatusCreated, toOpinionJSON(*o), nil, planPath(c.Param("planId")))
+}
+
+// listOpinions lists a candidate's opinions, oldest first.
+func (s *Server) listOpinions(c echo.Context) error {
+	list, err := s.store.Opinions(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"))
+	if err != nil {
+		return err
+	}
+	out := make([]opinionJSON, len(list))
+	for i, o := range list {
+		out[i] = toOpinionJSON(o)
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}
+
+// getOpinion answers one opinion.
+func (s *Server) getOpinion(c echo.Context) error {
+	o, err := s.store.Opinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toOpinionJSON(*o), nil, nil)
+}
+
+// updateOpinion replaces the caller's own opinion.
+func (s *Server) updateOpinion(c echo.Context) error {
+	var in opinionRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	op, err := in.input()
+	if err != nil {
+		return err
+	}
+	o, err := s.store.UpdateOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId"), op)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, toOpinionJSON(*o), nil, planPath(c.Param("planId")))
+}
+
+// deleteOpinion deletes the caller's own opinion.
+func (s *Server) deleteOpinion(c echo.Context) error {
+	if err := s.store.DeleteOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+}
