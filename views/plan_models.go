@@ -103,6 +103,31 @@ type CandidateView struct {
 	Positive     int
 	Neutral      int
 	Negative     int
+	MyOpinionID  string // "" when the viewer has given none
+	MyOpinion    string // POSITIVE | NEUTRAL | NEGATIVE
+	ReadOnly     bool
+}
+
+// opinionChoices are the opinion buttons, in order.
+var opinionChoices = []struct{ Type, Emoji, Label string }{
+	{"POSITIVE", "👍", "Positive"}, {"NEUTRAL", "😐", "Neutral"}, {"NEGATIVE", "👎", "Negative"},
+}
+
+// reasonTags are the canned reasons offered with an opinion, by level-1 category.
+func reasonTags(kind string) []struct{ ID, Label string } {
+	switch kind {
+	case "100000", "200000": // food and drink, dessert
+		return []struct{ ID, Label string }{{"tasty", "Tasty"}, {"pricey", "Pricey"}, {"long_queue", "Long queue"}, {"cozy", "Cozy"}}
+	case "300000": // sightseeing
+		return []struct{ ID, Label string }{{"view", "Great view"}, {"crowded", "Crowded"}, {"photogenic", "Photogenic"}, {"too_far", "Too far"}}
+	case "400000": // lodging
+		return []struct{ ID, Label string }{{"clean", "Clean"}, {"location", "Good location"}, {"pricey", "Pricey"}}
+	}
+	return []struct{ ID, Label string }{{"worth_it", "Worth it"}, {"too_far", "Too far"}, {"pricey", "Pricey"}}
+}
+
+func opinionsHref(planID, candidateID string) string {
+	return blocksHref(planID) + "/" + url.PathEscape(candidateID) + "/opinions"
 }
 
 // CandidatePickerView is the candidate picker of one time block (the partial of GET
@@ -205,4 +230,16 @@ func blockClass(b BlockView) string {
 
 func candidatesSelectionHref(planID, timeBlockID string, day int) string {
 	return blocksHref(planID) + "/" + url.PathEscape(timeBlockID) + "/selection?day=" + strconv.Itoa(day)
+}
+
+func opinionVals(t string) string { return `{"type":"` + t + `"}` }
+
+func opinionCount(c CandidateView, t string) int {
+	switch t {
+	case "POSITIVE":
+		return c.Positive
+	case "NEUTRAL":
+		return c.Neutral
+	}
+	return c.Negative
 }

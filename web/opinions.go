@@ -62,7 +62,7 @@ func (s *Server) addOpinion(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, opinionsPath(c)+"/"+o.ID)
-	return respondChange(c, http.StatusCreated, toOpinionJSON(*o), nil, planPath(c.Param("planId")))
+	return s.opinionChanged(c, http.StatusCreated, toOpinionJSON(*o))
 }
 
 // listOpinions lists a candidate's opinions, oldest first.
@@ -101,7 +101,7 @@ func (s *Server) updateOpinion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toOpinionJSON(*o), nil, planPath(c.Param("planId")))
+	return s.opinionChanged(c, http.StatusOK, toOpinionJSON(*o))
 }
 
 // deleteOpinion deletes the caller's own opinion.
@@ -109,5 +109,15 @@ func (s *Server) deleteOpinion(c echo.Context) error {
 	if err := s.store.DeleteOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+	return s.opinionChanged(c, http.StatusNoContent, nil)
+}
+
+// opinionChanged answers an opinion change: JSON, or for the plan page the candidate picker
+// with the new tallies.
+func (s *Server) opinionChanged(c echo.Context, status int, data any) error {
+	partial, err := s.pickerAfterOpinion(c)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, status, data, partial, planPath(c.Param("planId")))
 }

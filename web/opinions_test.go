@@ -61,3 +61,30 @@ func TestOpinions(t *testing.T) {
 	a.do(req{Method: "GET", Path: one, Token: f.ben}).problem(t, 404, "BLOCK_OPINION_NOT_FOUND")
 	a.do(req{Method: "GET", Path: path, Token: f.eve}).problem(t, 403, "FORBIDDEN_NOT_MEMBER")
 }
+
+func TestOpinionButtonsInThePicker(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	cand := tb.Candidates[0].BlockID
+	b := a.signedInBrowser(t, "pf-ben", "Ben")
+	picker := fragment(t, a.htmx(b, "GET", f.blocks+"/"+tb.TimeBlockID+"/candidates", ""), http.StatusOK)
+	if !strings.Contains(picker, `hx-post="`+f.blocks+"/"+cand+`/opinions"`) || !strings.Contains(picker, "Great view") {
+		t.Fatalf("picker has no opinion buttons: %s", picker)
+	}
+	// A click gives the opinion and answers the picker with the tally and the button pressed.
+	picker = fragment(t, a.htmx(b, "POST", f.blocks+"/"+cand+"/opinions", "type=POSITIVE&tag_ids=view&comment=sunset"), http.StatusCreated)
+	if !strings.Contains(picker, `aria-pressed="true"`) || !strings.Contains(picker, "hx-delete=") {
+		t.Fatalf("after the click: %s", picker)
+	}
+	var list []opinionJSON
+	json.Unmarshal(a.do(req{Method: "GET", Path: f.blocks + "/" + cand + "/opinions", Token: f.ana}).Body, &list)
+	if len(list) != 1 || list[0].Comment != "sunset" || list[0].TagIDs[0] != "view" {
+		t.Fatalf("stored: %+v", list)
+	}
+	// Clicking it again takes it back.
+	picker = fragment(t, a.htmx(b, "DELETE", f.blocks+"/"+cand+"/opinions/"+list[0].OpinionID, ""), http.StatusOK)
+	if strings.Contains(picker, `aria-pressed="true"`) {
+		t.Fatalf("after taking it back: %s", picker)
+	}
+}

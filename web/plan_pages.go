@@ -133,6 +133,9 @@ func (s *Server) dayPartialAfterChange(c echo.Context, day int) (templ.Component
 func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
 	v := views.CandidateView{ID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toMemberView(c.AddedBy),
 		Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}
+	if my := c.Opinions.Mine; my != nil {
+		v.MyOpinionID, v.MyOpinion = my.ID, string(my.Type)
+	}
 	if c.Place != nil {
 		cat := s.categories(*c.Place)
 		v.Name, v.Address, v.Category, v.CategoryKind = c.Place.Name, c.Place.Address, cat.Level2.Name, cat.Level1.ID
@@ -149,8 +152,27 @@ func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList
 		Candidates: make([]views.CandidateView, len(l.Candidates))}
 	for i := range l.Candidates {
 		v.Candidates[i] = s.toCandidateView(&l.Candidates[i].Candidate)
+		v.Candidates[i].ReadOnly = caller(c).Guest
 	}
 	return views.CandidatePicker(v)
+}
+
+// pickerAfterOpinion is the candidate picker of the candidate's time block after an opinion
+// changed, for htmx requests (nil otherwise).
+func (s *Server) pickerAfterOpinion(c echo.Context) (templ.Component, error) {
+	if !wantsPartial(c) {
+		return nil, nil
+	}
+	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
+	d, err := s.store.BlockDetail(ctx, userID, planID, c.Param("blockId"))
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.store.Candidates(ctx, userID, planID, d.TimeBlockID)
+	if err != nil {
+		return nil, err
+	}
+	return s.candidatePickerPartial(c, l), nil
 }
 
 func (s *Server) planPlacesView(planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) views.PlanPlacesView {
