@@ -175,6 +175,12 @@ var accessTable = map[string]accessRow{
 		return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.timeBlock + "/candidates/" + f.second}
 	})},
 
+	// Budget.
+	"GET /plans/:planId/budgets": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/budgets"} })},
+	"PATCH /plans/:planId/budgets": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("PATCH", f.plan+"/budgets", map[string]any{"type": "BUDGET", "total_budget": 500000})
+	})},
+
 	// Opinions.
 	"POST /plans/:planId/blocks/:blockId/opinions": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/blocks/"+f.second+"/opinions", map[string]any{"type": "POSITIVE"})

@@ -125,6 +125,10 @@ func (s *Server) routes() {
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
 
+	// Budget.
+	e.GET("/plans/:planId/budgets", s.getBudget, reader)
+	e.PATCH("/plans/:planId/budgets", s.updateBudget, user)
+
 	// Opinions on a candidate (:blockId is the candidate).
 	e.POST("/plans/:planId/blocks/:blockId/opinions", s.addOpinion, user)
 	e.GET("/plans/:planId/blocks/:blockId/opinions", s.listOpinions, reader)

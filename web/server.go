@@ -104,6 +104,8 @@ type Store interface {
 	Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error)
 	UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput) (*planner.Opinion, error)
 	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error
+	Budget(ctx context.Context, userID, planID string) (*planner.Budget, error)
+	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange) (*planner.Budget, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

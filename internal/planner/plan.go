@@ -112,3 +112,51 @@ type PlanCollection struct {
 	Title        string
 	AddedBy      Member
 }
+
+// BudgetMode is how a plan's budget is shown: against a set total (BUDGET) or as the costs
+// so far (EXPENSE); INITIAL until a total is set.
+type BudgetMode string
+
+// Budget modes.
+const (
+	BudgetInitial BudgetMode = "INITIAL"
+	BudgetBudget  BudgetMode = "BUDGET"
+	BudgetExpense BudgetMode = "EXPENSE"
+)
+
+// Budget is a plan's budget with its computed totals (API.md "Budget maths").
+type Budget struct {
+	ID            string
+	Mode          BudgetMode
+	TotalBudget   *int64 // nil until set
+	TotalCost     int64
+	TravelerCount int // the set count, else the member count
+	Currency      string
+}
+
+// Remaining is the total budget (or 0) minus the costs.
+func (b Budget) Remaining() int64 {
+	var total int64
+	if b.TotalBudget != nil {
+		total = *b.TotalBudget
+	}
+	return total - b.TotalCost
+}
+
+// CostPerPerson divides the budget (BUDGET mode) or the costs by the travellers, rounded half up.
+func (b Budget) CostPerPerson() int64 {
+	amount := b.TotalCost
+	if b.Mode == BudgetBudget && b.TotalBudget != nil {
+		amount = *b.TotalBudget
+	}
+	n := int64(max(b.TravelerCount, 1))
+	return (2*amount + n) / (2 * n)
+}
+
+// BudgetChange sets the mode and, when not nil, the total, traveller count and currency.
+type BudgetChange struct {
+	Mode          BudgetMode
+	TotalBudget   *int64
+	TravelerCount *int
+	Currency      *string
+}

@@ -1,0 +1,104 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+)
+
+// setItems gives a candidate's expense these item costs (the expenses endpoints write them too).
+func (f *planFixture) setItems(t *testing.T, candidateID string, costs ...int) {
+	t.Helper()
+	if _, err := f.a.db.Exec(`DELETE FROM expense_items WHERE expense_id = (SELECT id FROM expenses WHERE candidate_id = $1)`, candidateID); err != nil {
+		t.Fatal(err)
+	}
+	for i, cost := range costs {
+		if _, err := f.a.db.Exec(`
+			INSERT INTO expense_items (id, expense_id, name, cost, position)
+			SELECT substr(md5(random()::text), 1, 21), id, 'item', $2, $3 FROM expenses WHERE candidate_id = $1`, candidateID, cost, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (f *planFixture) budget(t *testing.T) budgetJSON {
+	t.Helper()
+	res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/budgets", Token: f.ben})
+	var b budgetJSON
+	if err := json.Unmarshal(res.Body, &b); err != nil || res.Status != http.StatusOK {
+		t.Fatalf("budget: %d %s", res.Status, res.Body)
+	}
+	return b
+}
+
+// TestBudgetMaths checks the contract's budget arithmetic against a hand-computed plan.
+func TestBudgetMaths(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	if b := f.budget(t); b.Type != "INITIAL" || b.TotalBudget != nil || b.TotalCost != 0 || b.TravelerCount != 2 || b.Currency != "KRW" {
+		t.Fatalf("new plan's budget: %+v", b)
+	}
+	add := func(cp string, start, end string) timeBlockJSON {
+		return decodeBlock(t, f.add(f.ana, placeBlock(cp, 1, start, end)))
+	}
+	withCandidate := func(tb timeBlockJSON, cp string) timeBlockJSON {
+		return decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + tb.TimeBlockID + "/candidates", Token: f.ana,
+			Body: map[string]any{"collection_place_ids": []string{cp}}}))
+	}
+	// Decided (DIRECT): 10,000 + 5,000.
+	direct := add(f.places[0].CollectionPlaceID, "09:00", "10:00")
+	f.setItems(t, direct.Candidates[0].BlockID, 10000, 5000)
+	// Undecided (PENDING): 8,000 or 12,000 → the worst case, 12,000.
+	pending := withCandidate(add(f.places[1].CollectionPlaceID, "10:00", "11:00"), f.places[2].CollectionPlaceID)
+	f.setItems(t, pending.Candidates[0].BlockID, 8000)
+	f.setItems(t, pending.Candidates[1].BlockID, 12000)
+	// Decided among two (FIXED): the chosen 3,000, not the other 9,000.
+	fixed := withCandidate(add(f.places[2].CollectionPlaceID, "11:00", "12:00"), f.places[0].CollectionPlaceID)
+	f.setItems(t, fixed.Candidates[0].BlockID, 3000)
+	f.setItems(t, fixed.Candidates[1].BlockID, 9000)
+	decodeBlock(t, a.do(req{Method: "PATCH", Path: f.blocks + "/" + fixed.TimeBlockID + "/selection", Token: f.ana,
+		Body: map[string]string{"block_id": fixed.Candidates[0].BlockID}}))
+	// Free time costs nothing; an additional expense of 7,000.
+	decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": 1, "start_time": "13:00", "end_time": "14:00"}))
+	if _, err := a.db.Exec(`
+		INSERT INTO expenses (id, plan_id, kind, plan_day_id, rank)
+		SELECT 'additional_expense_01', $1, 'ADDITIONAL', id, 1 FROM plan_days WHERE plan_id = $1 AND day = 1`, f.plan.PlanID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.db.Exec(`INSERT INTO expense_items (id, expense_id, name, cost, position)
+		VALUES ('additional_item_00001', 'additional_expense_01', 'taxi', 7000, 0)`); err != nil {
+		t.Fatal(err)
+	}
+
+	b := f.budget(t)
+	if b.TotalCost != 15000+12000+3000+7000 || b.Type != "INITIAL" || b.RemainingBudget != -37000 || b.CostPerPerson != 18500 {
+		t.Fatalf("costs: %+v", b)
+	}
+	patch := func(body map[string]any) budgetJSON {
+		res := a.do(req{Method: "PATCH", Path: "/plans/" + f.plan.PlanID + "/budgets", Token: f.ben, Body: body})
+		var out budgetJSON
+		if err := json.Unmarshal(res.Body, &out); err != nil || res.Status != http.StatusOK {
+			t.Fatalf("patch %v: %d %s", body, res.Status, res.Body)
+		}
+		return out
+	}
+	if b := patch(map[string]any{"type": "BUDGET", "total_budget": "100000"}); b.Type != "BUDGET" || *b.TotalBudget != 100000 ||
+		b.RemainingBudget != 63000 || b.CostPerPerson != 50000 {
+		t.Fatalf("budget mode: %+v", b)
+	}
+	if b := patch(map[string]any{"type": "BUDGET", "traveler_count": 3}); b.CostPerPerson != 33333 || *b.TotalBudget != 100000 {
+		t.Fatalf("three travellers: %+v", b)
+	}
+	if b := patch(map[string]any{"type": "EXPENSE", "currency": "eur"}); b.Type != "EXPENSE" || b.CostPerPerson != 12333 || b.Currency != "EUR" {
+		t.Fatalf("expense mode: %+v", b)
+	}
+	// Halves round up: 37,001 over 2 is 18,501.
+	f.setItems(t, direct.Candidates[0].BlockID, 10000, 5001)
+	if b := patch(map[string]any{"type": "EXPENSE", "traveler_count": 2}); b.CostPerPerson != 18501 {
+		t.Fatalf("rounding: %+v", b)
+	}
+	for _, bad := range []map[string]any{{}, {"type": "INITIAL"}, {"type": "BUDGET", "total_budget": -1}, {"type": "BUDGET", "traveler_count": 0},
+		{"type": "BUDGET", "traveler_count": "many"}, {"type": "BUDGET", "currency": "euro"}} {
+		a.do(req{Method: "PATCH", Path: "/plans/" + f.plan.PlanID + "/budgets", Token: f.ben, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+}
