@@ -82,5 +82,5 @@ func (s *Server) updateBudget(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toBudgetJSON(b), nil, planPath(c.Param("planId"))+"/budget")
+	return respondChange(c, http.StatusOK, toBudgetJSON(b), nil, budgetPagePath(c))
 }

@@ -181,6 +181,18 @@ var accessTable = map[string]accessRow{
 		return jsonReq("PATCH", f.plan+"/budgets", map[string]any{"type": "BUDGET", "total_budget": 500000})
 	})},
 
+	// Expenses.
+	"POST /plans/:planId/expenses": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Taxi", "cost": 100}}})
+	})},
+	"GET /plans/:planId/expenses": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses?day=1"} })},
+	"PUT /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "PUT", Path: f.plan + "/expenses/" + f.expense, Body: []map[string]any{{"name": "Ticket", "cost": 100}}}
+	})},
+	"DELETE /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.plan + "/expenses/" + f.expense}
+	})},
+
 	// Opinions.
 	"POST /plans/:planId/blocks/:blockId/opinions": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/blocks/"+f.second+"/opinions", map[string]any{"type": "POSITIVE"})
@@ -221,6 +233,7 @@ type matrixFixture struct {
 	timeBlock, candidate string
 	second               string // the time block's second candidate
 	opinion              string // the owner's opinion of the first candidate
+	expense              string // an additional expense on day 1
 }
 
 var fixtureSeq atomic.Int64
@@ -259,6 +272,12 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		t.Fatalf("fixture opinion: %d %s", res.Status, res.Body)
 	}
 	f.opinion = op.OpinionID
+	var added expenseAddedJSON
+	res = a.do(req{Method: "POST", Path: f.plan + "/expenses", Token: f.tokens[owner], Body: map[string]any{"day": 1, "items": []map[string]any{{"name": "Bus", "cost": 1500}}}})
+	if err := json.Unmarshal(res.Body, &added); err != nil || res.Status != http.StatusCreated {
+		t.Fatalf("fixture expense: %d %s", res.Status, res.Body)
+	}
+	f.expense = added.Selected.ExpenseID
 
 	otherPlan := a.createPlan(f.tokens[outsider], "Other", "2026-04-01", "2026-04-02")
 	otherCol := a.createCollection(f.tokens[outsider], "Other")

@@ -128,6 +128,10 @@ func (s *Server) routes() {
 	// Budget.
 	e.GET("/plans/:planId/budgets", s.getBudget, reader)
 	e.PATCH("/plans/:planId/budgets", s.updateBudget, user)
+	e.POST("/plans/:planId/expenses", s.addExpense, user)
+	e.GET("/plans/:planId/expenses", s.dayExpenses, reader)
+	e.PUT("/plans/:planId/expenses/:expenseId", s.setExpense, user)
+	e.DELETE("/plans/:planId/expenses/:expenseId", s.deleteExpense, user)
 
 	// Opinions on a candidate (:blockId is the candidate).
 	e.POST("/plans/:planId/blocks/:blockId/opinions", s.addOpinion, user)

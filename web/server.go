@@ -106,6 +106,10 @@ type Store interface {
 	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error
 	Budget(ctx context.Context, userID, planID string) (*planner.Budget, error)
 	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange) (*planner.Budget, error)
+	AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error)
+	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
+	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense) (*planner.Expense, error)
+	DeleteExpense(ctx context.Context, userID, planID, expenseID string) error
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

@@ -578,6 +578,9 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			to.Start, to.End = *ch.Start, *ch.End
 		}
 		if to != from {
+			if err := reattachAdditional(ctx, tx, cur.ID); err != nil {
+				return err
+			}
 			if err := moveTimeBlock(ctx, tx, planID, cur.ID, to); err != nil {
 				return err
 			}
@@ -618,6 +621,9 @@ func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to plann
 func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1 AND plan_id = $2`, timeBlockID, planID)
@@ -849,6 +855,9 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			return err
 		}
 		if n == 1 {
+			if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
+				return err
+			}
 			_, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID)
 			return err
 		}

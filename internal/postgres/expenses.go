@@ -1,0 +1,398 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// Additional expenses are ordered within their group (a day's start, or the time block they
+// follow) by a numeric rank: a new one between two gets their midpoint, which numeric keeps
+// exact; when the midpoints grow longer than rankScaleMax digits the group is renumbered 1..n.
+const rankScaleMax = 12
+
+// reattachAdditional moves the additional expenses placed after a time block that is about
+// to move or go to the block that precedes it on its day (or the day's start), after the ones
+// already there, in their order.
+func reattachAdditional(ctx context.Context, tx *sqlx.Tx, timeBlockID string) error {
+	_, err := tx.ExecContext(ctx, `
+		WITH tb AS (SELECT id, plan_day_id, start_time, end_time FROM time_blocks WHERE id = $1),
+		prev AS (
+		    SELECT b.id FROM time_blocks b, tb
+		    WHERE b.plan_day_id = tb.plan_day_id AND (b.start_time, b.end_time, b.id) < (tb.start_time, tb.end_time, tb.id)
+		    ORDER BY b.start_time DESC, b.end_time DESC, b.id DESC LIMIT 1),
+		base AS (
+		    SELECT COALESCE(max(e.rank), 0) AS r FROM expenses e, tb
+		    WHERE e.kind = 'ADDITIONAL' AND e.plan_day_id = tb.plan_day_id
+		      AND e.after_time_block_id IS NOT DISTINCT FROM (SELECT id FROM prev)),
+		moved AS (
+		    SELECT e.id, row_number() OVER (ORDER BY e.rank, e.id) AS n FROM expenses e WHERE e.after_time_block_id = $1)
+		UPDATE expenses e SET after_time_block_id = (SELECT id FROM prev), rank = (SELECT r FROM base) + moved.n, updated_at = now()
+		FROM moved WHERE e.id = moved.id`, timeBlockID)
+	return err
+}
+
+// expenseRow is an expense as scanned, with where it is.
+type expenseRow struct {
+	ID          string         `db:"id"`
+	Kind        string         `db:"kind"`
+	PlanDayID   string         `db:"plan_day_id"`
+	AfterBlock  string         `db:"after_block"`
+	CandidateID string         `db:"candidate_id"`
+	TimeBlockID string         `db:"time_block_id"`
+	Rank        sql.NullString `db:"rank"`
+	PaidBy      string         `db:"paid_by"`
+	SplitAmong  pq.StringArray `db:"split_among"`
+}
+
+const expenseColumns = `e.id, e.kind, COALESCE(e.plan_day_id, '') AS plan_day_id, COALESCE(e.after_time_block_id, '') AS after_block,
+	COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.time_block_id, '') AS time_block_id, e.rank::text AS rank,
+	COALESCE(e.paid_by, '') AS paid_by, COALESCE(e.split_among, '{}') AS split_among`
+
+// planExpense loads an expense of the plan, or EXPENSE_NOT_FOUND.
+func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string) (*expenseRow, error) {
+	var r expenseRow
+	err := sql.ErrNoRows
+	if planner.ValidID(expenseID) {
+		err = tx.GetContext(ctx, &r, `SELECT `+expenseColumns+` FROM expenses e LEFT JOIN candidates c ON c.id = e.candidate_id
+			WHERE e.id = $1 AND e.plan_id = $2 FOR UPDATE OF e`, expenseID, planID)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, planner.Errorf(planner.CodeExpenseNotFound, "No such expense in this plan.")
+	}
+	return &r, err
+}
+
+// checkPayers reports MEMBER_NOT_FOUND unless every id is an active member of the plan.
+func checkPayers(ctx context.Context, tx *sqlx.Tx, planID, paidBy string, split []string) error {
+	ids := append([]string{}, split...)
+	if paidBy != "" {
+		ids = append(ids, paidBy)
+	}
+	for _, id := range ids {
+		if err := planKind.active(ctx, tx, planID, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddExpense places an additional expense right after an expense of the plan or at the start
+// of a day, with its items.
+func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error) {
+	var out *planner.Expense
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var dayID, after string
+		var err error
+		if in.AfterExpenseID == "" {
+			_, d, err := planMemberDay(ctx, tx, planID, userID, in.Day)
+			if err != nil {
+				return err
+			}
+			dayID = d.ID
+		} else {
+			if _, err := planMember(ctx, tx, planID, userID); err != nil {
+				return err
+			}
+			prev, err := planExpense(ctx, tx, planID, in.AfterExpenseID)
+			if err != nil {
+				return err
+			}
+			if prev.Kind == string(planner.ExpenseBlock) {
+				after = prev.TimeBlockID
+				if err := tx.GetContext(ctx, &dayID, `SELECT plan_day_id FROM time_blocks WHERE id = $1`, after); err != nil {
+					return err
+				}
+			} else {
+				dayID, after = prev.PlanDayID, prev.AfterBlock
+			}
+		}
+		if err := checkPayers(ctx, tx, planID, in.PaidBy, in.SplitAmong); err != nil {
+			return err
+		}
+		// Right after the chosen additional expense (before the next one), else first in the group.
+		var rank string
+		err = tx.GetContext(ctx, &rank, `
+			WITH g AS (SELECT rank FROM expenses WHERE kind = 'ADDITIONAL' AND plan_day_id = $1
+			           AND after_time_block_id IS NOT DISTINCT FROM NULLIF($2, '')),
+			     p AS (SELECT rank FROM expenses WHERE id = $3 AND kind = 'ADDITIONAL')
+			SELECT (CASE
+			    WHEN EXISTS (SELECT 1 FROM p) THEN
+			        COALESCE(((SELECT rank FROM p) + (SELECT min(rank) FROM g WHERE rank > (SELECT rank FROM p))) / 2, (SELECT rank FROM p) + 1)
+			    ELSE COALESCE((SELECT min(rank) FROM g) - 1, 1)
+			END)::text`, dayID, after, in.AfterExpenseID)
+		if err != nil {
+			return err
+		}
+		id := planner.NewID()
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank, paid_by, split_among)
+			VALUES ($1, $2, 'ADDITIONAL', $3, NULLIF($4, ''), $5::numeric, NULLIF($6, ''), $7)`,
+			id, planID, dayID, after, rank, in.PaidBy, splitArray(in.SplitAmong)); err != nil {
+			return err
+		}
+		if err := renumberIfCrowded(ctx, tx, dayID, after); err != nil {
+			return err
+		}
+		if err := replaceItems(ctx, tx, id, in.Items); err != nil {
+			return err
+		}
+		out, err = loadExpense(ctx, tx, planID, id)
+		return err
+	})
+	return out, err
+}
+
+// renumberIfCrowded renumbers a group's ranks 1..n once midpoints have grown too long.
+func renumberIfCrowded(ctx context.Context, tx *sqlx.Tx, dayID, after string) error {
+	_, err := tx.ExecContext(ctx, `
+		WITH g AS (
+		    SELECT id, row_number() OVER (ORDER BY rank, id) AS n FROM expenses
+		    WHERE kind = 'ADDITIONAL' AND plan_day_id = $1 AND after_time_block_id IS NOT DISTINCT FROM NULLIF($2, ''))
+		UPDATE expenses e SET rank = g.n FROM g
+		WHERE e.id = g.id AND EXISTS (
+		    SELECT 1 FROM expenses x WHERE x.kind = 'ADDITIONAL' AND x.plan_day_id = $1
+		      AND x.after_time_block_id IS NOT DISTINCT FROM NULLIF($2, '') AND scale(x.rank) > $3)`,
+		dayID, after, rankScaleMax)
+	return err
+}
+
+func splitArray(ids []string) any {
+	if len(ids) == 0 {
+		return nil
+	}
+	return pq.Array(ids)
+}
+
+// replaceItems makes items the expense's whole item set, in order: items naming an id of this
+// expense keep it, others get new ids (EXPENSE_ITEM_NOT_FOUND for an id of another expense).
+func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []planner.ExpenseItem) error {
+	var existing []string
+	if err := tx.SelectContext(ctx, &existing, `SELECT id FROM expense_items WHERE expense_id = $1`, expenseID); err != nil {
+		return err
+	}
+	known := make(map[string]bool, len(existing))
+	for _, id := range existing {
+		known[id] = true
+	}
+	ids, names, costs := make([]string, len(items)), make([]string, len(items)), make([]int64, len(items))
+	seen := map[string]bool{}
+	for i, it := range items {
+		switch {
+		case it.ID == "":
+			ids[i] = planner.NewID()
+		case known[it.ID] && !seen[it.ID]:
+			ids[i] = it.ID
+		default:
+			return planner.Errorf(planner.CodeExpenseItemNotFound, "No such item in this expense.")
+		}
+		seen[ids[i]] = true
+		names[i], costs[i] = it.Name, it.Cost
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM expense_items WHERE expense_id = $1`, expenseID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO expense_items (id, expense_id, name, cost, position)
+		SELECT u.id, $1, u.name, u.cost, u.n - 1 FROM unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS u(id, name, cost, n)`,
+		expenseID, pq.Array(ids), pq.Array(names), pq.Array(costs))
+	return err
+}
+
+// SetExpense replaces an expense's items and, when paid is set, who paid and who shares.
+func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense) (*planner.Expense, error) {
+	var out *planner.Expense
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		if _, err := planExpense(ctx, tx, planID, expenseID); err != nil {
+			return err
+		}
+		if paid != nil {
+			if err := checkPayers(ctx, tx, planID, paid.PaidBy, paid.SplitAmong); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE expenses SET paid_by = NULLIF($2, ''), split_among = $3, updated_at = now() WHERE id = $1`,
+				expenseID, paid.PaidBy, splitArray(paid.SplitAmong)); err != nil {
+				return err
+			}
+		}
+		if err := replaceItems(ctx, tx, expenseID, items); err != nil {
+			return err
+		}
+		var err error
+		out, err = loadExpense(ctx, tx, planID, expenseID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteExpense removes an additional expense; a candidate's own expense only loses its items.
+func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		e, err := planExpense(ctx, tx, planID, expenseID)
+		if err != nil {
+			return err
+		}
+		if e.Kind == string(planner.ExpenseAdditional) {
+			_, err = tx.ExecContext(ctx, `DELETE FROM expenses WHERE id = $1`, expenseID)
+		} else {
+			_, err = tx.ExecContext(ctx, `DELETE FROM expense_items WHERE expense_id = $1`, expenseID)
+		}
+		return err
+	})
+}
+
+// loadExpense loads one expense with its items and, for a candidate's, its place.
+func loadExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string) (*planner.Expense, error) {
+	list, err := expensesWithItems(ctx, tx, planID, `e.id = $2`, expenseID)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, planner.Errorf(planner.CodeExpenseNotFound, "No such expense in this plan.")
+	}
+	return &list[0].Expense, nil
+}
+
+// placedExpense is an expense with where it is.
+type placedExpense struct {
+	planner.Expense
+	row expenseRow
+}
+
+// expensesWithItems loads the plan's expenses matching where (on e, with $2) with their items
+// and candidates' places, in three queries.
+func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, arg any) ([]placedExpense, error) {
+	var rows []struct {
+		expenseRow
+		PlaceID string `db:"place_id"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `
+		SELECT `+expenseColumns+`, COALESCE(c.place_id, '') AS place_id
+		FROM expenses e LEFT JOIN candidates c ON c.id = e.candidate_id
+		WHERE e.plan_id = $1 AND `+where+`
+		ORDER BY e.rank NULLS FIRST, c.created_at, e.id`, planID, arg); err != nil {
+		return nil, err
+	}
+	ids, placeIDs := make([]string, len(rows)), []string{}
+	for i, r := range rows {
+		ids[i] = r.ID
+		if r.PlaceID != "" {
+			placeIDs = append(placeIDs, r.PlaceID)
+		}
+	}
+	var items []struct {
+		ExpenseID string `db:"expense_id"`
+		ID        string `db:"id"`
+		Name      string `db:"name"`
+		Cost      int64  `db:"cost"`
+	}
+	if len(ids) > 0 {
+		if err := tx.SelectContext(ctx, &items, `SELECT expense_id, id, name, cost FROM expense_items
+			WHERE expense_id = ANY($1) ORDER BY position, id`, pq.Array(ids)); err != nil {
+			return nil, err
+		}
+	}
+	places := map[string]planner.Place{}
+	if len(placeIDs) > 0 {
+		var ps []placeRow
+		if err := tx.SelectContext(ctx, &ps, `SELECT `+placeColumns+` FROM places p WHERE p.id = ANY($1)`, pq.Array(placeIDs)); err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			places[p.ID] = p.place()
+		}
+	}
+	byID := map[string][]planner.ExpenseItem{}
+	for _, it := range items {
+		byID[it.ExpenseID] = append(byID[it.ExpenseID], planner.ExpenseItem{ID: it.ID, Name: it.Name, Cost: it.Cost})
+	}
+	out := make([]placedExpense, len(rows))
+	for i, r := range rows {
+		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong)}
+		if e.Items == nil {
+			e.Items = []planner.ExpenseItem{}
+		}
+		if r.CandidateID != "" {
+			p := places[r.PlaceID]
+			e.Block = &planner.ExpenseOf{CandidateID: r.CandidateID, Name: p.Name, Place: p}
+		}
+		out[i] = placedExpense{Expense: e, row: r.expenseRow}
+	}
+	return out, nil
+}
+
+// DayExpenses lists a day's expenses as API.md groups them: the additional expenses at the
+// day's start, then each time block (by time) with its candidates' expenses and the
+// selected one's, followed by the additional expenses placed after it.
+func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error) {
+	var out []planner.ExpenseGroup
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		_, d, err := planMemberDay(ctx, tx, planID, userID, day)
+		if err != nil {
+			return err
+		}
+		var blocks []struct {
+			ID       string `db:"id"`
+			Type     string `db:"type"`
+			Count    int    `db:"candidates"`
+			Selected string `db:"selected"`
+		}
+		if err := tx.SelectContext(ctx, &blocks, `
+			SELECT b.id, b.type, count(c.id) AS candidates, COALESCE(min(c.id) FILTER (WHERE c.selected), '') AS selected
+			FROM time_blocks b LEFT JOIN candidates c ON c.time_block_id = b.id
+			WHERE b.plan_day_id = $1 GROUP BY b.id ORDER BY min(b.start_time), min(b.end_time), b.id`, d.ID); err != nil {
+			return err
+		}
+		expenses, err := expensesWithItems(ctx, tx, planID,
+			`(e.plan_day_id = $2 OR c.time_block_id IN (SELECT id FROM time_blocks WHERE plan_day_id = $2))`, d.ID)
+		if err != nil {
+			return err
+		}
+		after := map[string][]planner.Expense{}
+		ofBlock := map[string][]planner.Expense{}
+		for _, e := range expenses {
+			if e.Kind == planner.ExpenseAdditional {
+				after[e.row.AfterBlock] = append(after[e.row.AfterBlock], e.Expense)
+			} else {
+				ofBlock[e.row.TimeBlockID] = append(ofBlock[e.row.TimeBlockID], e.Expense)
+			}
+		}
+		additional := func(key string) {
+			for i := range after[key] {
+				out = append(out, planner.ExpenseGroup{Kind: planner.ExpenseAdditional, Selected: &after[key][i]})
+			}
+		}
+		out = []planner.ExpenseGroup{}
+		additional("")
+		for _, b := range blocks {
+			tb := planner.TimeBlock{Type: planner.BlockType(b.Type), Candidates: make([]planner.Candidate, b.Count)}
+			if b.Selected != "" && b.Count > 0 {
+				tb.Candidates[0].Selected = true
+			}
+			g := planner.ExpenseGroup{Kind: planner.ExpenseBlock, TimeBlockID: b.ID, Status: tb.Status(), Candidates: ofBlock[b.ID]}
+			if g.Candidates == nil {
+				g.Candidates = []planner.Expense{}
+			}
+			for i := range g.Candidates {
+				if g.Candidates[i].Block.CandidateID == b.Selected {
+					g.Selected = &g.Candidates[i]
+				}
+			}
+			out = append(out, g)
+			additional(b.ID)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,215 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/places"
+	"tripplan/internal/planner"
+)
+
+// expenseJSON is the Expense resource, with who paid and who shares (beyond the contract:
+// optional, older clients ignore them).
+type expenseJSON struct {
+	ExpenseID  string            `json:"expense_id"`
+	Block      *expenseBlockJSON `json:"block"`
+	Items      []expenseItemJSON `json:"items"`
+	PaidBy     *string           `json:"paid_by"`
+	SplitAmong []string          `json:"split_among"`
+}
+
+type expenseBlockJSON struct {
+	BlockID  string            `json:"block_id"`
+	Name     string            `json:"name"`
+	Category places.Categories `json:"category"`
+}
+
+func (s *Server) toExpenseJSON(e *planner.Expense) expenseJSON {
+	out := expenseJSON{ExpenseID: e.ID, Items: make([]expenseItemJSON, len(e.Items)), SplitAmong: e.SplitAmong}
+	for i, it := range e.Items {
+		out.Items[i] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
+	}
+	if e.PaidBy != "" {
+		out.PaidBy = &e.PaidBy
+	}
+	if out.SplitAmong == nil {
+		out.SplitAmong = []string{}
+	}
+	if e.Block != nil {
+		out.Block = &expenseBlockJSON{BlockID: e.Block.CandidateID, Name: e.Block.Name, Category: s.categories(e.Block.Place)}
+	}
+	return out
+}
+
+// expenseGroupJSON is one line of a day's expenses (API.md "ExpenseGroup").
+type expenseGroupJSON struct {
+	TimeBlockID    string         `json:"time_block_id,omitempty"`
+	Type           string         `json:"type"`
+	BlockStatus    string         `json:"block_status,omitempty"`
+	CandidateCount *int           `json:"candidate_count,omitempty"`
+	Candidates     *[]expenseJSON `json:"candidates,omitempty"` // BLOCK groups only (then never null)
+	Selected       *expenseJSON   `json:"selected"`
+}
+
+func (s *Server) toExpenseGroupJSON(g *planner.ExpenseGroup) expenseGroupJSON {
+	out := expenseGroupJSON{Type: string(g.Kind)}
+	if g.Selected != nil {
+		e := s.toExpenseJSON(g.Selected)
+		out.Selected = &e
+	}
+	if g.Kind == planner.ExpenseBlock {
+		n := len(g.Candidates)
+		out.TimeBlockID, out.BlockStatus, out.CandidateCount = g.TimeBlockID, string(g.Status), &n
+		list := make([]expenseJSON, n)
+		for i := range g.Candidates {
+			list[i] = s.toExpenseJSON(&g.Candidates[i])
+		}
+		out.Candidates = &list
+	}
+	return out
+}
+
+type itemRequest struct {
+	ExpenseItemID string     `json:"expense_item_id"`
+	Name          string     `json:"name"`
+	Cost          lenientInt `json:"cost"`
+}
+
+// readItems validates an item list: each a 1–100 character name and a whole cost from 0.
+func readItems(v *planner.Validation, in []itemRequest) []planner.ExpenseItem {
+	v.Check(len(in) <= planner.ExpenseItemsMax, "items", "must list at most 50 items")
+	out := make([]planner.ExpenseItem, len(in))
+	for i, it := range in {
+		name := strings.TrimSpace(it.Name)
+		n := utf8.RuneCountInString(name)
+		v.Check(n >= 1 && n <= 100 && !strings.ContainsRune(name, 0), "items", "each item needs a name of 1–100 characters")
+		if cost := it.Cost.read(v, "items", true); !v.Has("items") {
+			v.Check(cost >= 0 && cost <= amountMax, "items", "each cost must be a whole amount from 0")
+		}
+		out[i] = planner.ExpenseItem{ID: strings.TrimSpace(it.ExpenseItemID), Name: name, Cost: int64(it.Cost.Value)}
+	}
+	return out
+}
+
+type payersRequest struct {
+	PaidBy     *string  `json:"paid_by"`
+	SplitAmong []string `json:"split_among"`
+}
+
+type newExpenseRequest struct {
+	PrevExpenseID *string       `json:"prev_expense_id"`
+	Day           lenientInt    `json:"day"`
+	Items         []itemRequest `json:"items"`
+	payersRequest
+}
+
+// expenseAddedJSON answers a new additional expense.
+type expenseAddedJSON struct {
+	Type     string      `json:"type"`
+	Selected expenseJSON `json:"selected"`
+}
+
+// addExpense places an additional expense right after an expense or at the start of a day.
+func (s *Server) addExpense(c echo.Context) error {
+	var in newExpenseRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	ne := planner.NewExpense{AfterExpenseID: strings.TrimSpace(deref(in.PrevExpenseID)), PaidBy: strings.TrimSpace(deref(in.PaidBy)), SplitAmong: in.SplitAmong}
+	switch {
+	case ne.AfterExpenseID != "" && in.Day.Set:
+		v.Add("prev_expense_id", "give prev_expense_id or day, not both")
+	case ne.AfterExpenseID == "":
+		if ne.Day = in.Day.read(&v, "day", true); !v.Has("day") {
+			v.Check(planner.ValidDay(ne.Day), "day", "must be between 1 and 30")
+		}
+	}
+	ne.Items = readItems(&v, in.Items)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	e, err := s.store.AddExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), ne)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, planPath(c.Param("planId"))+"/expenses/"+e.ID)
+	return respondChange(c, http.StatusCreated, expenseAddedJSON{Type: string(planner.ExpenseAdditional), Selected: s.toExpenseJSON(e)}, nil, budgetPagePath(c))
+}
+
+// dayExpenses lists a day's expenses grouped as API.md says.
+func (s *Server) dayExpenses(c echo.Context) error {
+	var v planner.Validation
+	var day lenientInt
+	if q := c.QueryParam("day"); q != "" {
+		day.UnmarshalParam(q)
+	}
+	if day.read(&v, "day", true); !v.Has("day") {
+		v.Check(planner.ValidDay(day.Value), "day", "must be between 1 and 30")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	groups, err := s.store.DayExpenses(c.Request().Context(), caller(c).UserID, c.Param("planId"), day.Value)
+	if err != nil {
+		return err
+	}
+	out := make([]expenseGroupJSON, len(groups))
+	for i := range groups {
+		out[i] = s.toExpenseGroupJSON(&groups[i])
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}
+
+// setExpense replaces an expense's items: the body is the bare item array of the contract, or
+// an object {items, paid_by, split_among} that also says who paid and who shares.
+func (s *Server) setExpense(c echo.Context) error {
+	var raw json.RawMessage
+	if err := c.Bind(&raw); err != nil {
+		return err
+	}
+	var items []itemRequest
+	var payers *payersRequest
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '{' {
+		var obj struct {
+			Items []itemRequest `json:"items"`
+			payersRequest
+		}
+		if err := decodeJSON(bytes.NewReader(trimmed), &obj); err != nil {
+			return err
+		}
+		items, payers = obj.Items, &obj.payersRequest
+	} else if err := decodeJSON(bytes.NewReader(trimmed), &items); err != nil {
+		return err
+	}
+	var v planner.Validation
+	list := readItems(&v, items)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	var paid *planner.Expense
+	if payers != nil {
+		paid = &planner.Expense{PaidBy: strings.TrimSpace(deref(payers.PaidBy)), SplitAmong: payers.SplitAmong}
+	}
+	e, err := s.store.SetExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), list, paid)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toExpenseJSON(e), nil, budgetPagePath(c))
+}
+
+// deleteExpense removes an additional expense, or empties a candidate's.
+func (s *Server) deleteExpense(c echo.Context) error {
+	if err := s.store.DeleteExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, nil, budgetPagePath(c))
+}
+
+// budgetPagePath is the plan's budget page.
+func budgetPagePath(c echo.Context) string { return planPath(c.Param("planId")) + "/budget" }
