@@ -84,3 +84,49 @@ func (s *Server) updateBudget(c echo.Context) error {
 	}
 	return respondChange(c, http.StatusOK, toBudgetJSON(b), nil, budgetPagePath(c))
 }
+
+type settlementMemberJSON struct {
+	addedByJSON
+	Paid    int64 `json:"paid"`
+	Share   int64 `json:"share"`
+	Balance int64 `json:"balance"`
+}
+
+type transferJSON struct {
+	From   addedByJSON `json:"from"`
+	To     addedByJSON `json:"to"`
+	Amount int64       `json:"amount"`
+}
+
+type settlementJSON struct {
+	Currency  string                 `json:"currency"`
+	Members   []settlementMemberJSON `json:"members"`
+	Transfers []transferJSON         `json:"transfers"`
+}
+
+// settlement answers who paid what, each member's share and balance, and the transfers that
+// settle everyone (planner.Settle).
+func (s *Server) settlement(c echo.Context) error {
+	members, payments, currency, err := s.store.SettlementData(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]planner.Member, len(members))
+	ids := make([]string, len(members))
+	for i, m := range members {
+		byID[m.ID], ids[i] = m, m.ID
+	}
+	balances, moves := planner.Settle(ids, payments)
+	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
+	for _, m := range members { // in join order
+		for _, b := range balances {
+			if b.MemberID == m.ID {
+				out.Members = append(out.Members, settlementMemberJSON{addedByJSON: toAddedByJSON(m), Paid: b.Paid, Share: b.Share, Balance: b.Balance})
+			}
+		}
+	}
+	for i, t := range moves {
+		out.Transfers[i] = transferJSON{From: toAddedByJSON(byID[t.From]), To: toAddedByJSON(byID[t.To]), Amount: t.Amount}
+	}
+	return respond(c, http.StatusOK, out, nil, nil)
+}

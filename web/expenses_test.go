@@ -169,3 +169,41 @@ func decodeBlockDetail(t *testing.T, res response) blockDetailJSON {
 	}
 	return d
 }
+
+func TestSettlementOverHTTP(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan := "/plans/" + f.plan.PlanID
+	var g memberGroupJSON[planMemberJSON]
+	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
+	ana, ben := g.Members[0].PlanMemberID, g.Members[1].PlanMemberID
+	// Ana paid a 30,000 dinner for both; Ben paid a 9,001 taxi for both; an unpaid expense and
+	// an undecided candidate's expense do not count.
+	f.addExpense(t, map[string]any{"day": 1, "items": item("Dinner", 30000), "paid_by": ana})
+	f.addExpense(t, map[string]any{"day": 1, "items": item("Taxi", 9001), "paid_by": ben, "split_among": []string{ana, ben}})
+	f.addExpense(t, map[string]any{"day": 1, "items": item("Unpaid", 5000)})
+	res := a.do(req{Method: "GET", Path: plan + "/settlement", Token: f.ana})
+	var s settlementJSON
+	if err := json.Unmarshal(res.Body, &s); err != nil || res.Status != 200 {
+		t.Fatalf("settlement: %d %s", res.Status, res.Body)
+	}
+	shares := map[string]int64{}
+	for _, m := range s.Members {
+		shares[m.Nickname] = m.Balance
+	}
+	// Shares: dinner 15,000 each; taxi 4,501 to the first id in order, 4,500 to the other.
+	first := min(ana, ben) // the taxi's odd unit goes to the first sharer by id
+	wantAna := int64(30000 - 15000 - 4500)
+	wantBen := int64(9001 - 15000 - 4500)
+	if first == ana {
+		wantAna--
+	} else {
+		wantBen--
+	}
+	if s.Currency != "KRW" || shares["Ana"] != wantAna || shares["Ben"] != wantBen || shares["Ana"]+shares["Ben"] != 0 {
+		t.Fatalf("balances: %+v (want Ana %d, Ben %d)", s.Members, wantAna, wantBen)
+	}
+	if len(s.Transfers) != 1 || s.Transfers[0].From.Nickname != "Ben" || s.Transfers[0].To.Nickname != "Ana" || s.Transfers[0].Amount != wantAna {
+		t.Fatalf("transfers: %+v", s.Transfers)
+	}
+}

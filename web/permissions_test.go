@@ -185,7 +185,8 @@ var accessTable = map[string]accessRow{
 	"POST /plans/:planId/expenses": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Taxi", "cost": 100}}})
 	})},
-	"GET /plans/:planId/expenses": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses?day=1"} })},
+	"GET /plans/:planId/settlement": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/settlement"} })},
+	"GET /plans/:planId/expenses":   {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses?day=1"} })},
 	"PUT /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "PUT", Path: f.plan + "/expenses/" + f.expense, Body: []map[string]any{{"name": "Ticket", "cost": 100}}}
 	})},

@@ -132,6 +132,7 @@ func (s *Server) routes() {
 	e.GET("/plans/:planId/expenses", s.dayExpenses, reader)
 	e.PUT("/plans/:planId/expenses/:expenseId", s.setExpense, user)
 	e.DELETE("/plans/:planId/expenses/:expenseId", s.deleteExpense, user)
+	e.GET("/plans/:planId/settlement", s.settlement, reader)
 
 	// Opinions on a candidate (:blockId is the candidate).
 	e.POST("/plans/:planId/blocks/:blockId/opinions", s.addOpinion, user)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"tripplan/internal/planner"
 )
@@ -85,4 +86,53 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 		return err
 	})
 	return out, err
+}
+
+// SettlementData is what settling up a plan needs: the payments that count (additional
+// expenses and selected candidates' expenses that name who paid), the members they may name
+// (the active ones and anyone a payment names), and the currency.
+func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, payments []planner.Payment, currency string, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		var rows []struct {
+			Amount int64          `db:"amount"`
+			PaidBy string         `db:"paid_by"`
+			Split  pq.StringArray `db:"split"`
+		}
+		if err := tx.SelectContext(ctx, &rows, `
+			SELECT COALESCE(sum(i.cost), 0) AS amount, e.paid_by, COALESCE(e.split_among, '{}') AS split
+			FROM expenses e
+			LEFT JOIN expense_items i ON i.expense_id = e.id
+			LEFT JOIN candidates c ON c.id = e.candidate_id
+			WHERE e.plan_id = $1 AND e.paid_by IS NOT NULL AND (e.kind = 'ADDITIONAL' OR c.selected)
+			GROUP BY e.id ORDER BY e.id`, planID); err != nil {
+			return err
+		}
+		named := map[string]bool{}
+		for _, r := range rows {
+			payments = append(payments, planner.Payment{Amount: r.Amount, PaidBy: r.PaidBy, SplitAmong: r.Split})
+			named[r.PaidBy] = true
+			for _, id := range r.Split {
+				named[id] = true
+			}
+		}
+		var all []struct {
+			planner.Member
+			Active bool `db:"active"`
+		}
+		if err := tx.SelectContext(ctx, &all, `
+			SELECT id, nickname, picture, role, left_at IS NULL AS active FROM plan_members
+			WHERE plan_id = $1 ORDER BY joined_at, id`, planID); err != nil {
+			return err
+		}
+		for _, m := range all {
+			if m.Active || named[m.ID] {
+				members = append(members, m.Member)
+			}
+		}
+		return tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID)
+	})
+	return members, payments, currency, err
 }
