@@ -41,7 +41,9 @@ func (f *planFixture) addExpense(t *testing.T, body map[string]any) expenseJSON 
 	return out.Selected
 }
 
-func item(name string, cost int) []map[string]any { return []map[string]any{{"name": name, "cost": cost}} }
+func item(name string, cost int) []map[string]any {
+	return []map[string]any{{"name": name, "cost": cost}}
+}
 
 func TestExpensesOrderMovesAndItems(t *testing.T) {
 	f := newPlanFixture(t)
