@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -100,5 +101,45 @@ func TestBudgetMaths(t *testing.T) {
 	for _, bad := range []map[string]any{{}, {"type": "INITIAL"}, {"type": "BUDGET", "total_budget": -1}, {"type": "BUDGET", "traveler_count": 0},
 		{"type": "BUDGET", "traveler_count": "many"}, {"type": "BUDGET", "currency": "euro"}} {
 		a.do(req{Method: "PATCH", Path: "/plans/" + f.plan.PlanID + "/budgets", Token: f.ben, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+}
+
+func TestBudgetPageInABrowser(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan := "/plans/" + f.plan.PlanID
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	f.setItems(t, tb.Candidates[0].BlockID, 12000)
+	b := a.signedInBrowser(t, "pf-ben", "Ben")
+	var g memberGroupJSON[planMemberJSON]
+	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
+
+	// Adding an extra from the page's form, paid by Ben for everyone.
+	res := a.htmx(b, "POST", plan+"/expenses", "day=1&expense_item_id=&name=Taxi&cost=8000&paid_by="+g.Me.PlanMemberID)
+	if res.Header.Get("HX-Redirect") != plan+"/budget" {
+		t.Fatalf("add from the page: %d %v %s", res.Status, res.Header, res.Body)
+	}
+	page := a.page(t, b, plan+"/budget")
+	for _, want := range []string{"₩20,000", `data-chart="per-day"`, `data-chart="per-category"`, "Sightseeing", "Extras",
+		"Gyeongbokgung Palace", "Taxi", `hx-put="` + plan + `/expenses/`, "Ana</span> pays <span class=\"font-medium\">Ben</span>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("budget page lacks %s", want)
+		}
+	}
+	// Inline editing of the palace's costs: the rows replace the items.
+	groups := f.expenses(t, "1") // the extra (at the day's start), then the palace's block
+	if len(groups) != 2 || groups[1].Type != "BLOCK" {
+		t.Fatalf("groups: %+v", groups)
+	}
+	palace := groups[1].Selected.ExpenseID
+	res = a.htmx(b, "PUT", plan+"/expenses/"+palace, "expense_item_id="+groups[1].Selected.Items[0].ExpenseItemID+"&name=Ticket&cost=3000&expense_item_id=&name=Hanbok&cost=15000&expense_item_id=&name=&cost=&paid_by=")
+	if res.Header.Get("HX-Redirect") != plan+"/budget" {
+		t.Fatalf("inline edit: %d %s", res.Status, res.Body)
+	}
+	if b := f.budget(t); b.TotalCost != 3000+15000+8000 {
+		t.Fatalf("after editing: %+v", b)
+	}
+	if page := a.page(t, b, plan+"/budget"); !strings.Contains(page, "₩26,000") {
+		t.Fatal("the page does not show the new total")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -117,7 +118,19 @@ type expenseAddedJSON struct {
 // addExpense places an additional expense right after an expense or at the start of a day.
 func (s *Server) addExpense(c echo.Context) error {
 	var in newExpenseRequest
-	if err := c.Bind(&in); err != nil {
+	if isForm(c) { // the budget page's form: repeated name and cost fields
+		if err := c.Request().ParseForm(); err != nil {
+			return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
+		}
+		f := c.Request().PostForm
+		in.Items, in.payersRequest = formItems(f), formPayers(f)
+		if prev := f.Get("prev_expense_id"); prev != "" {
+			in.PrevExpenseID = &prev
+		}
+		if d := f.Get("day"); d != "" {
+			in.Day.UnmarshalParam(d)
+		}
+	} else if err := c.Bind(&in); err != nil {
 		return err
 	}
 	var v planner.Validation
@@ -169,13 +182,18 @@ func (s *Server) dayExpenses(c echo.Context) error {
 // setExpense replaces an expense's items: the body is the bare item array of the contract, or
 // an object {items, paid_by, split_among} that also says who paid and who shares.
 func (s *Server) setExpense(c echo.Context) error {
-	var raw json.RawMessage
-	if err := c.Bind(&raw); err != nil {
-		return err
-	}
 	var items []itemRequest
 	var payers *payersRequest
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '{' {
+	var raw json.RawMessage
+	if isForm(c) {
+		if err := c.Request().ParseForm(); err != nil {
+			return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
+		}
+		p := formPayers(c.Request().PostForm)
+		items, payers = formItems(c.Request().PostForm), &p
+	} else if err := c.Bind(&raw); err != nil {
+		return err
+	} else if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '{' {
 		var obj struct {
 			Items []itemRequest `json:"items"`
 			payersRequest
@@ -213,3 +231,36 @@ func (s *Server) deleteExpense(c echo.Context) error {
 
 // budgetPagePath is the plan's budget page.
 func budgetPagePath(c echo.Context) string { return planPath(c.Param("planId")) + "/budget" }
+
+// isForm reports whether the body is a form (the budget page) rather than JSON.
+func isForm(c echo.Context) bool {
+	return strings.HasPrefix(c.Request().Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm)
+}
+
+// formItems reads the item rows of the budget page's expense form: repeated expense_item_id,
+// name and cost fields, one per row; rows left blank are skipped.
+func formItems(f url.Values) []itemRequest {
+	ids, names, costs := f["expense_item_id"], f["name"], f["cost"]
+	var out []itemRequest
+	for i := range names {
+		var it itemRequest
+		it.Name = names[i]
+		if i < len(ids) {
+			it.ExpenseItemID = ids[i]
+		}
+		if i < len(costs) {
+			it.Cost.UnmarshalParam(costs[i])
+		}
+		if strings.TrimSpace(it.Name) == "" && (i >= len(costs) || strings.TrimSpace(costs[i]) == "") {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// formPayers reads who paid and who shares from the budget page's expense form.
+func formPayers(f url.Values) payersRequest {
+	paid := f.Get("paid_by")
+	return payersRequest{PaidBy: &paid, SplitAmong: f["split_among"]}
+}

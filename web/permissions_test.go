@@ -185,6 +185,7 @@ var accessTable = map[string]accessRow{
 	"POST /plans/:planId/expenses": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Taxi", "cost": 100}}})
 	})},
+	"GET /plans/:planId/budget":     {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/budget"} })},
 	"GET /plans/:planId/settlement": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/settlement"} })},
 	"GET /plans/:planId/expenses":   {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses?day=1"} })},
 	"PUT /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {

@@ -154,6 +154,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.LinkErrorPath, s.linkErrorPage)
 	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)
 	s.page(http.MethodGet, "/plans/:planId/panel", s.planPanel, user)
+	s.page(http.MethodGet, "/plans/:planId/budget", s.budgetPage, reader)
 }
 
 // page registers an HTML-only route.

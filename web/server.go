@@ -110,6 +110,7 @@ type Store interface {
 	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
 	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense) (*planner.Expense, error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string) error
+	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)

@@ -166,3 +166,6 @@ func (t *Taxonomy) Categories(leaf string, primaryType Category) Categories {
 		PrimaryType: primaryType,
 	}
 }
+
+// Name is the name of a category id of any level, "" for an unknown id.
+func (t *Taxonomy) Name(id string) string { return t.nodes[id].name }

@@ -58,3 +58,11 @@ type NewExpense struct {
 
 // ExpenseItemsMax bounds the items of one expense.
 const ExpenseItemsMax = 50
+
+// CostLine is a part of a plan's total cost: a day's or a category's (level-1 id; "" for
+// additional expenses).
+type CostLine struct {
+	Day      int    `db:"day"`
+	Category string `db:"category"`
+	Total    int64  `db:"total"`
+}

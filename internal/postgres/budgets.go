@@ -136,3 +136,52 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 	})
 	return members, payments, currency, err
 }
+
+// CostBreakdown splits the budget's total cost (same rules as the budget: selected candidate,
+// else the most expensive) by day and by level-1 category of the place ("" for additional
+// expenses), in one query.
+func (db *DB) CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		var lines []struct {
+			Kind string `db:"kind"`
+			planner.CostLine
+		}
+		if err := tx.SelectContext(ctx, &lines, `
+			WITH cand AS (
+			    SELECT c.time_block_id, d.day, c.selected, COALESCE(p.category_level1, '') AS category, COALESCE(sum(i.cost), 0) AS cost,
+			           row_number() OVER (PARTITION BY c.time_block_id ORDER BY c.selected DESC, COALESCE(sum(i.cost), 0) DESC, c.id) AS pick
+			    FROM candidates c
+			    JOIN time_blocks b ON b.id = c.time_block_id AND b.plan_id = $1
+			    JOIN plan_days d ON d.id = b.plan_day_id
+			    LEFT JOIN places p ON p.id = c.place_id
+			    LEFT JOIN expenses e ON e.candidate_id = c.id
+			    LEFT JOIN expense_items i ON i.expense_id = e.id
+			    GROUP BY c.id, c.time_block_id, d.day, c.selected, p.category_level1),
+			counted AS (
+			    SELECT day, category, cost FROM cand WHERE pick = 1
+			    UNION ALL
+			    SELECT d.day, '', COALESCE(sum(i.cost), 0) FROM expenses e
+			    JOIN plan_days d ON d.id = e.plan_day_id
+			    LEFT JOIN expense_items i ON i.expense_id = e.id
+			    WHERE e.plan_id = $1 AND e.kind = 'ADDITIONAL' GROUP BY e.id, d.day)
+			SELECT 'day' AS kind, d.day, '' AS category, COALESCE(sum(c.cost), 0) AS total
+			FROM plan_days d LEFT JOIN counted c ON c.day = d.day WHERE d.plan_id = $1 GROUP BY d.day
+			UNION ALL
+			SELECT 'category', 0, category, sum(cost) FROM counted GROUP BY category HAVING sum(cost) > 0
+			ORDER BY 1, 2, 4 DESC, 3`, planID); err != nil {
+			return err
+		}
+		for _, l := range lines {
+			if l.Kind == "day" {
+				byDay = append(byDay, l.CostLine)
+			} else {
+				byCategory = append(byCategory, l.CostLine)
+			}
+		}
+		return nil
+	})
+	return byDay, byCategory, err
+}

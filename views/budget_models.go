@@ -1,0 +1,133 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+)
+
+// BudgetView is a plan's budget page.
+type BudgetView struct {
+	PlanID, PlanTitle string
+	Currency          string
+	Mode              string // INITIAL | BUDGET | EXPENSE
+	TotalBudget       *int64
+	TotalCost         int64
+	Remaining         int64
+	PerPerson         int64
+	Travelers         int
+	ByDay             []Bar
+	ByCategory        []Bar
+	Day               int
+	Tabs              []DayTab
+	Expenses          []ExpenseLine
+	Members           []MemberView
+	Balances          []BalanceView
+	Transfers         []TransferView
+	ReadOnly          bool
+}
+
+// Bar is one bar of a chart: its label, value, and length in percent of the longest.
+type Bar struct {
+	Label string
+	Value int64
+	Width int // 0–100
+}
+
+// ExpenseLine is one expense of the day on the budget page: an additional expense, or a time
+// block's (its selected candidate's, else only shown).
+type ExpenseLine struct {
+	ID         string // the expense to edit; "" when the block has no chosen candidate yet
+	Title      string
+	Additional bool
+	Status     string // a block's status
+	Items      []ItemView
+	Total      int64
+	PaidBy     string   // plan member id
+	SplitAmong []string // plan member ids; empty = everyone
+	Note       string
+}
+
+// ItemView is one item of an expense.
+type ItemView struct {
+	ID, Name string
+	Cost     int64
+}
+
+// BalanceView is a member's position in the settlement.
+type BalanceView struct {
+	Member               MemberView
+	Paid, Share, Balance int64
+}
+
+// TransferView is one settling payment.
+type TransferView struct {
+	From, To MemberView
+	Amount   int64
+}
+
+// Bars scales values to a chart's bars.
+func Bars(labels []string, values []int64) []Bar {
+	var top int64
+	for _, v := range values {
+		top = max(top, v)
+	}
+	out := make([]Bar, len(values))
+	for i, v := range values {
+		w := 0
+		if top > 0 {
+			w = int(v * 100 / top)
+		}
+		out[i] = Bar{Label: labels[i], Value: v, Width: w}
+	}
+	return out
+}
+
+// currencySymbols are the signs of common currencies; others show their code.
+var currencySymbols = map[string]string{"KRW": "₩", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "THB": "฿"}
+
+// Money writes an amount with its currency and thousands separators: "₩12,000".
+func Money(amount int64, currency string) string {
+	sign := ""
+	if amount < 0 {
+		sign, amount = "−", -amount
+	}
+	digits := strconv.FormatInt(amount, 10)
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	if sym, ok := currencySymbols[currency]; ok {
+		return sign + sym + b.String()
+	}
+	return sign + b.String() + " " + currency
+}
+
+func budgetHref(planID string) string { return planHref(planID) + "/budget" }
+
+func expenseHref(planID, id string) string { return planHref(planID) + "/expenses/" + id }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// barY is the y of bar i in a chart of 28-pixel rows.
+func barY(i int) string { return strconv.Itoa(i*28 + 4) }
+
+func chartHeight(n int) string { return strconv.Itoa(max(n, 1)*28 + 4) }
+
+func pct(w int) string { return strconv.Itoa(max(w, 1)) + "%" }
+
+func budgetValue(total *int64) string {
+	if total == nil {
+		return ""
+	}
+	return strconv.FormatInt(*total, 10)
+}
