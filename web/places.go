@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -65,7 +64,7 @@ func (s *Server) searchPlaces(c echo.Context) error {
 		view.CollectionID = id
 	}
 	if q != "" {
-		found, err := s.findPlaces(c.Request().Context(), q)
+		found, err := s.finder.Search(c.Request().Context(), q)
 		if err != nil {
 			return err
 		}
@@ -75,23 +74,4 @@ func (s *Server) searchPlaces(c echo.Context) error {
 		}
 	}
 	return respond(c, http.StatusOK, out, s.lazyPage(c, "Search places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
-}
-
-// findPlaces asks the remote provider when one is configured, storing what it finds so the
-// places get ids; when it fails, the built-in catalog answers instead of an error.
-func (s *Server) findPlaces(ctx context.Context, q string) ([]planner.Place, error) {
-	if s.places != nil {
-		found, err := s.places.Search(ctx, q)
-		if err == nil {
-			if len(found) > planner.SearchLimit {
-				found = found[:planner.SearchLimit]
-			}
-			return s.store.SavePlaces(ctx, found)
-		}
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		s.log.WarnContext(ctx, "place provider failed; searching the built-in catalog", "err", err)
-	}
-	return s.store.SearchPlaces(ctx, q)
 }

@@ -151,7 +151,7 @@ func TestSearchThroughARemoteProviderStoresItsPlaces(t *testing.T) {
 	fake := &fakeProvider{places: []planner.Place{{Provider: "GOOGLE", ProviderPlaceID: "ChIJ-gyeongbokgung", Name: "Gyeongbokgung",
 		Address: "161 Sajik-ro, Seoul", CategoryLevel1: "300000", CategoryLevel2: "301000", CategoryLevel3: "301003",
 		PrimaryType: "historical_landmark", PrimaryTypeName: "Historical landmark", Latitude: "37.579617", Longitude: "126.977041"}}}
-	a.srv.places = fake
+	a.srv.finder.Remote = fake
 	token := a.member("prov-1", "Prov")
 	first := a.search(token, "gyeongbokgung")
 	if len(first) != 1 || first[0].ProviderPlaceID != "ChIJ-gyeongbokgung" || len(first[0].PlaceID) != 21 || first[0].Category.Level3.Name != "Palace" {

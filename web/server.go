@@ -116,17 +116,11 @@ type Store interface {
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }
 
-// PlaceProvider finds places at a remote service (Google Places, Nominatim). Its results
-// have no ids until stored.
-type PlaceProvider interface {
-	Search(ctx context.Context, query string) ([]planner.Place, error)
-}
-
 // Deps are the collaborators the server is built from.
 type Deps struct {
 	Store Store
 	// Places is the remote place provider; nil searches the built-in catalog.
-	Places   PlaceProvider
+	Places   places.Provider
 	Sessions sessions.Store
 	Tokens   *auth.Issuer
 	// Files keeps uploaded pictures.
@@ -139,7 +133,7 @@ type Server struct {
 	cfg      Config
 	store    Store
 	files    *storage.Store
-	places   PlaceProvider
+	finder   *places.Finder
 	sessions sessions.Store
 	tokens   *auth.Issuer
 	signin   *signin.Providers
@@ -168,7 +162,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg: cfg, store: d.Store, files: d.Files, places: d.Places, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		cfg: cfg, store: d.Store, files: d.Files, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"tripplan/internal/places"
 	"tripplan/internal/signin"
-	"tripplan/web"
 )
 
 // config is everything read from the environment; nothing else configures the server.
@@ -216,7 +215,7 @@ func checkTileURL(tiles string) error {
 
 // placeProvider is the remote place provider the configuration chooses, or nil for the
 // built-in catalog.
-func (c config) placeProvider() web.PlaceProvider {
+func (c config) placeProvider() places.Provider {
 	switch {
 	case c.GooglePlacesKey != "":
 		return &places.Google{Key: c.GooglePlacesKey}

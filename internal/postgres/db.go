@@ -14,6 +14,8 @@ import (
 	_ "github.com/lib/pq" // the driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"tripplan/migrations"
 )
@@ -66,8 +68,38 @@ func Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 			log.Info("migration applied", "source", r.Source.Path, "duration", r.Duration)
 		}
 	}
+	return migrateQueue(ctx, db)
+}
+
+// QueueSchema names the job queue's own schema (River's migrations), so test templates made
+// before a River upgrade are not reused.
+const QueueSchema = "river v0.25.0"
+
+// migrateQueue applies River's migrations (its job tables). They must run one transaction
+// each (one adds an enum value that the next uses), so instances starting at once are kept in
+// turn by a session advisory lock held on a connection of its own.
+func migrateQueue(ctx context.Context, db *sql.DB) error {
+	migrator, err := rivermigrate.New(riverdatabasesql.New(db), nil)
+	if err != nil {
+		return err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, queueMigrationLock); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, queueMigrationLock)
+	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("migrate the job queue: %w", err)
+	}
 	return nil
 }
+
+// queueMigrationLock is the advisory lock key of migrateQueue (an arbitrary number).
+const queueMigrationLock = 7_340_981_276_002
 
 // planTx is tx for a change to a plan: once committed, this instance's cached views of the
 // plan are dropped at once (other instances learn it from the change feed).

@@ -150,6 +150,7 @@ func moduleRoot() (string, error) {
 // leads to a new template instead of a stale one.
 func templateName() (string, error) {
 	h := sha256.New()
+	h.Write([]byte(postgres.QueueSchema))
 	err := fs.WalkDir(migrations.FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

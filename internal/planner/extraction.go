@@ -1,0 +1,69 @@
+package planner
+
+import "time"
+
+// Job statuses: the work's progress.
+const (
+	JobPending       = "PENDING"
+	JobExtracting    = "EXTRACTING"
+	JobSearching     = "SEARCHING"
+	JobCompleted     = "COMPLETED"
+	JobFailed        = "FAILED"
+	JobRetryWaiting  = "RETRY_WAITING"
+	DecisionPending  = "UNDECIDED"
+	DecisionSelected = "SELECTED"
+	DecisionIgnored  = "IGNORED"
+)
+
+// Failure codes of an extraction job.
+const (
+	FailureContentNotFound = "CONTENT_NOT_FOUND"
+	FailureNoPlace         = "NO_PLACE_EXTRACTED"
+	FailureTooLarge        = "CONTENT_TOO_LARGE"
+	FailureFetch           = "FETCH_FAILED"
+	FailureUnexpected      = "UNEXPECTED_ERROR"
+)
+
+// ExtractionJob is a member's request to find the places a web page talks about.
+type ExtractionJob struct {
+	ID             string     `db:"id"`
+	CollectionID   string     `db:"collection_id"`
+	URL            string     `db:"url"`
+	NormalizedURL  string     `db:"normalized_url"`
+	RequestedAt    time.Time  `db:"requested_at"`
+	Status         string     `db:"status"`
+	FailureCode    *string    `db:"failure_code"`
+	FailureMessage *string    `db:"failure_message"`
+	DecisionStatus string     `db:"decision_status"`
+	DecidedAt      *time.Time `db:"decided_at"`
+	Result         *ExtractionResult
+}
+
+// Done reports whether the work is over (completed or failed).
+func (j *ExtractionJob) Done() bool { return j.Status == JobCompleted || j.Status == JobFailed }
+
+// ExtractionResult is what a completed job found.
+type ExtractionResult struct {
+	DetectedCount int           `json:"detected_count"`
+	MatchedCount  int           `json:"matched_count"`
+	SocialMediaID string        `json:"social_media_id"`
+	MediaType     string        `json:"media_type"`
+	URL           string        `json:"url"`
+	AuthorName    string        `json:"author_name"`
+	Title         string        `json:"title"`
+	Summary       string        `json:"summary"`
+	Places        []ResultPlace `json:"places"`
+}
+
+// ResultPlace is a place a job found.
+type ResultPlace struct {
+	PlaceID string `json:"place_id"`
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// AddedFromJob is the answer to adding a job's places to the collection.
+type AddedFromJob struct {
+	Total, Added, Skipped int
+	Places                []CollectionPlace
+}

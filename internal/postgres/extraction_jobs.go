@@ -1,0 +1,283 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"tripplan/internal/planner"
+)
+
+// reuseWindow is how long a completed analysis of a URL is reused for the same URL.
+const reuseWindow = "24 hours"
+
+const jobColumns = `j.id, j.collection_id, j.url, j.normalized_url, j.requested_at, j.status, j.failure_code,
+	j.failure_message, j.decision_status, j.decided_at, j.result`
+
+type jobRow struct {
+	planner.ExtractionJob
+	Result []byte `db:"result"`
+}
+
+func (r *jobRow) job() (*planner.ExtractionJob, error) {
+	j := r.ExtractionJob
+	if len(r.Result) > 0 {
+		j.Result = &planner.ExtractionResult{}
+		if err := json.Unmarshal(r.Result, j.Result); err != nil {
+			return nil, err
+		}
+	}
+	return &j, nil
+}
+
+func jobNotFound() error {
+	return planner.Errorf(planner.CodeJobNotFound, "No such extraction job of yours.")
+}
+
+// ownJob loads one of the member's jobs in the collection, locked; JOB_NOT_FOUND otherwise.
+func ownJob(ctx context.Context, tx *sqlx.Tx, collectionID, memberID, jobID string) (*planner.ExtractionJob, error) {
+	var r jobRow
+	err := sql.ErrNoRows
+	if planner.ValidID(jobID) {
+		err = tx.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j
+			WHERE j.id = $1 AND j.collection_id = $2 AND j.requested_by = $3 FOR UPDATE`, jobID, collectionID, memberID)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, jobNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.job()
+}
+
+// CreateExtractionJob records a member's request to analyse a URL. A member has one undecided
+// job per collection (JOB_IN_PROGRESS, with its id). A completed analysis of the same
+// normalised URL from the last day is reused at once; otherwise enqueue schedules the work in
+// the same transaction, so the job and its queue entry commit together.
+func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) error) (*planner.ExtractionJob, error) {
+	var out *planner.ExtractionJob
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		var pending string
+		err = tx.GetContext(ctx, &pending, `SELECT id FROM extraction_jobs
+			WHERE collection_id = $1 AND requested_by = $2 AND decision_status = 'UNDECIDED' FOR UPDATE`, collectionID, m.ID)
+		if err == nil {
+			return &planner.Error{Code: planner.CodeJobInProgress, Detail: "You have an extraction job here you have not decided on yet.",
+				Extra: map[string]any{"job_id": pending}}
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var reused []byte
+		err = tx.GetContext(ctx, &reused, `SELECT result FROM extraction_jobs
+			WHERE normalized_url = $1 AND status = 'COMPLETED' AND updated_at > now() - interval '`+reuseWindow+`'
+			ORDER BY updated_at DESC LIMIT 1`, normalized)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		id := planner.NewID()
+		status := planner.JobPending
+		if reused != nil {
+			status = planner.JobCompleted
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, result)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, collectionID, m.ID, url, normalized, status, reused); err != nil {
+			return err
+		}
+		if reused == nil {
+			if err := enqueue(tx.Tx, id); err != nil {
+				return err
+			}
+		}
+		out, err = ownJob(ctx, tx, collectionID, m.ID, id)
+		return err
+	})
+	return out, err
+}
+
+// ExtractionJob answers one of the caller's jobs.
+func (db *DB) ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error) {
+	var out *planner.ExtractionJob
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		out, err = ownJob(ctx, tx, collectionID, m.ID, jobID)
+		return err
+	})
+	return out, err
+}
+
+// LatestExtractionJob answers the caller's undecided job in the collection (JOB_NOT_FOUND).
+func (db *DB) LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error) {
+	var out *planner.ExtractionJob
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		var id string
+		err = tx.GetContext(ctx, &id, `SELECT id FROM extraction_jobs
+			WHERE collection_id = $1 AND requested_by = $2 AND decision_status = 'UNDECIDED'
+			ORDER BY requested_at DESC LIMIT 1`, collectionID, m.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return jobNotFound()
+		}
+		if err != nil {
+			return err
+		}
+		out, err = ownJob(ctx, tx, collectionID, m.ID, id)
+		return err
+	})
+	return out, err
+}
+
+// decide marks an undecided job decided; ALREADY_DECIDED otherwise.
+func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision string) error {
+	if j.DecisionStatus != planner.DecisionPending {
+		return planner.Errorf(planner.CodeAlreadyDecided, "This job was already decided on.")
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET decision_status = $2, decided_at = now(), updated_at = now() WHERE id = $1`, j.ID, decision)
+	return err
+}
+
+// DismissExtractionJob sets the caller's job aside without adding anything.
+func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		if err != nil {
+			return err
+		}
+		return decide(ctx, tx, j, planner.DecisionIgnored)
+	})
+}
+
+// AddPlacesFromJob adds places chosen from the caller's completed job to the collection, each
+// keeping the page it came from; places already there are skipped.
+func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error) {
+	var out *planner.AddedFromJob
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		if err != nil {
+			return err
+		}
+		if err := decide(ctx, tx, j, planner.DecisionSelected); err != nil {
+			return err
+		}
+		if j.Result == nil {
+			return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "The job has no result to choose from.",
+				Fields: []planner.FieldError{{Field: "place_ids", Reason: "the job has not found any places yet"}}}
+		}
+		found := map[string]bool{}
+		for _, p := range j.Result.Places {
+			found[p.PlaceID] = true
+		}
+		ids := unique(placeIDs)
+		for _, id := range ids {
+			if !found[id] {
+				return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "Choose places from the job's result.",
+					Fields: []planner.FieldError{{Field: "place_ids", Reason: "must be places the job found"}}}
+			}
+		}
+		cpIDs := make([]string, len(ids))
+		for i := range ids {
+			cpIDs[i] = planner.NewID()
+		}
+		var added []string
+		if err := tx.SelectContext(ctx, &added, `
+			INSERT INTO collection_places (id, collection_id, place_id, added_by, social_media_id)
+			SELECT u.id, $1, u.place_id, $2, NULLIF($3, '')
+			FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(id, place_id, n)
+			ORDER BY u.n
+			ON CONFLICT ON CONSTRAINT collection_places_one_per_place DO NOTHING
+			RETURNING id`, collectionID, m.ID, j.Result.SocialMediaID, pq.Array(cpIDs), pq.Array(ids)); err != nil {
+			return err
+		}
+		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
+		for _, id := range cpIDs {
+			if !contains(added, id) {
+				continue
+			}
+			cp, err := loadCollectionPlace(ctx, tx, collectionID, id, m.ID)
+			if err != nil {
+				return err
+			}
+			out.Places = append(out.Places, *cp)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// WorkJob is the worker's view of a job: its URL and status, without a caller.
+func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error) {
+	var r jobRow
+	err := db.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j WHERE j.id = $1`, jobID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, jobNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.job()
+}
+
+// SetJobStatus records the work's progress (EXTRACTING, SEARCHING, RETRY_WAITING).
+func (db *DB) SetJobStatus(ctx context.Context, jobID, status string) error {
+	_, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = $2, updated_at = now() WHERE id = $1 AND status NOT IN ('COMPLETED', 'FAILED')`, jobID, status)
+	return err
+}
+
+// CompleteJob stores what the job found, with the page it came from.
+func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &result.SocialMediaID, `
+			INSERT INTO social_media (id, media_type, url, author_name, title, summary) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT ON CONSTRAINT social_media_url DO UPDATE SET media_type = EXCLUDED.media_type,
+			    author_name = EXCLUDED.author_name, title = EXCLUDED.title, summary = EXCLUDED.summary, updated_at = now()
+			RETURNING id`, planner.NewID(), result.MediaType, result.URL, result.AuthorName, result.Title, result.Summary); err != nil {
+			return err
+		}
+		b, err := json.Marshal(result)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'COMPLETED', result = $2, failure_code = NULL,
+			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b)
+		return err
+	})
+}
+
+// FailJob records that the job failed for good.
+func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
+	_, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', failure_code = $2, failure_message = $3,
+		updated_at = now() WHERE id = $1`, jobID, code, message)
+	return err
+}
