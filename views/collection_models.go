@@ -38,6 +38,7 @@ type CollectionView struct {
 	IsOwner     bool
 	Guest       bool // a read-only view for a guest holding an invite link
 	Places      PlaceListView
+	Job         *JobView // the viewer's undecided extraction job, if any
 }
 
 // PlaceListView is one page of a collection's place cards with what it was asked for, so the

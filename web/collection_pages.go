@@ -103,8 +103,20 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	if err != nil {
 		return views.CollectionView{}, err
 	}
+	var job *views.JobView
+	if !caller(c).Guest {
+		j, err := s.store.LatestExtractionJob(ctx, userID, col.ID)
+		switch {
+		case err == nil:
+			jv := s.jobView(c, j)
+			job = &jv
+		case planner.ErrorCode(err) != planner.CodeJobNotFound:
+			return views.CollectionView{}, err
+		}
+	}
 	return views.CollectionView{
-		ID: col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
+		Job: job,
+		ID:  col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Guest:  caller(c).Guest,
 		Places: s.placeListView(c, col.ID, list, hasNext, page, sorted, addedBy),

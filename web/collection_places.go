@@ -166,14 +166,23 @@ type socialMediaJSON struct {
 	Summary       string `json:"summary"`
 }
 
+func toCollectionPlaceDetailJSON(cp collectionPlaceJSON, sm *planner.SocialMedia) collectionPlaceDetailJSON {
+	out := collectionPlaceDetailJSON{collectionPlaceJSON: cp}
+	if sm != nil {
+		out.SocialMedia = &socialMediaJSON{SocialMediaID: sm.ID, MediaType: sm.MediaType, URL: sm.URL,
+			AuthorName: sm.AuthorName, Title: sm.Title, Summary: sm.Summary}
+	}
+	return out
+}
+
 // getCollectionPlace answers one collection place with its source (null for places added
-// from search; extraction fills it).
+// from search).
 func (s *Server) getCollectionPlace(c echo.Context) error {
 	cp, err := s.store.CollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"))
 	if err != nil {
 		return err
 	}
-	out := collectionPlaceDetailJSON{collectionPlaceJSON: s.toCollectionPlaceJSON(cp)}
+	out := toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(cp), cp.SocialMedia)
 	if !wantsHTML(c) {
 		return respond(c, http.StatusOK, out, nil, nil)
 	}

@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"tripplan/internal/auth"
+	"tripplan/internal/extraction"
+	"tripplan/internal/fetch"
+	"tripplan/internal/places"
 	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
 	"tripplan/internal/storage"
@@ -29,6 +32,8 @@ type testApp struct {
 	logBuf *bytes.Buffer
 	// queries counts the SQL statements the server sends (BEGIN/COMMIT excluded).
 	queries *pgtest.Counter
+	worker  *extraction.Worker
+	queue   *extraction.Queue
 }
 
 func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
@@ -56,8 +61,15 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { files.Close() })
+	// The job queue is real; tests that need jobs worked call a.workJobs.
+	a.worker = &extraction.Worker{Store: db, Fetcher: &fetch.Fetcher{}, Searcher: &places.Finder{Store: db},
+		Backoff: func(int) time.Duration { return 100 * time.Millisecond }}
+	if a.queue, err = extraction.NewQueue(db.DB.DB, a.worker, nil); err != nil {
+		t.Fatal(err)
+	}
 	srv, err := New(cfg, Deps{
 		Store:    db,
+		Jobs:     a.queue,
 		Files:    files,
 		Sessions: db.NewSessionStore(SessionOptions(cfg), []byte("session-secret-session-secret-32b")),
 		Tokens:   tokens,
@@ -200,4 +212,20 @@ func (a *testApp) member(providerID, nickname string) string {
 		a.t.Fatalf("accept terms: %d %s", res.Status, res.Body)
 	}
 	return res.json(a.t)["access_token"].(string)
+}
+
+// workJobs starts the job queue, fetching from the given allowed hosts, until the test ends.
+func (a *testApp) workJobs(allowHosts ...string) {
+	a.t.Helper()
+	a.worker.Fetcher.AllowHosts = allowHosts
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := a.queue.Start(ctx); err != nil {
+		a.t.Fatal(err)
+	}
+	a.t.Cleanup(func() {
+		cancel()
+		stop, done := context.WithTimeout(context.Background(), 5*time.Second)
+		defer done()
+		a.queue.Stop(stop)
+	})
 }

@@ -24,6 +24,7 @@ const (
 	ownerOnly                // its owner
 	leaving                  // its members but not its owner (NEED_TO_DELEGATE_OWNERSHIP)
 	authorOnly               // the member who wrote it (the fixture's opinion is the owner's)
+	jobOwner                 // the member who asked for it (the fixture's job is the owner's); others JOB_NOT_FOUND
 )
 
 // role is who calls.
@@ -89,6 +90,24 @@ var accessTable = map[string]accessRow{
 	"GET /plans/new":           {access: signedIn, build: get("/plans/new")},
 	"GET /profile":             {access: signedIn, build: get("/profile")},
 	"GET /onboarding/nickname": {access: signedIn, build: get("/onboarding/nickname")},
+
+	// Extraction jobs.
+	"POST /collections/:collectionId/extraction-jobs": {access: memberOnly, build: fx(func(f *matrixFixture) req {
+		// in the spare collection, where nobody has a job yet (one undecided job per member)
+		return jsonReq("POST", "/collections/"+f.spareColID+"/extraction-jobs", map[string]any{"url": "https://blog.example/seoul"})
+	})},
+	"GET /collections/:collectionId/extraction-jobs/latest": {access: jobOwner, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.col + "/extraction-jobs/latest"}
+	})},
+	"GET /collections/:collectionId/extraction-jobs/:jobId": {access: jobOwner, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.col + "/extraction-jobs/" + f.job}
+	})},
+	"POST /collections/:collectionId/extraction-jobs/:jobId/places": {access: jobOwner, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.col+"/extraction-jobs/"+f.job+"/places", map[string]any{"place_ids": []string{f.spare}})
+	})},
+	"DELETE /collections/:collectionId/extraction-jobs/:jobId": {access: jobOwner, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.col + "/extraction-jobs/" + f.job}
+	})},
 
 	// Collections.
 	"GET /collections/:collectionId":         {access: reader, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.col} })},
@@ -236,6 +255,7 @@ type matrixFixture struct {
 	second               string // the time block's second candidate
 	opinion              string // the owner's opinion of the first candidate
 	expense              string // an additional expense on day 1
+	job                  string // the owner's completed extraction job, which found the spare place
 }
 
 var fixtureSeq atomic.Int64
@@ -280,6 +300,16 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		t.Fatalf("fixture expense: %d %s", res.Status, res.Body)
 	}
 	f.expense = added.Selected.ExpenseID
+	var job jobJSON
+	res = a.do(req{Method: "POST", Path: f.col + "/extraction-jobs", Token: f.tokens[owner], Body: map[string]any{"url": "https://blog.example/fixture"}})
+	if err := json.Unmarshal(res.Body, &job); err != nil || res.Status != http.StatusAccepted {
+		t.Fatalf("fixture job: %d %s", res.Status, res.Body)
+	}
+	f.job = job.JobID
+	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', result = $2 WHERE id = $1`, f.job,
+		`{"detected_count":1,"matched_count":1,"media_type":"BLOG","url":"https://blog.example/fixture","places":[{"place_id":"`+f.spare+`","name":"Spare","address":""}]}`); err != nil {
+		t.Fatal(err)
+	}
 
 	otherPlan := a.createPlan(f.tokens[outsider], "Other", "2026-04-01", "2026-04-02")
 	otherCol := a.createCollection(f.tokens[outsider], "Other")
@@ -349,6 +379,9 @@ func expect(acc access, who role) (int, string) {
 		}
 		if acc == authorOnly {
 			return http.StatusForbidden, "BLOCK_OPINION_FORBIDDEN"
+		}
+		if acc == jobOwner {
+			return http.StatusNotFound, "JOB_NOT_FOUND"
 		}
 	case owner:
 		if acc == leaving {

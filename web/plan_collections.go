@@ -101,5 +101,5 @@ func (s *Server) planCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, collectionPlaceDetailJSON{collectionPlaceJSON: s.toCollectionPlaceJSON(cp)}, nil, nil)
+	return respond(c, http.StatusOK, toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(cp), cp.SocialMedia), nil, nil)
 }

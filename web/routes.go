@@ -89,6 +89,13 @@ func (s *Server) routes() {
 	e.DELETE("/collections/:collectionId/places/:collectionPlaceId", s.deleteCollectionPlace, user)
 	e.POST("/collections/:collectionId/places/:collectionPlaceId/preference", s.togglePreference, user)
 
+	// Extraction of places from a link (each member sees their own jobs).
+	e.POST("/collections/:collectionId/extraction-jobs", s.startExtraction, user)
+	e.GET("/collections/:collectionId/extraction-jobs/latest", s.latestExtraction, user)
+	e.GET("/collections/:collectionId/extraction-jobs/:jobId", s.getExtraction, user)
+	e.POST("/collections/:collectionId/extraction-jobs/:jobId/places", s.addFromExtraction, user)
+	e.DELETE("/collections/:collectionId/extraction-jobs/:jobId", s.dismissExtraction, user)
+
 	// Plans.
 	e.POST("/plans", s.createPlan, user)
 	e.GET("/plans", s.listPlans, user)

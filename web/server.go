@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"database/sql"
 	"log/slog"
 	"net/http"
 	"time"
@@ -112,6 +113,11 @@ type Store interface {
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)
+	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) error) (*planner.ExtractionJob, error)
+	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
+	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)
+	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error
+	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }
@@ -125,7 +131,9 @@ type Deps struct {
 	Tokens   *auth.Issuer
 	// Files keeps uploaded pictures.
 	Files *storage.Store
-	Log   *slog.Logger
+	// Jobs queues background work (place extraction).
+	Jobs Jobs
+	Log  *slog.Logger
 }
 
 // Server is the HTTP handler of the whole application.
@@ -133,6 +141,7 @@ type Server struct {
 	cfg      Config
 	store    Store
 	files    *storage.Store
+	jobs     Jobs
 	finder   *places.Finder
 	sessions sessions.Store
 	tokens   *auth.Issuer
@@ -162,7 +171,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg: cfg, store: d.Store, files: d.Files, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

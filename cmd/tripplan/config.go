@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"tripplan/internal/extract"
 	"tripplan/internal/places"
 	"tripplan/internal/signin"
 )
@@ -24,6 +25,11 @@ type config struct {
 	JWTPreviousSecrets [][]byte
 	// CORSOrigins are the front-end origins allowed to call the API with credentials.
 	CORSOrigins []string
+	// ExtractAllowHosts are host:port pairs link extraction may fetch even though they are
+	// private (tests, self-hosters).
+	ExtractAllowHosts []string
+	// LLM proposes place names to extraction when LLM_BASE_URL is set.
+	LLM *extract.LLM
 	// Place provider: Google Places when a key is set, else Nominatim when a URL is set,
 	// else the built-in catalog.
 	GooglePlacesKey string
@@ -133,6 +139,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("CORS_ORIGINS must list origins such as https://app.example or http://localhost:5173, not %q", origin)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
+	}
+	c.ExtractAllowHosts = splitList(getenv("EXTRACT_ALLOW_HOSTS"))
+	if base := getenv("LLM_BASE_URL"); base != "" {
+		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("LLM_BASE_URL must be an http(s) URL, not %q", base)
+		}
+		c.LLM = &extract.LLM{BaseURL: strings.TrimRight(base, "/"), APIKey: getenv("LLM_API_KEY"), Model: cmp.Or(getenv("LLM_MODEL"), "gpt-4o-mini")}
 	}
 	c.SignIn.Key = c.SessionSecret
 	return c, nil

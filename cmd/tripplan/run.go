@@ -14,6 +14,8 @@ import (
 
 	"tripplan/internal/auth"
 	"tripplan/internal/devdb"
+	"tripplan/internal/extraction"
+	"tripplan/internal/fetch"
 	"tripplan/internal/places"
 	"tripplan/internal/postgres"
 	"tripplan/internal/storage"
@@ -81,10 +83,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer files.Close()
+	provider := cfg.placeProvider()
+	queue, err := extraction.NewQueue(db.DB.DB, &extraction.Worker{
+		Store: db, Fetcher: &fetch.Fetcher{AllowHosts: cfg.ExtractAllowHosts},
+		Searcher: &places.Finder{Remote: provider, Store: db, Log: log}, LLM: cfg.LLM, Log: log,
+	}, log)
+	if err != nil {
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		return fmt.Errorf("job queue: %w", err)
+	}
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		queue.Stop(stopCtx) // jobs not finished by then are retried at the next start
+	}()
 	srv, err := web.New(webCfg, web.Deps{
 		Store:    db,
+		Jobs:     queue,
 		Files:    files,
-		Places:   cfg.placeProvider(),
+		Places:   provider,
 		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
 		Tokens:   tokens,
 		Log:      log,

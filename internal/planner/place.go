@@ -56,6 +56,8 @@ type CollectionPlace struct {
 	Picked       []Member
 	Passed       []Member
 	MyPreference Preference
+	// SocialMedia is the page the place was found on (detail views only; nil otherwise).
+	SocialMedia *SocialMedia
 }
 
 // CollectionPlaceSort orders a collection's places.

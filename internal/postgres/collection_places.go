@@ -176,10 +176,29 @@ func (db *DB) CollectionPlace(ctx context.Context, userID, collectionID, cpID st
 		if err != nil {
 			return err
 		}
-		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)
+		if out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID); err != nil {
+			return err
+		}
+		out.SocialMedia, err = socialMediaOf(ctx, tx, cpID)
 		return err
 	})
 	return out, err
+}
+
+// socialMediaOf is the page a collection place was found on, or nil.
+func socialMediaOf(ctx context.Context, tx *sqlx.Tx, cpID string) (*planner.SocialMedia, error) {
+	var sm planner.SocialMedia
+	err := tx.QueryRowxContext(ctx, `
+		SELECT sm.id, sm.media_type, sm.url, sm.author_name, sm.title, sm.summary
+		FROM collection_places cp JOIN social_media sm ON sm.id = cp.social_media_id WHERE cp.id = $1`, cpID).
+		Scan(&sm.ID, &sm.MediaType, &sm.URL, &sm.AuthorName, &sm.Title, &sm.Summary)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &sm, nil
 }
 
 // changeCollectionPlace runs change on a collection place after the membership check;

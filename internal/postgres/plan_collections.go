@@ -156,7 +156,10 @@ func (db *DB) PlanCollectionPlace(ctx context.Context, userID, planID, collectio
 		if err != nil {
 			return err
 		}
-		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, me)
+		if out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, me); err != nil {
+			return err
+		}
+		out.SocialMedia, err = socialMediaOf(ctx, tx, cpID)
 		return err
 	})
 	return out, err

@@ -1,0 +1,485 @@
+// Package extract finds the places a web page talks about: Analyze reads a fetched page
+// (HTML or plain text) into its kind, metadata and candidate place names, offline and with
+// no API key; Resolve turns the candidates into real places through a place search; LLM
+// optionally proposes more names through an OpenAI-compatible chat completions API.
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+)
+
+// Page is a fetched page to analyse.
+type Page struct {
+	URL         string
+	ContentType string // "text/html", "text/plain", ... (a charset parameter is honoured)
+	Body        []byte
+}
+
+// Analysis is what a page says: its kind and metadata, and the places it mentions.
+type Analysis struct {
+	MediaType string // BLOG, VIDEO, MAP or WEB (upper-case, as stored in social_media.media_type)
+	Title     string
+	Author    string
+	Summary   string // a short description (og:description / meta description / first paragraph), at most 300 characters
+	City      string // the city the page is about, when it can tell (from addresses, title, text), for search context
+	// Cities are all the cities the page names, the most mentioned first (City is the first).
+	Cities     []string
+	Candidates []Candidate
+}
+
+// Candidate is one place the page mentions.
+type Candidate struct {
+	Name      string
+	Address   string
+	Latitude  string // decimal degrees as text, "" when unknown
+	Longitude string
+	// Guess marks a name-like phrase picked out of running text rather than read from the
+	// page's structure (structured data, a map link, the title, a heading, a list item, a
+	// numbered line, bold text, a video's description). Resolve keeps a guess only when it
+	// names a place exactly, in one of the page's cities.
+	Guess bool
+}
+
+// Media types of an Analysis.
+const (
+	MediaBlog  = "BLOG"
+	MediaVideo = "VIDEO"
+	MediaMap   = "MAP"
+	MediaWeb   = "WEB"
+)
+
+// ErrUnsupported is Analyze's error for content that is neither HTML nor text (a PDF, an
+// image, JSON…): the caller reports the link as unsupported.
+var ErrUnsupported = errors.New("extract: the page is neither HTML nor text")
+
+// summaryRunes is the longest Summary.
+const summaryRunes = 300
+
+// Analyze reads schema.org JSON-LD and microdata (Place, LocalBusiness, Restaurant,
+// CafeOrCoffeeShop, TouristAttraction, LodgingBusiness, Museum, Park, ... with name,
+// address, geo; also inside @graph and ItemList), map links (Google Maps place and search
+// URLs, Apple, Kakao and OpenStreetMap links), Open Graph and meta tags, the title, headings,
+// list items, bold text and numbered lines ("1. Gwangjang Market", "2) ..."), and for video
+// pages (og:type video.*, YouTube/Vimeo/TikTok hosts, or schema.org VideoObject) the title and
+// description lines. Capitalised phrases, Korean words and Japanese kanji/katakana runs of
+// running text become guesses (Candidate.Guess). Candidates come in page order, deduplicated
+// case-insensitively, without obvious non-place headings ("Introduction", "Tips", "How to get
+// there", "Related posts" and its section, navigation and footer text).
+//
+// HTML (text/html, application/xhtml+xml) and text (text/*: lines, numbered and bulleted
+// lines, map URLs) are read; an empty content type is sniffed. Any other content type is
+// ErrUnsupported, the only error Analyze returns. The media type is MAP for a map service's
+// address or a page that is mostly a list of (at least three) map links, VIDEO for a video
+// page, BLOG for an article (og:type article, schema.org Article/BlogPosting, or a blog host),
+// WEB otherwise (and for text).
+func Analyze(p Page) (*Analysis, error) {
+	switch kindOf(p) {
+	case "html":
+		return analyzeHTML(p), nil
+	case "text":
+		return analyzeText(p), nil
+	}
+	return nil, ErrUnsupported
+}
+
+// kindOf says whether a page is "html", "text" or neither ("").
+func kindOf(p Page) string {
+	ct := p.ContentType
+	if strings.TrimSpace(ct) == "" {
+		ct = http.DetectContentType(p.Body)
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case err != nil:
+		return ""
+	case mt == "text/html" || mt == "application/xhtml+xml":
+		return "html"
+	case strings.HasPrefix(mt, "text/"):
+		return "text"
+	}
+	return ""
+}
+
+// Text returns a page's readable text, for a language model: the title, the description and
+// the content's headings, list items and paragraphs, one per line, navigation and side matter
+// left out. It is empty for content Analyze does not read.
+func Text(p Page) string {
+	switch kindOf(p) {
+	case "html":
+		d := scan(parseHTML(p))
+		lines := []string{firstNonEmpty(d.meta["og:title"], d.title), firstNonEmpty(d.meta["og:description"], d.meta["description"])}
+		for _, b := range d.blocks {
+			if b.kind != kindEmph && b.kind != kindLink {
+				lines = append(lines, strings.Join(strings.Fields(b.text), " "))
+			}
+		}
+		return joinNonEmpty(lines, "\n")
+	case "text":
+		return string(decodeText(p))
+	}
+	return ""
+}
+
+// parseHTML parses a page, converting it to UTF-8 from the charset its content type, a byte
+// order mark or a <meta> names. The HTML parser accepts any input.
+func parseHTML(p Page) *html.Node {
+	r, err := charset.NewReader(bytes.NewReader(p.Body), p.ContentType)
+	if err != nil {
+		r = bytes.NewReader(p.Body)
+	}
+	root, err := html.Parse(r)
+	if err != nil {
+		root = &html.Node{Type: html.DocumentNode}
+	}
+	return root
+}
+
+// decodeText converts a text page to UTF-8 by its charset.
+func decodeText(p Page) []byte {
+	r, err := charset.NewReader(bytes.NewReader(p.Body), p.ContentType)
+	if err != nil {
+		return p.Body
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return p.Body
+	}
+	return b
+}
+
+// pageFacts are what the metadata of an HTML page says about it.
+type pageFacts struct {
+	article, video bool
+	title, author  string
+	description    string // a video's or article's own description
+}
+
+// analyzeHTML reads an HTML page.
+func analyzeHTML(p Page) *Analysis {
+	root := parseHTML(p)
+	d := scan(root)
+	things := microdata(root)
+	for _, src := range d.jsonLD {
+		things = append(things, thingsIn(decodeJSONLD(src))...)
+	}
+	c, cc := newCollector(), cityCounter{}
+	var facts pageFacts
+	if m, ok := mapLink(p.URL); ok && m.Name != "" {
+		c.add(m)
+	}
+	for _, t := range things {
+		facts.read(t, c, cc)
+	}
+	facts.video = facts.video && !facts.article || isVideo(p.URL, d.meta["og:type"])
+	a := &Analysis{
+		Title:   pageTitle(d, facts),
+		Author:  firstNonEmpty(notURL(d.meta["author"]), notURL(d.meta["article:author"]), facts.author, handle(d.meta["twitter:creator"])),
+		Summary: summary(d, facts),
+	}
+	cc.add(a.Title, 3)
+	c.outline(a.Title)
+	if facts.video {
+		c.outline(firstNonEmpty(facts.description, d.meta["og:description"], d.meta["description"]))
+	}
+	mapLinks, outline := bodyCandidates(d.blocks, c, cc)
+	cc.add(a.Summary, 1)
+	a.Cities = cc.significant()
+	if len(a.Cities) > 0 {
+		a.City = a.Cities[0]
+	}
+	a.Candidates = c.list
+	a.MediaType = mediaType(p.URL, d.meta["og:type"], facts, mapLinks, outline)
+	return a
+}
+
+// thingsIn returns the objects at the top of a JSON-LD value.
+func thingsIn(v any) []thing {
+	switch v := v.(type) {
+	case map[string]any:
+		return []thing{v}
+	case []any:
+		var out []thing
+		for _, e := range v {
+			out = append(out, thingsIn(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// read takes from a structured-data object and everything inside it the places (as
+// candidates, their addresses counting for the city), list names, and the article's or
+// video's metadata.
+func (f *pageFacts) read(root thing, c *collector, cc cityCounter) {
+	walkThings(root, func(t thing) bool {
+		switch {
+		case hasType(t, setOf("BreadcrumbList", "SiteNavigationElement", "WPHeader", "WPFooter", "WPSideBar")):
+			return false
+		case isPlace(t):
+			cand := placeOf(t)
+			c.add(cand)
+			cc.add(cand.Address, 3)
+		case hasType(t, setOf("ItemList")):
+			for _, name := range listNames(t) {
+				c.outline(name)
+			}
+		case hasType(t, articleTypes):
+			f.article = true
+			f.meta(textValue(t["headline"]), t)
+		case hasType(t, videoTypes):
+			f.video = true
+			f.meta(textValue(t["name"]), t)
+		}
+		return true
+	})
+}
+
+// meta keeps the first title, author and description found.
+func (f *pageFacts) meta(title string, t thing) {
+	f.title = firstNonEmpty(f.title, title)
+	f.author = firstNonEmpty(f.author, authorOf(t))
+	f.description = firstNonEmpty(f.description, textValue(t["description"]))
+}
+
+// bodyCandidates adds the candidates of a page's text in order, counts the cities it names,
+// and returns how many candidates came from map links and how many headings and list items
+// the page has.
+func bodyCandidates(blocks []block, c *collector, cc cityCounter) (mapLinks, outline int) {
+	for _, b := range blocks {
+		switch b.kind {
+		case kindHeading:
+			outline++
+			cc.add(b.text, 2)
+			c.outline(b.text)
+		case kindItem:
+			outline++
+			cc.add(b.text, 1)
+			c.outline(b.text)
+		case kindEmph:
+			cc.add(b.text, 1)
+			c.outline(b.text)
+		case kindPara:
+			cc.add(b.text, 1)
+			c.prose(b.text)
+		case kindLink:
+			m, ok := mapLink(b.href)
+			if !ok {
+				continue
+			}
+			if m.Name == "" || isStopName(m.Name) {
+				m.Name = cleanLine(b.text)
+			}
+			if m.Name != "" {
+				mapLinks++
+				cc.add(m.Address, 2)
+				c.add(m)
+			}
+		}
+	}
+	return mapLinks, outline
+}
+
+// pageTitle is the page's title: Open Graph's, the structured data's, or <title> without
+// the site's name, or the first heading.
+func pageTitle(d doc, f pageFacts) string {
+	title := strings.Join(strings.Fields(d.title), " ")
+	if site := d.meta["og:site_name"]; site != "" {
+		for _, sep := range []string{" | ", " - ", " – ", " — ", " :: ", " · "} {
+			title = strings.TrimSuffix(title, sep+site)
+		}
+	}
+	var h1 string
+	for _, b := range d.blocks {
+		if b.kind == kindHeading && b.level == 1 {
+			h1 = strings.Join(strings.Fields(b.text), " ")
+			break
+		}
+	}
+	return firstNonEmpty(d.meta["og:title"], d.meta["twitter:title"], f.title, title, h1)
+}
+
+// summary is the page's description, or its first paragraph of some length.
+func summary(d doc, f pageFacts) string {
+	s := firstNonEmpty(d.meta["og:description"], d.meta["description"], d.meta["twitter:description"], f.description)
+	if s == "" {
+		for _, b := range d.blocks {
+			if text := strings.Join(strings.Fields(b.text), " "); b.kind == kindPara && utf8.RuneCountInString(text) >= 40 {
+				s = text
+				break
+			}
+		}
+	}
+	return truncate(strings.Join(strings.Fields(s), " "), summaryRunes)
+}
+
+// truncate shortens s to at most n characters, at a word boundary when there is one, ending
+// with "…".
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:") + "…"
+}
+
+// videoHosts serve video pages.
+var videoHosts = setOf("youtube.com", "m.youtube.com", "youtu.be", "vimeo.com", "player.vimeo.com", "tiktok.com")
+
+// blogHosts serve blog posts.
+var blogHosts = []string{"blog.naver.com", "m.blog.naver.com", "tistory.com", "medium.com", "blogspot.com",
+	"wordpress.com", "substack.com", "note.com", "ameblo.jp", "hatenablog.com", "velog.io", "brunch.co.kr"}
+
+func isVideo(pageURL, ogType string) bool {
+	return videoHosts[hostOf(pageURL)] || strings.HasPrefix(strings.ToLower(ogType), "video")
+}
+
+func isBlog(pageURL, ogType string, f pageFacts) bool {
+	if f.article || strings.EqualFold(ogType, "article") || strings.EqualFold(ogType, "blog") {
+		return true
+	}
+	host := hostOf(pageURL)
+	for _, h := range blogHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+// mediaType decides a page's kind: MAP, VIDEO, BLOG or WEB. A page of map links is one
+// with at least three, and at least one for every two headings and list items.
+func mediaType(pageURL, ogType string, f pageFacts, mapLinks, outline int) string {
+	switch {
+	case isMapService(pageURL):
+		return MediaMap
+	case f.video:
+		return MediaVideo
+	case isBlog(pageURL, ogType, f):
+		return MediaBlog
+	case mapLinks >= 3 && 2*mapLinks >= outline:
+		return MediaMap
+	}
+	return MediaWeb
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// analyzeText reads a text page: its first line is the title, its first paragraph after it
+// the summary; numbered, bulleted and short lines are outline, the rest running text, and map
+// URLs are read.
+func analyzeText(p Page) *Analysis {
+	text := strings.ReplaceAll(string(decodeText(p)), "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	a := &Analysis{MediaType: MediaWeb}
+	c, cc := newCollector(), cityCounter{}
+	for i, line := range lines {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if a.Title == "" {
+			a.Title = truncate(line, 200)
+			a.Summary = truncate(firstParagraph(lines[i+1:]), summaryRunes)
+		}
+		cc.add(line, 1)
+		textLine(line, c)
+	}
+	a.Cities = cc.significant()
+	if len(a.Cities) > 0 {
+		a.City = a.Cities[0]
+	}
+	a.Candidates = c.list
+	return a
+}
+
+// textLine adds the candidates of one line of a text page.
+func textLine(line string, c *collector) {
+	for _, raw := range urlPattern.FindAllString(line, -1) {
+		if m, ok := mapLink(raw); ok && m.Name != "" {
+			c.add(m)
+		}
+	}
+	line = urlPattern.ReplaceAllString(line, " ")
+	switch {
+	case listLine.MatchString(line) || isShort(line) && !endsSentence(line):
+		c.outline(line)
+	default:
+		c.prose(line)
+	}
+}
+
+var urlPattern = regexp.MustCompile(`https?://[^\s<>"']+`)
+
+// endsSentence says whether a line ends like a sentence.
+func endsSentence(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasSuffix(line, ".") || strings.HasSuffix(line, "!") || strings.HasSuffix(line, "?") ||
+		strings.HasSuffix(line, "。") || strings.HasSuffix(line, "다")
+}
+
+// firstParagraph joins the lines up to the first empty one, skipping leading empty lines.
+func firstParagraph(lines []string) string {
+	var para []string
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(para) > 0 {
+				break
+			}
+			continue
+		}
+		para = append(para, l)
+	}
+	return strings.Join(para, " ")
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func joinNonEmpty(values []string, sep string) string {
+	var out []string
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// notURL drops a value that is a link (article:author is often a profile's address).
+func notURL(s string) string {
+	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
+		return ""
+	}
+	return s
+}
+
+// handle reads a Twitter handle ("@name") as a name.
+func handle(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "@") }

@@ -1,0 +1,321 @@
+package extract
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// blockKind is the role of a piece of a page's text.
+type blockKind int
+
+const (
+	kindPara    blockKind = iota // running text: p, div and other containers
+	kindHeading                  // h1–h6
+	kindItem                     // li, dt, dd, figcaption, table cells
+	kindEmph                     // strong or b text
+	kindLink                     // a link: its text and address
+)
+
+// block is a piece of a page's text, in document order.
+type block struct {
+	kind  blockKind
+	level int    // a heading's level
+	text  string // spaces collapsed but in <pre>, <br> as a line break
+	href  string // a link's address
+}
+
+// doc is what the HTML of a page holds.
+type doc struct {
+	title  string            // <title>
+	meta   map[string]string // <meta name|property> (lower case) → content, first one wins
+	jsonLD []string          // <script type="application/ld+json"> contents
+	blocks []block
+}
+
+// containers are the elements whose text is one block.
+var containers = map[atom.Atom]blockKind{
+	atom.P: kindPara, atom.Div: kindPara, atom.Section: kindPara, atom.Article: kindPara, atom.Main: kindPara,
+	atom.Body: kindPara, atom.Blockquote: kindPara, atom.Pre: kindPara, atom.Table: kindPara, atom.Tr: kindPara,
+	atom.Ul: kindPara, atom.Ol: kindPara, atom.Dl: kindPara, atom.Figure: kindPara, atom.Header: kindPara,
+	atom.Address: kindPara, atom.Details: kindPara, atom.Summary: kindItem,
+	atom.Li: kindItem, atom.Dt: kindItem, atom.Dd: kindItem, atom.Figcaption: kindItem, atom.Td: kindItem,
+	atom.Th: kindItem, atom.Caption: kindItem,
+	atom.H1: kindHeading, atom.H2: kindHeading, atom.H3: kindHeading, atom.H4: kindHeading,
+	atom.H5: kindHeading, atom.H6: kindHeading,
+}
+
+// skipped are elements whose text is never content: code, forms, embedded documents and the
+// page's navigation and side matter.
+var skipped = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true, atom.Svg: true,
+	atom.Iframe: true, atom.Form: true, atom.Button: true, atom.Select: true, atom.Textarea: true,
+	atom.Nav: true, atom.Footer: true, atom.Aside: true, atom.Object: true, atom.Canvas: true,
+}
+
+// boilerplateTokens in an element's class or id mark navigation, comments, sharing and
+// other text that is not the page's content.
+var boilerplateTokens = setOf("nav", "navbar", "navigation", "menu", "footer", "sidebar", "breadcrumb",
+	"breadcrumbs", "comments", "comment", "share", "sharing", "social", "related", "cookie", "cookies",
+	"newsletter", "subscribe", "advert", "advertisement", "ads", "widget", "masthead", "topbar", "popup",
+	"modal", "toc")
+
+// boilerplateRoles are ARIA roles of the same.
+var boilerplateRoles = setOf("navigation", "contentinfo", "complementary", "banner", "search", "dialog", "menu")
+
+// scanner walks a parsed page into a doc.
+type scanner struct {
+	d       doc
+	buf     strings.Builder
+	stack   []block // the open containers
+	article int     // depth of article and main elements
+	pre     int     // depth of pre elements, whose line breaks are kept
+}
+
+// scan reads a parsed page.
+func scan(root *html.Node) doc {
+	s := &scanner{d: doc{meta: map[string]string{}}}
+	s.node(root)
+	s.flush()
+	s.d.blocks = dropBoilerplateSections(s.d.blocks)
+	return s.d
+}
+
+func (s *scanner) children(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		s.node(c)
+	}
+}
+
+func (s *scanner) node(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		if s.pre > 0 {
+			s.buf.WriteString(n.Data)
+		} else {
+			s.buf.WriteString(collapseSpace(n.Data))
+		}
+		return
+	case html.ElementNode:
+	default:
+		s.children(n)
+		return
+	}
+	switch n.DataAtom {
+	case atom.Title:
+		if s.d.title == "" {
+			s.d.title = textOf(n)
+		}
+		return
+	case atom.Meta:
+		s.meta(n)
+		return
+	case atom.Script:
+		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
+			s.d.jsonLD = append(s.d.jsonLD, rawText(n))
+		}
+		return
+	case atom.Br:
+		s.buf.WriteByte('\n')
+		return
+	}
+	if skipped[n.DataAtom] || s.isBoilerplate(n) {
+		return
+	}
+	kind, isContainer := containers[n.DataAtom]
+	if isContainer {
+		s.flush()
+		s.stack = append(s.stack, block{kind: kind, level: headingLevel(n)})
+	}
+	inArticle, inPre := n.DataAtom == atom.Article || n.DataAtom == atom.Main, n.DataAtom == atom.Pre
+	if inArticle {
+		s.article++
+	}
+	if inPre {
+		s.pre++
+	}
+	s.children(n)
+	if inArticle {
+		s.article--
+	}
+	if inPre {
+		s.pre--
+	}
+	switch n.DataAtom {
+	case atom.A:
+		if href := attr(n, "href"); href != "" {
+			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href})
+		}
+	case atom.Strong, atom.B:
+		s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n)})
+	}
+	if isContainer {
+		s.flush()
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+}
+
+// flush ends the text of the innermost open container.
+func (s *scanner) flush() {
+	text := s.buf.String()
+	s.buf.Reset()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	b := block{kind: kindPara}
+	if len(s.stack) > 0 {
+		b = s.stack[len(s.stack)-1]
+	}
+	b.text = text
+	s.d.blocks = append(s.d.blocks, b)
+}
+
+func (s *scanner) meta(n *html.Node) {
+	content := strings.TrimSpace(attr(n, "content"))
+	for _, key := range []string{attr(n, "property"), attr(n, "name")} {
+		key = strings.ToLower(strings.TrimSpace(key))
+		if key != "" && content != "" {
+			if _, ok := s.d.meta[key]; !ok {
+				s.d.meta[key] = content
+			}
+		}
+	}
+}
+
+// isBoilerplate says whether an element holds navigation or side matter: by its role, its
+// class or id, or (for a header outside the article) its place.
+func (s *scanner) isBoilerplate(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article:
+		return false
+	case atom.Header:
+		if s.article == 0 {
+			return true
+		}
+	}
+	if boilerplateRoles[strings.ToLower(attr(n, "role"))] || attr(n, "aria-hidden") == "true" || hasAttr(n, "hidden") {
+		return true
+	}
+	for _, t := range strings.FieldsFunc(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if boilerplateTokens[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// dropBoilerplateSections drops sections headed "Related posts", "Comments" and the like:
+// the heading and what follows it up to the next heading of the same or a higher level.
+func dropBoilerplateSections(blocks []block) []block {
+	out := blocks[:0:0]
+	skipLevel := 0
+	for _, b := range blocks {
+		if b.kind == kindHeading {
+			switch {
+			case sectionStops[strings.Join(normWords(b.text), " ")]:
+				skipLevel = b.level
+				continue
+			case skipLevel > 0 && b.level <= skipLevel:
+				skipLevel = 0
+			}
+		}
+		if skipLevel == 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// sectionStops head sections that name other pages, not this page's places.
+var sectionStops = setOf("related posts", "related articles", "related", "you may also like",
+	"you might also like", "recent posts", "popular posts", "more stories", "more posts", "read next",
+	"read more", "comments", "leave a reply", "leave a comment", "share this", "share this post",
+	"tags", "categories", "archives", "about the author", "about me", "subscribe", "newsletter",
+	"관련 글", "관련글", "댓글", "関連記事", "コメント", "おすすめ記事")
+
+func headingLevel(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		level, _ := strconv.Atoi(n.Data[1:])
+		return level
+	}
+	return 0
+}
+
+// textOf is the text of n and its descendants (but not of scripts and styles), spaces
+// collapsed, <br> as a line break.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			b.WriteString(collapseSpace(n.Data))
+		case n.DataAtom == atom.Br:
+			b.WriteByte('\n')
+		case n.DataAtom == atom.Script || n.DataAtom == atom.Style:
+		default:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// collapseSpace replaces each run of white space (line breaks included, as HTML reads them)
+// with one space.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// rawText is the text of a script: its child text nodes.
+func rawText(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,234 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Place names are compared in a normalised form: accents folded, lower case, "&" read as
+// "and", apostrophes dropped ("Regent's" = "Regents"), other punctuation as spaces and a
+// leading "the" dropped. Two names are the same place name when their compact forms (no
+// spaces: "Kinkakuji" = "Kinkaku-ji") are equal, or when their cores are: the words left once
+// generic words ("Palace", "Temple", "Market"…) and city names are set aside
+// ("Gyeongbokgung" = "Gyeongbokgung Palace", "Lotte Hotel" = "Lotte Hotel Seoul"), provided
+// the core keeps a distinctive word (so "Seoul Station" is not "Tokyo Station").
+
+// form is a name in its normalised forms.
+type form struct {
+	words   []string // normalised words
+	compact string   // the words joined without spaces
+	core    string   // the words that are neither generic nor a city's, joined
+	strong  bool     // the core holds a distinctive word
+}
+
+// newForm normalises a name.
+func newForm(name string) form {
+	words := normWords(name)
+	f := form{words: words, compact: strings.Join(words, "")}
+	var core []string
+	for _, w := range dropCityWords(words) {
+		if genericWords[w] {
+			continue
+		}
+		core = append(core, w)
+		if distinctive(w) {
+			f.strong = true
+		}
+	}
+	f.core = strings.Join(core, "")
+	return f
+}
+
+// normWords splits a name into normalised words.
+func normWords(s string) []string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '！' && r <= '～' { // full-width ASCII
+			r = r - '！' + '!'
+		}
+		switch {
+		case r == '&':
+			b.WriteString(" and ")
+		case r == '\'' || r == '’' || r == '‘' || r == '`' || r == '´':
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			if f, ok := folds[unicode.ToLower(r)]; ok {
+				b.WriteString(f)
+			} else if !unicode.Is(unicode.Mn, r) {
+				b.WriteRune(unicode.ToLower(r))
+			}
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	words := strings.Fields(b.String())
+	if len(words) > 1 && words[0] == "the" {
+		words = words[1:]
+	}
+	return words
+}
+
+// folds maps accented letters to their plain spelling.
+var folds = func() map[rune]string {
+	m := map[rune]string{'æ': "ae", 'œ': "oe", 'ß': "ss", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i"}
+	for plain, accented := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥ", "i": "ìíîïĩīĭį",
+		"j": "ĵ", "k": "ķ", "l": "ĺļľŀ", "n": "ñńņňŉ", "o": "òóôõöōŏő", "r": "ŕŗř",
+		"s": "śŝşšș", "t": "ţťț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range accented {
+			m[r] = plain
+		}
+	}
+	return m
+}()
+
+// distinctive says whether a core word can tell a place apart: not a word that names a kind
+// of place or a common qualifier, and long enough (two characters of a CJK script).
+func distinctive(w string) bool {
+	if typeWords[w] || connectors[w] {
+		return false
+	}
+	n := 0
+	for _, r := range w {
+		if r > unicode.MaxLatin1 && !unicode.In(r, unicode.Latin) {
+			n++ // one CJK or Hangul character weighs as much as a short word
+		}
+		n++
+	}
+	return n >= 3 && !isNumber(w)
+}
+
+func isNumber(w string) bool {
+	return strings.TrimFunc(w, unicode.IsDigit) == ""
+}
+
+// genericWords may be added to or left out of a place's name without making it another
+// place: kinds of place that are part of the name ("Gyeongbokgung Palace"), qualifiers
+// ("Main Store") and articles.
+var genericWords = setOf(
+	"the", "of", "and", "a", "an", "de", "du", "des", "la", "le", "les", "di", "del", "della", "dei", "d", "l",
+	"palace", "temple", "shrine", "castle", "cathedral", "church", "basilica", "chapel", "abbey",
+	"museum", "gallery", "park", "garden", "gardens", "market", "tower", "bridge", "beach", "island",
+	"mountain", "mount", "mt", "waterfall", "falls", "lake", "pond", "village", "gate", "square", "plaza",
+	"grotto", "cave", "observatory", "restaurant", "cafe", "bakery", "bar", "pub", "main", "branch",
+	"honten", "flagship", "original", "traditional", "famous", "historic", "old", "jinja", "taisha",
+	"musee", "museo", "museu", "jardin", "jardins", "parc", "eglise", "basilique", "cathedrale", "marche",
+	"mercat", "mercado", "mercato", "chiesa", "basilica", "palazzo", "castello",
+	"본점", "本店", "본관",
+)
+
+// typeWords name a kind of place (or qualify one) without telling which: a core of these
+// alone ("Station", "National Museum") is no evidence.
+var typeWords = setOf(
+	"station", "street", "hotel", "hotels", "mall", "center", "centre", "hall", "theater", "theatre",
+	"stadium", "airport", "district", "road", "avenue", "building", "department", "store", "shop",
+	"shopping", "international", "national", "city", "art", "arts", "modern", "contemporary", "history",
+	"science", "food", "coffee", "tea", "house", "world", "grand", "new", "royal", "central", "great",
+	"best", "top", "little", "big", "north", "south", "east", "west", "korea", "japan", "france",
+	"italy", "spain", "thailand", "england", "america", "american", "korean", "japanese", "french",
+	"italian", "spanish", "thai", "british", "english", "local", "night", "day", "walk", "tour",
+	"sky", "bay", "river", "hill", "hills", "forest", "line", "terminal", "port", "resort", "spa",
+	"club", "inn", "ryokan", "guide", "travel", "trip",
+)
+
+// connectors join words inside a place name ("Temple of the Emerald Buddha").
+var connectors = setOf("of", "the", "and", "de", "du", "des", "la", "le", "les", "di", "del", "della",
+	"dei", "degli", "d", "l", "y", "i", "e", "et", "al", "da", "van", "von", "on", "en", "sur", "am", "im")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// dropCityWords removes city names ("seoul", "new york") from normalised words.
+func dropCityWords(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if n := cityWordsAt(words[i:]); n > 0 {
+			i += n - 1
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// match scores how well a name found on a page (q) names a place called n: 1 for the same
+// name, 0.85–0.9 for the same core (the more words in common the better: "Lotte World Tower
+// observatory" is the tower rather than the theme park), 0.8 × the similarity of their
+// spellings for a near spelling (a typo; not for guesses), 0 otherwise. A one-word guess
+// from running text must not leave out words of the place's name ("Asakusa" is not
+// "Asakusa Shrine", but "Notre-Dame" is "Notre-Dame Cathedral").
+func match(q, n form, guess bool) float64 {
+	switch {
+	case q.compact == "" || n.compact == "":
+		return 0
+	case q.compact == n.compact:
+		return 1
+	case q.strong && n.strong && q.core == n.core:
+		if guess && len(q.words) < 2 && len(q.words) < len(n.words) {
+			return 0
+		}
+		return 0.85 + 0.05*overlap(q.words, n.words)
+	case guess || !q.strong || !n.strong:
+		return 0
+	}
+	if s := similarity(q.compact, n.compact); s >= 0.72 {
+		return 0.8 * s
+	}
+	return 0
+}
+
+// overlap is the Jaccard similarity of two sets of words.
+func overlap(a, b []string) float64 {
+	in := setOf(a...)
+	shared := 0
+	for w := range setOf(b...) {
+		if in[w] {
+			shared++
+		}
+	}
+	return float64(shared) / float64(len(in)+len(setOf(b...))-shared)
+}
+
+// similarity is the Jaccard similarity of two strings' character n-grams (trigrams, or
+// bigrams for CJK and Hangul text, whose characters carry more).
+func similarity(a, b string) float64 {
+	n := 3
+	if hasWide(a) || hasWide(b) {
+		n = 2
+	}
+	ga, gb := grams(a, n), grams(b, n)
+	if len(ga) == 0 || len(gb) == 0 {
+		return 0
+	}
+	shared := 0
+	for g := range ga {
+		if gb[g] {
+			shared++
+		}
+	}
+	return float64(shared) / float64(len(ga)+len(gb)-shared)
+}
+
+func grams(s string, n int) map[string]bool {
+	r := []rune(" " + s + " ")
+	out := map[string]bool{}
+	for i := 0; i+n <= len(r); i++ {
+		out[string(r[i:i+n])] = true
+	}
+	return out
+}
+
+// hasWide says whether s holds CJK or Hangul characters.
+func hasWide(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) {
+			return true
+		}
+	}
+	return false
+}

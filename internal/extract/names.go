@@ -1,0 +1,504 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits that keep one page's work bounded: a candidate name is at most maxNameRunes long,
+// and a page yields at most maxCandidates candidates, of which at most maxGuesses are
+// guesses from running text.
+const (
+	maxNameRunes  = 80
+	maxCandidates = 600
+	maxGuesses    = 400
+)
+
+// collector gathers a page's candidates in page order, merging repeats of a name (compared
+// case-insensitively, accents folded): a repeat fills in the address and coordinates the
+// first mention lacked, and a structural mention makes a guess firm.
+type collector struct {
+	list    []Candidate
+	index   map[string]int
+	guesses int
+}
+
+func newCollector() *collector { return &collector{index: map[string]int{}} }
+
+// add adds a candidate, unless its name is empty, too long or a non-place heading.
+func (c *collector) add(cand Candidate) {
+	cand.Name = trimName(cand.Name)
+	if cand.Name == "" || utf8.RuneCountInString(cand.Name) > maxNameRunes || isStopName(cand.Name) {
+		return
+	}
+	key := strings.Join(normWords(cand.Name), " ")
+	if key == "" {
+		return
+	}
+	if i, ok := c.index[key]; ok {
+		c.merge(i, cand)
+		return
+	}
+	if len(c.list) >= maxCandidates || cand.Guess && c.guesses >= maxGuesses {
+		return
+	}
+	if cand.Guess {
+		c.guesses++
+	}
+	c.index[key] = len(c.list)
+	c.list = append(c.list, cand)
+}
+
+func (c *collector) merge(i int, cand Candidate) {
+	old := &c.list[i]
+	old.Guess = old.Guess && cand.Guess
+	if old.Address == "" {
+		old.Address = cand.Address
+	}
+	if old.Latitude == "" && cand.Latitude != "" {
+		old.Latitude, old.Longitude = cand.Latitude, cand.Longitude
+	}
+}
+
+// outline adds the names in a short piece of page structure (a title, heading, list item,
+// numbered line, bold text or video description line): the piece itself when it is short
+// enough to be a name, its parts around separators ("1. Gwangjang Market — bindaetteok",
+// "Gyeongbokgung and Bukchon"), and the guesses in it.
+func (c *collector) outline(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = cleanLine(line)
+		for _, piece := range pieces(line) {
+			if isShort(piece) {
+				c.add(Candidate{Name: piece})
+			}
+		}
+		c.guess(line)
+	}
+}
+
+// prose adds the names in running text: numbered and bulleted lines as outline, guesses in
+// the rest.
+func (c *collector) prose(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		if listLine.MatchString(line) {
+			c.outline(line)
+		} else {
+			c.guess(line)
+		}
+	}
+}
+
+// listLine matches a numbered or bulleted line: "1. Gwangjang Market", "2) …", "#3 …",
+// "① …", "(4) …", "- …", "• …", "📍…", "0:45 …" (a video chapter).
+var listLine = regexp.MustCompile(`^\s*(?:(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)|\(\d{1,3}\)|[①-⑳❶-❿➀-➉]|[-*•·▪▶►✔✓★☆→]\s|📍|\d{1,2}:\d{2}(?::\d{2})?\s)`)
+
+// numbering matches what precedes the name on a list line.
+var numbering = regexp.MustCompile(`^\s*(?:\d{1,2}:\d{2}(?::\d{2})?\s*[-–—]?\s*|(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)\s*|\(\d{1,3}\)\s*|[①-⑳❶-❿➀-➉]\s*)`)
+
+// cleanLine removes a line's numbering and leading and trailing symbols, and collapses its
+// spaces.
+func cleanLine(line string) string {
+	line = strings.Join(strings.Fields(line), " ")
+	line = trimSymbols(line)
+	line = numbering.ReplaceAllString(line, "")
+	return trimSymbols(line)
+}
+
+// trimSymbols removes what is neither a letter, a digit nor a closing bracket from the ends.
+func trimSymbols(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '(' && r != '（' })
+	return strings.TrimRightFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ')' && r != '）' && r != '.' && r != '\''
+	})
+}
+
+// trimName tidies a candidate name: spaces collapsed, symbols off both ends, a trailing
+// full stop dropped unless it ends an abbreviation ("Charles H.").
+func trimName(s string) string {
+	s = trimSymbols(strings.Join(strings.Fields(s), " "))
+	if strings.HasSuffix(s, ".") {
+		last := s[strings.LastIndexAny(s, " ")+1:]
+		if utf8.RuneCountInString(last) > 2 {
+			s = strings.TrimSuffix(s, ".")
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// primarySeparators split a line into parts that may each be a name; secondarySeparators
+// split a part further, the part itself being kept too ("Victoria and Albert Museum").
+var (
+	primarySeparators = regexp.MustCompile(`\s[-–—|/]\s|[|｜:：()（）\[\]【】「」『』《》<>“”"!?！？]|\s[·•»«]\s`)
+	secondarySeps     = regexp.MustCompile(`,\s|、|，|\s(?:and|&|to|at|in|from|with|for|near|or|vs\.?|then|via|on)\s|→|⇒|~|〜|\s\+\s`)
+)
+
+// fillers are words a part may start with that are not part of a name ("at Gwangjang
+// Market").
+var fillers = setOf("at", "in", "and", "or", "to", "from", "with", "for", "near", "on", "by", "then", "&", "via")
+
+// pieces returns a line, its parts and their parts, in order and without repeats.
+func pieces(line string) []string {
+	out := []string{line}
+	seen := map[string]bool{line: true}
+	keep := func(s string) {
+		s = trimName(s)
+		for {
+			first, rest, ok := strings.Cut(s, " ")
+			if !ok || !fillers[strings.ToLower(first)] {
+				break
+			}
+			s = rest
+		}
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, part := range primarySeparators.Split(line, -1) {
+		keep(part)
+		if subs := secondarySeps.Split(part, -1); len(subs) > 1 {
+			for _, s := range subs {
+				keep(s)
+			}
+		}
+	}
+	return out
+}
+
+// isShort says whether text is short enough to be a place's name: six words and 60
+// characters at most, or 25 characters of a script written without spaces.
+func isShort(text string) bool {
+	n := utf8.RuneCountInString(text)
+	if hasWide(text) && !strings.Contains(text, " ") {
+		return n <= 25
+	}
+	return n <= 60 && len(strings.Fields(text)) <= 6
+}
+
+// isStopName says whether a name is plainly not a place: common words only, or a heading
+// such as "Introduction", "How to get there" or "Related posts".
+func isStopName(name string) bool {
+	words := normWords(name)
+	if len(words) == 0 {
+		return true
+	}
+	joined := strings.Join(words, " ")
+	if isCityName(name) || stopHeadings[joined] || stopHeadings[strings.ReplaceAll(name, " ", "")] || stopPrefix.MatchString(joined) {
+		return true
+	}
+	for _, w := range words {
+		if !commonWords[w] && !isNumber(w) && !connectors[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// stopPrefix matches headings that introduce a topic rather than name a place.
+var stopPrefix = regexp.MustCompile(`^(?:day|part|step|stop|chapter|week|tip|option|bonus|how|where|what|when|why|which|who|getting|top|best|things|reasons|ways|my|our|your|a|an)\s` +
+	`|^\d+\s(?:things|places|best|must|reasons|ways|days|hours|tips|spots)\b`)
+
+// stopHeadings are headings (normalised, or CJK without spaces) that are never a place.
+var stopHeadings = setOf(
+	"introduction", "intro", "conclusion", "conclusions", "tips", "tip", "summary", "overview",
+	"contents", "table of contents", "final thoughts", "final words", "faq", "faqs",
+	"frequently asked questions", "map", "maps", "itinerary", "budget", "costs", "prices", "price",
+	"about", "about me", "about us", "about the author", "share", "share this", "share this post",
+	"comments", "comment", "leave a reply", "leave a comment", "related posts", "related articles",
+	"related", "you may also like", "recent posts", "popular posts", "more stories", "read more",
+	"read next", "search", "menu", "home", "navigation", "categories", "tags", "archives",
+	"subscribe", "newsletter", "opening hours", "hours", "address", "location", "directions",
+	"verdict", "the verdict", "final verdict", "disclaimer", "before you go", "practical information",
+	"good to know", "useful information", "transport", "transportation", "accommodation", "food",
+	"shopping", "nightlife", "sightseeing", "day trips", "info", "information", "details",
+	"description", "chapters", "timestamps", "credits", "music", "contact", "privacy policy",
+	"places", "gear", "camera", "equipment", "sponsors", "follow me", "outro", "ingredients",
+	"instructions", "method", "storage", "nutrition", "notes",
+	"소개", "들어가며", "마무리", "마치며", "결론", "팁", "꿀팁", "가는법", "가는방법", "위치", "주소",
+	"영업시간", "목차", "댓글", "관련글", "지도", "정보", "기본정보", "총평", "후기", "메뉴", "가격",
+	"はじめに", "まとめ", "おわりに", "アクセス", "目次", "関連記事", "コメント", "地図", "住所",
+	"営業時間", "基本情報", "料金", "メニュー", "感想",
+)
+
+// commonWords are words that alone are not a place's name (many are capitalised only at the
+// start of a sentence).
+var commonWords = setOf(
+	"a", "an", "the", "and", "or", "but", "so", "if", "then", "than", "because", "as", "at", "by",
+	"for", "from", "in", "into", "of", "on", "onto", "to", "with", "without", "near", "around",
+	"inside", "outside", "behind", "across", "after", "before", "during", "while", "until", "since",
+	"i", "me", "my", "we", "us", "our", "you", "your", "he", "she", "it", "its", "they", "them",
+	"their", "this", "that", "these", "those", "there", "here", "what", "which", "who", "whom",
+	"whose", "where", "when", "why", "how", "all", "any", "both", "each", "every", "few", "many",
+	"more", "most", "other", "another", "some", "such", "no", "not", "only", "own", "same", "too",
+	"very", "just", "also", "even", "still", "yet", "again", "once", "first", "second", "third",
+	"last", "next", "finally", "later", "now", "today", "tonight", "tomorrow", "yesterday",
+	"morning", "afternoon", "evening", "night", "day", "days", "week", "weekend", "year", "time",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+	"february", "march", "april", "may", "june", "july", "august", "september", "october",
+	"november", "december", "spring", "summer", "autumn", "fall", "winter", "is", "are", "was",
+	"were", "be", "been", "do", "does", "did", "don", "t", "s", "go", "went", "get", "got", "take",
+	"took", "try", "tried", "visit", "visited", "see", "saw", "eat", "ate", "walk", "walked", "book",
+	"make", "made", "let", "lets", "head", "stop", "start", "yes", "ok", "okay", "wow", "note",
+	"update", "edit", "photo", "photos", "video", "videos", "tip", "tips", "best", "top", "great",
+	"good", "nice", "famous", "popular", "local", "hidden", "new", "old", "must", "should", "can",
+	"could", "would", "will", "one", "two", "three", "four", "five", "six", "seven", "eight",
+	"nine", "ten", "hi", "hello", "thanks", "thank", "please", "welcome", "subscribe", "like",
+	"follow", "click", "link", "links", "below", "above", "read", "more", "via", "per", "am", "pm",
+	"korean", "japanese", "french", "italian", "spanish", "thai", "english", "british", "american",
+	"korea", "japan", "france", "italy", "spain", "thailand", "england", "europe", "asia", "usa",
+	"uk", "food", "coffee", "lunch", "dinner", "breakfast", "brunch", "dessert", "drinks", "menu",
+	"price", "prices", "won", "yen", "euro", "euros", "dollars", "instagram", "youtube", "tiktok",
+	"facebook", "twitter", "google", "maps", "map", "blog", "post", "posts", "travel", "trip",
+	"guide", "itinerary", "vlog", "part", "episode", "chapter", "intro", "outro", "exit", "line",
+	"bus", "subway", "metro", "train", "taxi", "walk", "minutes", "min", "hour", "hours",
+)
+
+// guess adds the name-like phrases of running text as guesses: runs of capitalised words,
+// Korean words and Japanese kanji and katakana runs, and hashtags.
+func (c *collector) guess(text string) {
+	for _, g := range capitalRuns(text) {
+		c.add(Candidate{Name: g, Guess: true})
+	}
+	for _, g := range hangulWords(text) {
+		c.add(Candidate{Name: g, Guess: true})
+	}
+	for _, g := range japaneseRuns(text) {
+		c.add(Candidate{Name: g, Guess: true})
+	}
+	for _, m := range hashtag.FindAllStringSubmatch(text, -1) {
+		c.add(Candidate{Name: m[1], Guess: true})
+	}
+}
+
+var hashtag = regexp.MustCompile(`#([\pL\pN_]{3,})`)
+
+// abbreviations end with a full stop without ending the sentence.
+var abbreviations = setOf("st.", "mt.", "dr.", "ste.", "no.", "jr.", "mr.", "mrs.", "ft.")
+
+// capitalRuns returns the runs of capitalised words in Latin-script text ("Gwangjang
+// Market", "Temple of the Emerald Buddha", "63 Square"), and for a run with connecting words
+// its parts too ("Tour of Gyeongbokgung" → "Gyeongbokgung"). Leading common words are left
+// out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang").
+func capitalRuns(text string) []string {
+	var out, run []string
+	end := func() {
+		out = append(out, finishRun(run)...)
+		run = run[:0]
+	}
+	fields := strings.Fields(text)
+	for i, raw := range fields {
+		word := strings.TrimLeftFunc(raw, isOpening)
+		if word != raw {
+			end()
+		}
+		word, closed := trimClosing(word)
+		switch {
+		case word == "":
+		case word == "I" || strings.HasPrefix(word, "I'") || strings.HasPrefix(word, "I’"):
+			end()
+		case isCapitalised(word):
+			run = append(run, word)
+		case len(run) > 0 && isConnector(word) && !closed && capitalisedAfterConnectors(fields[i+1:]):
+			run = append(run, word)
+		case isNumber(strings.ReplaceAll(word, "/", "")) && !closed && i+1 < len(fields) &&
+			isCapitalised(strings.TrimLeftFunc(fields[i+1], isOpening)):
+			run = append(run, word) // "63 Square", "9/11 Memorial"
+		case len(run) > 0 && isNumber(word):
+			run = append(run, word) // "Seoullo 7017"
+		default:
+			end()
+		}
+		if closed {
+			end()
+		}
+	}
+	end()
+	return out
+}
+
+func isConnector(word string) bool { return word == "&" || connectors[strings.ToLower(word)] }
+
+// capitalisedAfterConnectors says whether the first word of fields that is not a connector
+// is capitalised, with no punctuation before it ("Du Pain et des Idées").
+func capitalisedAfterConnectors(fields []string) bool {
+	for _, f := range fields {
+		if strings.TrimLeftFunc(f, isOpening) != f {
+			return false
+		}
+		word, closed := trimClosing(f)
+		if !isConnector(word) {
+			return isCapitalised(word)
+		}
+		if closed {
+			return false
+		}
+	}
+	return false
+}
+
+func isOpening(r rune) bool { return strings.ContainsRune(`("“‘'[{<«`, r) }
+
+// trimClosing removes closing punctuation from a word and says whether it ended a phrase.
+func trimClosing(word string) (string, bool) {
+	if abbreviations[strings.ToLower(word)] {
+		return word, false
+	}
+	trimmed := strings.TrimRightFunc(word, func(r rune) bool { return strings.ContainsRune(`.,;:!?)"”’]}>»…`, r) })
+	return trimmed, trimmed != word
+}
+
+// isCapitalised says whether a word starts with a capital letter (after "d'" or "l'"), or is
+// written with capitals inside ("teamLab", "SHIBUYA109").
+func isCapitalised(word string) bool {
+	for _, p := range []string{"d'", "l'", "d’", "l’"} {
+		word = strings.TrimPrefix(word, p)
+	}
+	first, _ := utf8.DecodeRuneInString(word)
+	if unicode.IsUpper(first) {
+		return true
+	}
+	if !unicode.IsLetter(first) || !isLatin(word) {
+		return false
+	}
+	return strings.IndexFunc(word, unicode.IsUpper) > 0
+}
+
+// finishRun turns a run of words into guesses: the run without leading common words and
+// trailing connectors (a leading article such as "Le" or "Les" stays), and its parts around
+// connectors.
+func finishRun(run []string) []string {
+	for len(run) > 0 && commonWords[strings.ToLower(run[0])] {
+		run = run[1:]
+	}
+	for len(run) > 0 && isConnector(run[len(run)-1]) {
+		run = run[:len(run)-1]
+	}
+	if len(run) == 0 {
+		return nil
+	}
+	out := []string{strings.Join(run, " ")}
+	last := run[len(run)-1]
+	if bare := strings.TrimSuffix(strings.TrimSuffix(last, "'s"), "’s"); bare != last && bare != "" {
+		out = append(out, strings.Join(append(run[:len(run)-1:len(run)-1], bare), " ")) // "Gwangjang Market's"
+	}
+	var part []string
+	for _, w := range run {
+		if isConnector(w) {
+			if len(part) > 0 && len(part) < len(run) {
+				out = append(out, strings.Join(part, " "))
+			}
+			part = nil
+			continue
+		}
+		part = append(part, w)
+	}
+	if len(part) > 0 && len(part) < len(run) {
+		out = append(out, strings.Join(part, " "))
+	}
+	return out
+}
+
+// particles are Korean postpositions that attach to the end of a word ("광장시장에서").
+var particles = []string{"에서는", "에서도", "에서의", "으로는", "까지는", "에서", "으로", "에게", "까지",
+	"부터", "처럼", "보다", "이랑", "하고", "에는", "에도", "와는", "과는", "은", "는", "이", "가", "을", "를",
+	"의", "에", "로", "와", "과", "도", "만", "랑"}
+
+// hangulWords returns the words of Korean text holding at least two Hangul syllables, each
+// as written and without its particle.
+func hangulWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.Is(unicode.Hangul, r) && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if countIn(w, unicode.Hangul) < 2 || hasVerbEnding(w) {
+			continue
+		}
+		out = append(out, w)
+		for _, p := range particles {
+			if stem := strings.TrimSuffix(w, p); stem != w {
+				if utf8.RuneCountInString(stem) >= 2 {
+					out = append(out, stem)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// verbEndings end Korean verbs and adjectives, which are never a place's name.
+var verbEndings = []string{"습니다", "니다", "어요", "아요", "해요", "에요", "예요", "었다", "았다", "했다", "한다",
+	"된다", "있다", "없다", "였다", "지만", "는데", "어서", "아서", "해서", "하고", "하는", "했던", "으면", "려고",
+	"는지", "같은", "같아요", "네요", "세요", "어야", "아야", "겠다", "했고", "봤다", "왔다", "갔다"}
+
+func hasVerbEnding(w string) bool {
+	for _, e := range verbEndings {
+		if strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// japaneseRuns returns the runs of kanji, katakana and Latin letters in Japanese text,
+// which hiragana (particles and verb endings) and punctuation separate: "京都駅から伏見稲荷大社へ"
+// → "京都駅", "伏見稲荷大社". A "の" between two such characters stays in the run
+// ("哲学の道"), and the runs of parts around it are kept too ("途中の八坂の塔" → "途中",
+// "八坂", "八坂の塔", "塔" and "途中の八坂").
+func japaneseRuns(text string) []string {
+	if countIn(text, unicode.Han)+countIn(text, unicode.Katakana) == 0 || countIn(text, unicode.Hangul) > 0 {
+		return nil
+	}
+	rs := []rune(text)
+	var out []string
+	var run []rune
+	end := func() {
+		if countIn(string(run), unicode.Han)+countIn(string(run), unicode.Katakana) >= 2 {
+			s := string(run)
+			out = append(out, s)
+			parts := strings.Split(s, "の")
+			for i := range parts {
+				for j := i + 1; j <= len(parts); j++ {
+					if p := strings.Join(parts[i:j], "の"); p != s && utf8.RuneCountInString(p) >= 2 {
+						out = append(out, p)
+					}
+				}
+			}
+		}
+		run = run[:0]
+	}
+	for i, r := range rs {
+		switch {
+		case isNameRune(r):
+			run = append(run, r)
+		case r == 'の' && len(run) > 0 && i+1 < len(rs) && isWideNameRune(run[len(run)-1]) && isWideNameRune(rs[i+1]):
+			run = append(run, r)
+		default:
+			end()
+		}
+	}
+	end()
+	return out
+}
+
+// isNameRune says whether r may be part of a Japanese name run: kanji, katakana (with its
+// long-vowel mark), the iteration mark, the middle dot or a Latin letter or digit.
+func isNameRune(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Katakana) || r == 'ー' || r == '々' || r == 'ヶ' || r == '・' ||
+		r < 0x250 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// isWideNameRune is isNameRune but for Latin letters and digits.
+func isWideNameRune(r rune) bool { return r >= 0x250 && isNameRune(r) }
+
+func countIn(s string, t *unicode.RangeTable) int {
+	n := 0
+	for _, r := range s {
+		if unicode.Is(t, r) {
+			n++
+		}
+	}
+	return n
+}

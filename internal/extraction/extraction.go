@@ -1,0 +1,200 @@
+// Package extraction finds the places a web page talks about, as jobs on a River queue:
+// fetch the page safely (internal/fetch), analyse it (internal/extract), resolve the names to
+// real places (places.Finder), and record the result on the extraction job. Any number of
+// server instances may work the queue; jobs survive restarts, and transient failures are
+// retried with backoff until they succeed or fail for good.
+package extraction
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+
+	"tripplan/internal/extract"
+	"tripplan/internal/fetch"
+	"tripplan/internal/planner"
+)
+
+// Args is the queue's job: work one extraction job.
+type Args struct {
+	JobID string `json:"job_id"`
+}
+
+// Kind names the job kind on the queue.
+func (Args) Kind() string { return "extract_places" }
+
+// maxAttempts is how many times a job is tried before it fails for good.
+const maxAttempts = 4
+
+// Store is what the worker records progress and results in.
+type Store interface {
+	WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error)
+	SetJobStatus(ctx context.Context, jobID, status string) error
+	CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error
+	FailJob(ctx context.Context, jobID, code, message string) error
+}
+
+// Worker works extraction jobs.
+type Worker struct {
+	river.WorkerDefaults[Args]
+	Store    Store
+	Fetcher  *fetch.Fetcher
+	Searcher extract.Searcher
+	LLM      *extract.LLM // optional: proposes more place names
+	Log      *slog.Logger
+	// Backoff is the wait before attempt n+1 (n ≥ 1); nil waits 5 s, 20 s, 45 s.
+	Backoff func(attempt int) time.Duration
+}
+
+// Timeout bounds one attempt: the fetch's own 10 s, then analysis and searches.
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 2 * time.Minute }
+
+// NextRetry waits Backoff between attempts.
+func (w *Worker) NextRetry(job *river.Job[Args]) time.Time {
+	if w.Backoff != nil {
+		return time.Now().Add(w.Backoff(job.Attempt))
+	}
+	return time.Now().Add(time.Duration(job.Attempt*job.Attempt) * 5 * time.Second)
+}
+
+// Work runs one attempt of a job.
+func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
+	j, err := w.Store.WorkJob(ctx, job.Args.JobID)
+	if planner.ErrorCode(err) == planner.CodeJobNotFound {
+		return river.JobCancel(err) // deleted with its collection
+	}
+	if err != nil {
+		return err
+	}
+	if j.Done() {
+		return nil
+	}
+	result, code, err := w.run(ctx, j)
+	switch {
+	case err == nil:
+		return w.Store.CompleteJob(ctx, j.ID, result)
+	case code == "" && job.Attempt < maxAttempts: // transient: try again later
+		if serr := w.Store.SetJobStatus(ctx, j.ID, planner.JobRetryWaiting); serr != nil {
+			return serr
+		}
+		return err
+	}
+	if code == "" {
+		code = planner.FailureFetch
+	}
+	w.log(ctx, "extraction failed", j, err)
+	if ferr := w.Store.FailJob(ctx, j.ID, code, message(code)); ferr != nil {
+		return ferr
+	}
+	return river.JobCancel(err)
+}
+
+// run does the work; a failure comes with its code, or "" when trying again may help.
+func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.ExtractionResult, string, error) {
+	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobExtracting); err != nil {
+		return nil, "", err
+	}
+	page, err := w.Fetcher.Get(ctx, j.URL)
+	if err != nil {
+		switch fetch.KindOf(err) {
+		case fetch.NotFound:
+			return nil, planner.FailureContentNotFound, err
+		case fetch.TooLarge:
+			return nil, planner.FailureTooLarge, err
+		case fetch.Unsupported, fetch.Blocked:
+			return nil, planner.FailureFetch, err
+		}
+		return nil, "", err
+	}
+	a, err := extract.Analyze(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})
+	if err != nil {
+		return nil, planner.FailureContentNotFound, err
+	}
+	if w.LLM != nil {
+		if more, err := w.LLM.Suggest(ctx, a, extract.Text(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})); err == nil {
+			a.Candidates = append(a.Candidates, more...)
+		} else {
+			w.log(ctx, "LLM suggestions failed; going on without them", j, err)
+		}
+	}
+	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobSearching); err != nil {
+		return nil, "", err
+	}
+	found, detected, err := extract.Resolve(ctx, w.Searcher, a)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(found) == 0 {
+		return nil, planner.FailureNoPlace, errors.New("no place found on the page")
+	}
+	r := &planner.ExtractionResult{DetectedCount: detected, MatchedCount: len(found), MediaType: a.MediaType, URL: page.URL,
+		AuthorName: a.Author, Title: a.Title, Summary: a.Summary, Places: make([]planner.ResultPlace, len(found))}
+	for i, p := range found {
+		r.Places[i] = planner.ResultPlace{PlaceID: p.ID, Name: p.Name, Address: p.Address}
+	}
+	return r, "", nil
+}
+
+func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, err error) {
+	if w.Log != nil {
+		w.Log.WarnContext(ctx, msg, "job_id", j.ID, "url", j.URL, "err", err)
+	}
+}
+
+// message explains a failure code in plain words.
+func message(code string) string {
+	switch code {
+	case planner.FailureContentNotFound:
+		return "The page could not be found, or it has nothing to read."
+	case planner.FailureNoPlace:
+		return "No places we know were found on the page."
+	case planner.FailureTooLarge:
+		return "The page is larger than 5 MB."
+	case planner.FailureFetch:
+		return "The page could not be fetched. It may be private, blocked, or not a web page."
+	}
+	return "Something went wrong while reading the page."
+}
+
+// Queue is the River client: it takes jobs and works them.
+type Queue struct {
+	client *river.Client[*sql.Tx]
+}
+
+// NewQueue makes the queue on the database, with the worker.
+func NewQueue(db *sql.DB, w *Worker, log *slog.Logger) (*Queue, error) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, w)
+	client, err := river.NewClient(riverdatabasesql.New(db), &river.Config{
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		Workers:           workers,
+		MaxAttempts:       maxAttempts,
+		FetchPollInterval: 200 * time.Millisecond, // the database/sql driver polls (no LISTEN)
+		Logger:            log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Queue{client: client}, nil
+}
+
+// Enqueue schedules an extraction job inside the transaction that creates it.
+func (q *Queue) Enqueue(ctx context.Context, tx *sql.Tx, jobID string) error {
+	_, err := q.client.InsertTx(ctx, tx, Args{JobID: jobID}, nil)
+	return err
+}
+
+// Start works jobs until Stop.
+func (q *Queue) Start(ctx context.Context) error { return q.client.Start(ctx) }
+
+// Stop finishes the jobs at hand and stops.
+func (q *Queue) Stop(ctx context.Context) error { return q.client.Stop(ctx) }
+
+// StopAndCancel stops at once, cancelling the jobs at hand (they are retried later, by this
+// or another instance), as a crash or a hurried shutdown would.
+func (q *Queue) StopAndCancel(ctx context.Context) error { return q.client.StopAndCancel(ctx) }

@@ -1,0 +1,173 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/fetch"
+	"tripplan/internal/planner"
+	"tripplan/views"
+)
+
+// Jobs schedules background work in the transaction that records it (extraction.Queue).
+type Jobs interface {
+	Enqueue(ctx context.Context, tx *sql.Tx, jobID string) error
+}
+
+type jobJSON struct {
+	JobID          string         `json:"job_id"`
+	RequestedAt    string         `json:"requested_at"`
+	Status         string         `json:"status"`
+	FailureCode    *string        `json:"failure_code"`
+	FailureMessage *string        `json:"failure_message"`
+	DecisionStatus string         `json:"decision_status"`
+	DecidedAt      *string        `json:"decided_at"`
+	Result         *jobResultJSON `json:"result"`
+}
+
+type jobResultJSON struct {
+	DetectedCount int                   `json:"detected_count"`
+	MatchedCount  int                   `json:"matched_count"`
+	MediaType     string                `json:"media_type"`
+	URL           string                `json:"url"`
+	AuthorName    string                `json:"author_name"`
+	Title         string                `json:"title"`
+	Summary       string                `json:"summary"`
+	Places        []planner.ResultPlace `json:"places"`
+}
+
+func instant(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func toJobJSON(j *planner.ExtractionJob) jobJSON {
+	out := jobJSON{JobID: j.ID, RequestedAt: instant(j.RequestedAt), Status: j.Status, FailureCode: j.FailureCode,
+		FailureMessage: j.FailureMessage, DecisionStatus: j.DecisionStatus}
+	if j.DecidedAt != nil {
+		d := instant(*j.DecidedAt)
+		out.DecidedAt = &d
+	}
+	if r := j.Result; r != nil {
+		out.Result = &jobResultJSON{DetectedCount: r.DetectedCount, MatchedCount: r.MatchedCount, MediaType: r.MediaType, URL: r.URL,
+			AuthorName: r.AuthorName, Title: r.Title, Summary: r.Summary, Places: r.Places}
+		if out.Result.Places == nil {
+			out.Result.Places = []planner.ResultPlace{}
+		}
+	}
+	return out
+}
+
+type extractRequest struct {
+	URL string `json:"url" form:"url"`
+}
+
+// startExtraction records a request to find the places of a page and queues the work.
+func (s *Server) startExtraction(c echo.Context) error {
+	var in extractRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	url := strings.TrimSpace(in.URL)
+	var v planner.Validation
+	v.Check(url != "" && len(url) <= 2048, "url", "must be an http(s) URL of at most 2048 characters")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	normalized, err := fetch.NormalizeURL(url)
+	if err != nil {
+		return planner.Errorf(planner.CodeSocialMediaUnsupported, "Only http and https links to web pages can be read.")
+	}
+	ctx := c.Request().Context()
+	j, err := s.store.CreateExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), url, normalized,
+		func(tx *sql.Tx, jobID string) error { return s.jobs.Enqueue(ctx, tx, jobID) })
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, jobPath(c, j.ID))
+	out := struct {
+		JobID  string `json:"job_id"`
+		Status string `json:"status"`
+	}{j.ID, j.Status}
+	return respond(c, http.StatusAccepted, out, nil, views.ExtractionJob(s.jobView(c, j)))
+}
+
+func jobPath(c echo.Context, id string) string {
+	return collectionPath(c.Param("collectionId")) + "/extraction-jobs/" + id
+}
+
+// latestExtraction answers the caller's undecided job.
+func (s *Server) latestExtraction(c echo.Context) error {
+	j, err := s.store.LatestExtractionJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toJobJSON(j), nil, views.ExtractionJob(s.jobView(c, j)))
+}
+
+// getExtraction answers one of the caller's jobs (the partial polls it until it is done).
+func (s *Server) getExtraction(c echo.Context) error {
+	j, err := s.store.ExtractionJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("jobId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, toJobJSON(j), nil, views.ExtractionJob(s.jobView(c, j)))
+}
+
+type addFromJobRequest struct {
+	PlaceIDs []string `json:"place_ids" form:"place_ids"`
+}
+
+type addedFromJobJSON struct {
+	TotalCount   int                   `json:"total_count"`
+	AddedCount   int                   `json:"added_count"`
+	SkippedCount int                   `json:"skipped_count"`
+	Places       []collectionPlaceJSON `json:"places"`
+}
+
+// addFromExtraction adds chosen places of a completed job to the collection.
+func (s *Server) addFromExtraction(c echo.Context) error {
+	var in addFromJobRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	var v planner.Validation
+	v.Check(len(in.PlaceIDs) > 0 && len(in.PlaceIDs) <= planner.MaxPageSize, "place_ids", "choose 1 to 100 places")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	r, err := s.store.AddPlacesFromJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("jobId"), in.PlaceIDs)
+	if err != nil {
+		return err
+	}
+	out := addedFromJobJSON{TotalCount: r.Total, AddedCount: r.Added, SkippedCount: r.Skipped, Places: make([]collectionPlaceJSON, len(r.Places))}
+	for i := range r.Places {
+		out.Places[i] = s.toCollectionPlaceJSON(&r.Places[i])
+	}
+	return respondChange(c, http.StatusOK, out, nil, collectionPath(c.Param("collectionId")))
+}
+
+// dismissExtraction sets the caller's job aside.
+func (s *Server) dismissExtraction(c echo.Context) error {
+	if err := s.store.DismissExtractionJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("jobId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, views.ExtractionForm(c.Param("collectionId")), collectionPath(c.Param("collectionId")))
+}
+
+func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView {
+	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: j.Status, Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionPending}
+	if j.FailureMessage != nil {
+		v.Failure = *j.FailureMessage
+	}
+	if r := j.Result; r != nil {
+		v.Title, v.Summary, v.Author, v.MediaType, v.SourceURL = r.Title, r.Summary, r.AuthorName, r.MediaType, r.URL
+		v.Detected = r.DetectedCount
+		for _, p := range r.Places {
+			v.Places = append(v.Places, views.SearchResult{PlaceID: p.PlaceID, Name: p.Name, Address: p.Address})
+		}
+	}
+	return v
+}
