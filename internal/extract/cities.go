@@ -61,29 +61,54 @@ var cities = []city{
 	{"Melbourne", []string{"멜버른"}},
 }
 
-// cityWords are the normalised words of every city name and Latin alias, for dropCityWords.
-var cityWords = func() [][]string {
-	var out [][]string
+// spelling is one way of writing a city's name: in Latin script, as normalised words;
+// in another script, as text to find inside other text.
+type spelling struct {
+	city  string
+	words []string // a Latin-script spelling's words
+	text  string   // another script's spelling
+}
+
+// Every city's spellings: Latin ones by their first word, longest first (so that "new york
+// city" wins over "new york"), the others in a list, and all by their normalised text.
+var latinSpellings, wideSpellings, cityKeys = indexSpellings()
+
+func indexSpellings() (latin map[string][]spelling, wide []spelling, keys map[string]bool) {
+	latin, keys = map[string][]spelling{}, map[string]bool{}
 	for _, c := range cities {
-		for _, n := range append([]string{c.name}, c.aliases...) {
-			if w := normWords(n); !hasWide(n) && len(w) > 0 {
-				out = append(out, w)
+		for _, name := range append([]string{c.name}, c.aliases...) {
+			words := normWords(name)
+			keys[strings.Join(words, " ")] = true
+			if !isLatin(name) {
+				wide = append(wide, spelling{city: c.name, text: name})
+				continue
 			}
+			latin[words[0]] = append(latin[words[0]], spelling{city: c.name, words: words})
 		}
 	}
-	// Longest first, so that "new york city" wins over "new york".
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
-}()
+	for _, list := range latin {
+		sort.SliceStable(list, func(i, j int) bool { return len(list[i].words) > len(list[j].words) })
+	}
+	return latin, wide, keys
+}
+
+// cityAt returns the Latin spelling of a city that words start with.
+func cityAt(words []string) (spelling, bool) {
+	if len(words) == 0 {
+		return spelling{}, false
+	}
+	for _, sp := range latinSpellings[words[0]] {
+		if len(sp.words) <= len(words) && equalWords(sp.words, words[:len(sp.words)]) {
+			return sp, true
+		}
+	}
+	return spelling{}, false
+}
 
 // cityWordsAt is how many of words, from the first, spell a city's name (0 if none).
 func cityWordsAt(words []string) int {
-	for _, cw := range cityWords {
-		if len(cw) <= len(words) && equalWords(cw, words[:len(cw)]) {
-			return len(cw)
-		}
-	}
-	return 0
+	sp, _ := cityAt(words)
+	return len(sp.words)
 }
 
 func equalWords(a, b []string) bool {
@@ -97,15 +122,7 @@ func equalWords(a, b []string) bool {
 
 // isCityName says whether name is a city's name or alias.
 func isCityName(name string) bool {
-	key := strings.Join(normWords(name), " ")
-	for _, c := range cities {
-		for _, alias := range append([]string{c.name}, c.aliases...) {
-			if key == strings.Join(normWords(alias), " ") {
-				return true
-			}
-		}
-	}
-	return false
+	return cityKeys[strings.Join(normWords(name), " ")]
 }
 
 // cityCounter weighs the mentions of cities in the parts of a page.
@@ -116,19 +133,19 @@ func (cc cityCounter) add(text string, weight int) {
 	if text == "" {
 		return
 	}
-	wide := unTokyo(text)
 	words := normWords(text)
-	for _, c := range cities {
-		n := 0
-		for _, alias := range append([]string{c.name}, c.aliases...) {
-			if hasWide(alias) || !isLatin(alias) {
-				n += strings.Count(wide, alias)
-				continue
-			}
-			n += countWords(words, normWords(alias))
+	for i := range words {
+		if sp, ok := cityAt(words[i:]); ok {
+			cc[sp.city] += weight
 		}
-		if n > 0 {
-			cc[c.name] += n * weight
+	}
+	if isLatin(text) {
+		return
+	}
+	text = unTokyo(text)
+	for _, sp := range wideSpellings {
+		if n := strings.Count(text, sp.text); n > 0 {
+			cc[sp.city] += n * weight
 		}
 	}
 }
@@ -156,8 +173,9 @@ const minCityWeight = 3
 // significant returns the cities the page is about, the weightiest first.
 func (cc cityCounter) significant() []string {
 	var out []string
-	for _, name := range cc.ranked() {
-		if w := cc[name]; w >= minCityWeight && 6*w >= cc[cc.ranked()[0]] {
+	ranked := cc.ranked()
+	for _, name := range ranked {
+		if w := cc[name]; w >= minCityWeight && 6*w >= cc[ranked[0]] {
 			out = append(out, name)
 		}
 	}

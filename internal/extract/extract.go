@@ -126,27 +126,27 @@ func Text(p Page) string {
 		}
 		return joinNonEmpty(lines, "\n")
 	case "text":
-		return string(decodeText(p))
+		return string(decode(p))
 	}
 	return ""
 }
 
-// parseHTML parses a page, converting it to UTF-8 from the charset its content type, a byte
-// order mark or a <meta> names. The HTML parser accepts any input.
+// parseHTML parses a page as UTF-8 (see decode). The HTML parser accepts any input.
 func parseHTML(p Page) *html.Node {
-	r, err := charset.NewReader(bytes.NewReader(p.Body), p.ContentType)
-	if err != nil {
-		r = bytes.NewReader(p.Body)
-	}
-	root, err := html.Parse(r)
+	root, err := html.Parse(bytes.NewReader(decode(p)))
 	if err != nil {
 		root = &html.Node{Type: html.DocumentNode}
 	}
 	return root
 }
 
-// decodeText converts a text page to UTF-8 by its charset.
-func decodeText(p Page) []byte {
+// decode returns a page's body in UTF-8, converted from the charset its content type names,
+// or else, unless the body is valid UTF-8, the one its byte order mark or an HTML <meta>
+// names (windows-1252 when none does).
+func decode(p Page) []byte {
+	if _, params, err := mime.ParseMediaType(p.ContentType); (err != nil || params["charset"] == "") && utf8.Valid(p.Body) {
+		return p.Body
+	}
 	r, err := charset.NewReader(bytes.NewReader(p.Body), p.ContentType)
 	if err != nil {
 		return p.Body
@@ -389,7 +389,7 @@ func hostOf(raw string) string {
 // the summary; numbered, bulleted and short lines are outline, the rest running text, and map
 // URLs are read.
 func analyzeText(p Page) *Analysis {
-	text := strings.ReplaceAll(string(decodeText(p)), "\r\n", "\n")
+	text := strings.ReplaceAll(string(decode(p)), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	a := &Analysis{MediaType: MediaWeb}
 	c, cc := newCollector(), cityCounter{}
@@ -398,11 +398,13 @@ func analyzeText(p Page) *Analysis {
 		if line == "" {
 			continue
 		}
+		weight := 1
 		if a.Title == "" {
 			a.Title = truncate(line, 200)
 			a.Summary = truncate(firstParagraph(lines[i+1:]), summaryRunes)
+			weight = 3
 		}
-		cc.add(line, 1)
+		cc.add(line, weight)
 		textLine(line, c)
 	}
 	a.Cities = cc.significant()

@@ -55,7 +55,7 @@ func (l *LLM) Suggest(ctx context.Context, a *Analysis, text string) ([]Candidat
 	}
 	var out []Candidate
 	for _, name := range parseNames(content) {
-		if name = trimName(cleanLine(name)); name != "" {
+		if name = trimName(cleanLine(name)); name != "" && !isStopName(name) {
 			out = append(out, Candidate{Name: name})
 		}
 	}
@@ -116,7 +116,7 @@ func (l *LLM) complete(ctx context.Context, body []byte) (string, error) {
 }
 
 // parseNames reads a model's answer: a JSON array of names (or of objects with a name),
-// possibly in a code fence, else one name per line.
+// possibly in a code fence, else one name per line (a line introducing a list left out).
 func parseNames(content string) []string {
 	content = strings.TrimSpace(content)
 	if strings.HasPrefix(content, "```") {
@@ -134,5 +134,11 @@ func parseNames(content string) []string {
 			return out
 		}
 	}
-	return strings.Split(content, "\n")
+	var out []string
+	for _, line := range strings.Split(content, "\n") {
+		if !strings.HasSuffix(strings.TrimSpace(line), ":") { // "Here are the places:"
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -11,7 +11,8 @@ import (
 // spaces: "Kinkakuji" = "Kinkaku-ji") are equal, or when their cores are: the words left once
 // generic words ("Palace", "Temple", "Market"…) and city names are set aside
 // ("Gyeongbokgung" = "Gyeongbokgung Palace", "Lotte Hotel" = "Lotte Hotel Seoul"), provided
-// the core keeps a distinctive word (so "Seoul Station" is not "Tokyo Station").
+// the core keeps a distinctive word (so "Seoul Station" is not "Tokyo Station"); or, for
+// names read from the page's structure, when one word is misspelt by a letter.
 
 // form is a name in its normalised forms.
 type form struct {
@@ -158,10 +159,11 @@ func dropCityWords(words []string) []string {
 
 // match scores how well a name found on a page (q) names a place called n: 1 for the same
 // name, 0.85–0.9 for the same core (the more words in common the better: "Lotte World Tower
-// observatory" is the tower rather than the theme park), 0.8 × the similarity of their
-// spellings for a near spelling (a typo; not for guesses), 0 otherwise. A one-word guess
-// from running text must not leave out words of the place's name ("Asakusa" is not
-// "Asakusa Shrine", but "Notre-Dame" is "Notre-Dame Cathedral").
+// observatory" is the tower rather than the theme park), 0.8 for a typo (not for guesses),
+// 0 otherwise. A one-word guess
+// from running Latin-script text must not leave out words of the place's name other than
+// its city ("Asakusa" is not "Asakusa Shrine", but "Notre-Dame" is "Notre-Dame Cathedral"
+// and "Chinatown" is "Bangkok Chinatown").
 func match(q, n form, guess bool) float64 {
 	switch {
 	case q.compact == "" || n.compact == "":
@@ -169,15 +171,12 @@ func match(q, n form, guess bool) float64 {
 	case q.compact == n.compact:
 		return 1
 	case q.strong && n.strong && q.core == n.core:
-		if guess && len(q.words) < 2 && len(q.words) < len(n.words) {
+		if guess && len(q.words) < 2 && isLatin(q.compact) && len(q.words) < len(dropCityWords(n.words)) {
 			return 0
 		}
 		return 0.85 + 0.05*overlap(q.words, n.words)
-	case guess || !q.strong || !n.strong:
-		return 0
-	}
-	if s := similarity(q.compact, n.compact); s >= 0.72 {
-		return 0.8 * s
+	case !guess && q.strong && n.strong && typo(q.words, n.words):
+		return 0.8
 	}
 	return 0
 }
@@ -194,33 +193,47 @@ func overlap(a, b []string) float64 {
 	return float64(shared) / float64(len(in)+len(setOf(b...))-shared)
 }
 
-// similarity is the Jaccard similarity of two strings' character n-grams (trigrams, or
-// bigrams for CJK and Hangul text, whose characters carry more).
-func similarity(a, b string) float64 {
-	n := 3
-	if hasWide(a) || hasWide(b) {
-		n = 2
+// typo says whether two names are the same words but one, which differs by at most one
+// letter in five ("Gwangjang Markt", "Myeongdong Kyoza").
+func typo(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	ga, gb := grams(a, n), grams(b, n)
-	if len(ga) == 0 || len(gb) == 0 {
-		return 0
-	}
-	shared := 0
-	for g := range ga {
-		if gb[g] {
-			shared++
+	differ := -1
+	for i := range a {
+		if a[i] != b[i] {
+			if differ >= 0 {
+				return false
+			}
+			differ = i
 		}
 	}
-	return float64(shared) / float64(len(ga)+len(gb)-shared)
+	if differ < 0 {
+		return false
+	}
+	d := editDistance([]rune(a[differ]), []rune(b[differ]))
+	return d <= min(len([]rune(a[differ])), len([]rune(b[differ])))/5
 }
 
-func grams(s string, n int) map[string]bool {
-	r := []rune(" " + s + " ")
-	out := map[string]bool{}
-	for i := 0; i+n <= len(r); i++ {
-		out[string(r[i:i+n])] = true
+// editDistance is the Levenshtein distance between two words.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
 	}
-	return out
+	for i := range a {
+		cur := make([]int, len(b)+1)
+		cur[0] = i + 1
+		for j := range b {
+			cost := 1
+			if a[i] == b[j] {
+				cost = 0
+			}
+			cur[j+1] = min(prev[j+1]+1, cur[j]+1, prev[j]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // hasWide says whether s holds CJK or Hangul characters.

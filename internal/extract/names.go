@@ -30,18 +30,15 @@ func newCollector() *collector { return &collector{index: map[string]int{}} }
 // add adds a candidate, unless its name is empty, too long or a non-place heading.
 func (c *collector) add(cand Candidate) {
 	cand.Name = trimName(cand.Name)
-	if cand.Name == "" || utf8.RuneCountInString(cand.Name) > maxNameRunes || isStopName(cand.Name) {
+	if cand.Name == "" || utf8.RuneCountInString(cand.Name) > maxNameRunes {
 		return
 	}
 	key := strings.Join(normWords(cand.Name), " ")
-	if key == "" {
-		return
-	}
 	if i, ok := c.index[key]; ok {
 		c.merge(i, cand)
 		return
 	}
-	if len(c.list) >= maxCandidates || cand.Guess && c.guesses >= maxGuesses {
+	if c.full(cand.Guess) || key == "" || isStopName(cand.Name) {
 		return
 	}
 	if cand.Guess {
@@ -49,6 +46,11 @@ func (c *collector) add(cand Candidate) {
 	}
 	c.index[key] = len(c.list)
 	c.list = append(c.list, cand)
+}
+
+// full says whether the collector takes no more candidates (of guesses, when guess).
+func (c *collector) full(guess bool) bool {
+	return len(c.list) >= maxCandidates || guess && c.guesses >= maxGuesses
 }
 
 func (c *collector) merge(i int, cand Candidate) {
@@ -92,21 +94,22 @@ func (c *collector) prose(text string) {
 
 // listLine matches a numbered or bulleted line: "1. Gwangjang Market", "2) …", "#3 …",
 // "① …", "(4) …", "- …", "• …", "📍…", "0:45 …" (a video chapter).
-var listLine = regexp.MustCompile(`^\s*(?:(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)|\(\d{1,3}\)|[①-⑳❶-❿➀-➉]|[-*•·▪▶►✔✓★☆→]\s|📍|\d{1,2}:\d{2}(?::\d{2})?\s)`)
+var listLine = regexp.MustCompile(`^\s*(?:#\d{1,3}\s|(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)|\(\d{1,3}\)|[①-⑳❶-❿➀-➉]|[-*•·▪▶►✔✓★☆→]\s|📍|\d{1,2}:\d{2}(?::\d{2})?\s)`)
 
 // numbering matches what precedes the name on a list line.
-var numbering = regexp.MustCompile(`^\s*(?:\d{1,2}:\d{2}(?::\d{2})?\s*[-–—]?\s*|(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)\s*|\(\d{1,3}\)\s*|[①-⑳❶-❿➀-➉]\s*)`)
+var numbering = regexp.MustCompile(`^\s*(?:\d{1,2}:\d{2}(?::\d{2})?\s*[-–—]?\s*|#\d{1,3}\s*[.):]?\s+|(?:#|No\.?\s*)?\d{1,3}\s*(?:[.)\]:：．、]|\s[-–—]\s)\s*|\(\d{1,3}\)\s*|[①-⑳❶-❿➀-➉]\s*)`)
 
 // cleanLine removes a line's numbering and leading and trailing symbols, and collapses its
 // spaces.
 func cleanLine(line string) string {
-	line = strings.Join(strings.Fields(line), " ")
-	line = trimSymbols(line)
-	line = numbering.ReplaceAllString(line, "")
+	line = numbering.ReplaceAllString(strings.Join(strings.Fields(line), " "), "")
+	line = numbering.ReplaceAllString(trimSymbols(line), "") // after a bullet: "• 1. …"
 	return trimSymbols(line)
 }
 
-// trimSymbols removes what is neither a letter, a digit nor a closing bracket from the ends.
+// trimSymbols removes what is neither a letter nor a digit from both ends of s, but for an
+// opening bracket at the start ("(4) …") and a closing bracket, full stop or apostrophe at
+// the end ("Yaowarat (Chinatown)", "Charles H.").
 func trimSymbols(s string) string {
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '(' && r != '（' })
 	return strings.TrimRightFunc(s, func(r rune) bool {
@@ -130,8 +133,8 @@ func trimName(s string) string {
 // primarySeparators split a line into parts that may each be a name; secondarySeparators
 // split a part further, the part itself being kept too ("Victoria and Albert Museum").
 var (
-	primarySeparators = regexp.MustCompile(`\s[-–—|/]\s|[|｜:：()（）\[\]【】「」『』《》<>“”"!?！？]|\s[·•»«]\s`)
-	secondarySeps     = regexp.MustCompile(`,\s|、|，|\s(?:and|&|to|at|in|from|with|for|near|or|vs\.?|then|via|on)\s|→|⇒|~|〜|\s\+\s`)
+	primarySeparators   = regexp.MustCompile(`\s[-–—|/]\s|[|｜:：()（）\[\]【】「」『』《》<>“”"!?！？]|\s[·•»«]\s`)
+	secondarySeparators = regexp.MustCompile(`,\s|、|，|・|\s(?:and|&|to|at|in|from|with|for|near|or|vs\.?|then|via|on)\s|→|⇒|~|〜|\s\+\s`)
 )
 
 // fillers are words a part may start with that are not part of a name ("at Gwangjang
@@ -158,7 +161,7 @@ func pieces(line string) []string {
 	}
 	for _, part := range primarySeparators.Split(line, -1) {
 		keep(part)
-		if subs := secondarySeps.Split(part, -1); len(subs) > 1 {
+		if subs := secondarySeparators.Split(part, -1); len(subs) > 1 {
 			for _, s := range subs {
 				keep(s)
 			}
@@ -197,8 +200,8 @@ func isStopName(name string) bool {
 }
 
 // stopPrefix matches headings that introduce a topic rather than name a place.
-var stopPrefix = regexp.MustCompile(`^(?:day|part|step|stop|chapter|week|tip|option|bonus|how|where|what|when|why|which|who|getting|top|best|things|reasons|ways|my|our|your|a|an)\s` +
-	`|^\d+\s(?:things|places|best|must|reasons|ways|days|hours|tips|spots)\b`)
+var stopPrefix = regexp.MustCompile(`^(?:day|part|step|stop|chapter|week|tip|option|bonus|how|where|what|when|why|which|who|getting|things|reasons|ways|my|our|your|a|an)\s` +
+	`|^(?:top|best)\s\d|^\d+\s(?:things|places|best|must|reasons|ways|days|hours|tips|spots)\b`)
 
 // stopHeadings are headings (normalised, or CJK without spaces) that are never a place.
 var stopHeadings = setOf(
@@ -258,6 +261,9 @@ var commonWords = setOf(
 // guess adds the name-like phrases of running text as guesses: runs of capitalised words,
 // Korean words and Japanese kanji and katakana runs, and hashtags.
 func (c *collector) guess(text string) {
+	if c.full(true) {
+		return
+	}
 	for _, g := range capitalRuns(text) {
 		c.add(Candidate{Name: g, Guess: true})
 	}
@@ -321,9 +327,10 @@ func capitalRuns(text string) []string {
 func isConnector(word string) bool { return word == "&" || connectors[strings.ToLower(word)] }
 
 // capitalisedAfterConnectors says whether the first word of fields that is not a connector
-// is capitalised, with no punctuation before it ("Du Pain et des Idées").
+// (looking at three words at most) is capitalised, with no punctuation before it ("Du Pain
+// et des Idées").
 func capitalisedAfterConnectors(fields []string) bool {
-	for _, f := range fields {
+	for _, f := range fields[:min(3, len(fields))] {
 		if strings.TrimLeftFunc(f, isOpening) != f {
 			return false
 		}
@@ -405,33 +412,42 @@ var particles = []string{"에서는", "에서도", "에서의", "으로는", "�
 	"부터", "처럼", "보다", "이랑", "하고", "에는", "에도", "와는", "과는", "은", "는", "이", "가", "을", "를",
 	"의", "에", "로", "와", "과", "도", "만", "랑"}
 
-// hangulWords returns the words of Korean text holding at least two Hangul syllables, each
-// as written and without its particle.
+// ambiguousParticles may also be a name's last syllable ("우도", Udo Island): a word ending
+// with one is kept as written too.
+var ambiguousParticles = setOf("도", "로", "이", "가", "과", "와", "만", "랑")
+
+// hangulWords returns the words of Korean text holding at least two Hangul syllables,
+// without their particle ("광장시장에서" → "광장시장"), and as written when the particle may be
+// part of the name.
 func hangulWords(text string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.Is(unicode.Hangul, r) && !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if countIn(w, unicode.Hangul) < 2 || hasVerbEnding(w) {
 			continue
 		}
-		out = append(out, w)
+		stem := w
 		for _, p := range particles {
-			if stem := strings.TrimSuffix(w, p); stem != w {
-				if utf8.RuneCountInString(stem) >= 2 {
-					out = append(out, stem)
-				}
+			if s := strings.TrimSuffix(w, p); s != w {
+				stem = s
 				break
 			}
+		}
+		if utf8.RuneCountInString(stem) < 2 || stem == w {
+			out = append(out, w)
+			continue
+		}
+		out = append(out, stem)
+		if ambiguousParticles[strings.TrimPrefix(w, stem)] {
+			out = append(out, w)
 		}
 	}
 	return out
 }
 
 // verbEndings end Korean verbs and adjectives, which are never a place's name.
-var verbEndings = []string{"습니다", "니다", "어요", "아요", "해요", "에요", "예요", "었다", "았다", "했다", "한다",
+var verbEndings = []string{"니다", "어요", "아요", "해요", "에요", "예요", "었다", "았다", "했다", "한다",
 	"된다", "있다", "없다", "였다", "지만", "는데", "어서", "아서", "해서", "하고", "하는", "했던", "으면", "려고",
-	"는지", "같은", "같아요", "네요", "세요", "어야", "아야", "겠다", "했고", "봤다", "왔다", "갔다"}
+	"는지", "같은", "네요", "세요", "어야", "아야", "겠다", "했고", "봤다", "왔다", "갔다"}
 
 func hasVerbEnding(w string) bool {
 	for _, e := range verbEndings {
@@ -445,8 +461,7 @@ func hasVerbEnding(w string) bool {
 // japaneseRuns returns the runs of kanji, katakana and Latin letters in Japanese text,
 // which hiragana (particles and verb endings) and punctuation separate: "京都駅から伏見稲荷大社へ"
 // → "京都駅", "伏見稲荷大社". A "の" between two such characters stays in the run
-// ("哲学の道"), and the runs of parts around it are kept too ("途中の八坂の塔" → "途中",
-// "八坂", "八坂の塔", "塔" and "途中の八坂").
+// ("哲学の道"); see subRuns for the parts kept too.
 func japaneseRuns(text string) []string {
 	if countIn(text, unicode.Han)+countIn(text, unicode.Katakana) == 0 || countIn(text, unicode.Hangul) > 0 {
 		return nil
@@ -456,16 +471,7 @@ func japaneseRuns(text string) []string {
 	var run []rune
 	end := func() {
 		if countIn(string(run), unicode.Han)+countIn(string(run), unicode.Katakana) >= 2 {
-			s := string(run)
-			out = append(out, s)
-			parts := strings.Split(s, "の")
-			for i := range parts {
-				for j := i + 1; j <= len(parts); j++ {
-					if p := strings.Join(parts[i:j], "の"); p != s && utf8.RuneCountInString(p) >= 2 {
-						out = append(out, p)
-					}
-				}
-			}
+			out = append(out, subRuns(string(run))...)
 		}
 		run = run[:0]
 	}
@@ -480,6 +486,36 @@ func japaneseRuns(text string) []string {
 		}
 	}
 	end()
+	return out
+}
+
+// maxNoParts is the most parts around "の" whose runs subRuns returns.
+const maxNoParts = 6
+
+// subRuns returns a Japanese run and its parts: the pieces a middle dot lists
+// ("道頓堀・黒門市場"), and within each the runs of pieces around "の".
+func subRuns(s string) []string {
+	out := []string{s}
+	seen := map[string]bool{s: true}
+	dotted := strings.Split(s, "・")
+	if len(dotted) > 1 {
+		dotted = append([]string{s}, dotted...)
+	}
+	for _, d := range dotted {
+		parts := strings.Split(d, "の")
+		span := len(parts)
+		if span > maxNoParts {
+			span = 1 // a run too long to be a name: its parts alone
+		}
+		for i := range parts {
+			for j := i + 1; j <= min(i+span, len(parts)); j++ {
+				if p := strings.Join(parts[i:j], "の"); !seen[p] && utf8.RuneCountInString(p) >= 2 {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+		}
+	}
 	return out
 }
 

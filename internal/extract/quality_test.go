@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
@@ -80,10 +81,14 @@ func catalogDB(t *testing.T) (*postgres.DB, map[string]bool) {
 	return db, names
 }
 
-// dbSearcher searches the database's catalog.
-type dbSearcher struct{ db *postgres.DB }
+// dbSearcher searches the database's catalog, counting the searches.
+type dbSearcher struct {
+	db       *postgres.DB
+	searches int
+}
 
-func (s dbSearcher) Search(ctx context.Context, query string) ([]planner.Place, error) {
+func (s *dbSearcher) Search(ctx context.Context, query string) ([]planner.Place, error) {
+	s.searches++
 	return s.db.SearchPlaces(ctx, query)
 }
 
@@ -114,7 +119,9 @@ func TestExtractionQuality(t *testing.T) {
 		if a.MediaType != f.MediaType || a.City != f.City {
 			t.Errorf("%s: media type %q, city %q; want %q, %q", f.name, a.MediaType, a.City, f.MediaType, f.City)
 		}
-		got, detected, err := extract.Resolve(t.Context(), dbSearcher{db}, a)
+		s := &dbSearcher{db: db}
+		start := time.Now()
+		got, detected, err := extract.Resolve(t.Context(), s, a)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -124,8 +131,9 @@ func TestExtractionQuality(t *testing.T) {
 		}
 		hits := len(intersect(names, f.Expect))
 		found, expected, correct = found+len(names), expected+len(f.Expect), correct+hits
-		t.Logf("%-24s precision %s recall %s (%d detected, %d found, %d expected)",
-			f.name, ratio(hits, len(names)), ratio(hits, len(f.Expect)), detected, len(names), len(f.Expect))
+		t.Logf("%-24s precision %s recall %s (%d detected, %d found, %d expected; %d searches in %v)",
+			f.name, ratio(hits, len(names)), ratio(hits, len(f.Expect)), detected, len(names), len(f.Expect),
+			s.searches, time.Since(start).Round(time.Millisecond))
 		if missing := minus(f.Expect, names); len(missing) > 0 {
 			t.Logf("%-24s   missed: %s", "", strings.Join(missing, "; "))
 		}

@@ -14,23 +14,22 @@ type Searcher interface {
 	Search(ctx context.Context, query string) ([]planner.Place, error)
 }
 
-// Resolve turns candidates into real places. Each candidate's name is searched, and again
-// with the city as context (the city its address names, else the page's City) when the first
-// search finds no good match there. A found place is kept only when one of its names (the
-// name or an alternate, such as the local-script one) really is the candidate's name: the
-// same once case, accents, punctuation and spacing are set aside ("Kinkakuji" =
-// "Kinkaku-ji"); the same but for generic words and city names ("Gyeongbokgung" =
-// "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt Busan"), keeping a distinctive word
-// (so "Best food" or "Seoul Station" name nothing else); or, for a structural candidate, a
-// near spelling (a typo) of such a name. Guesses need the same name (or the name with generic
-// words added) and a place in one of the page's cities (a page that names no city keeps no
-// guess); a near or generic-word match must be in one of them when the page names any. A
-// candidate's coordinates, when known, must be within 25
-// km of the place's. The best match wins, a place in the page's city or within a kilometre
-// of the candidate's position first.
+// Resolve turns candidates into real places. Each candidate's name is searched, and searched
+// again with the city as context (the city its address names, else the page's City) when the
+// first search finds the name only in other cities. A place is kept only when one of its
+// names (the name or an alternate, such as the local-script one) really is the candidate's
+// name: equal once case, accents, punctuation and spacing are set aside ("Kinkakuji" =
+// "Kinkaku-ji"); equal but for generic words and city names, keeping a distinctive word
+// ("Gyeongbokgung" = "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt Busan", while "Best
+// food" or "Seoul Station" name no other place); or, for a candidate from the page's
+// structure, misspelt by a letter. A guess must name a place in one of the page's cities (a
+// page that names no city keeps no guess), and so must a match that is not exact when the
+// page names cities. A candidate's coordinates, when known, must be within 25 km of the
+// place's. The best match wins: exact before others, and, among equals, a place within a
+// kilometre of the candidate's position or in the page's cities (its main city first).
 //
-// Places are deduplicated (by ID, else provider and provider place id) and come in the
-// page's order. detected counts the candidates searched, guesses only when they matched.
+// Places are deduplicated (by ID, else by provider and provider place id) and come in page
+// order. detected counts the candidates searched, guesses only when they matched.
 func Resolve(ctx context.Context, s Searcher, a *Analysis) (places []planner.Place, detected int, err error) {
 	r := &resolver{s: s, a: a, results: map[string][]planner.Place{}, forms: map[string]form{}}
 	seen := map[string]bool{}
@@ -68,8 +67,8 @@ type found struct {
 
 func (r *resolver) resolve(ctx context.Context, c Candidate) (found, error) {
 	q := newForm(c.Name)
-	if q.compact == "" {
-		return found{}, nil
+	if q.compact == "" || c.Guess && len(r.a.Cities) == 0 {
+		return found{}, nil // a guess needs a city to be in
 	}
 	cities := r.a.Cities
 	cc := cityCounter{}
@@ -77,25 +76,25 @@ func (r *resolver) resolve(ctx context.Context, c Candidate) (found, error) {
 	if len(cc) > 0 {
 		cities = cc.ranked()[:1]
 	}
-	best, err := r.best(ctx, c.Name, q, c, cities)
-	if err != nil || c.Guess || best.found && best.local || len(cities) == 0 ||
-		containsName(c.Name, cities[0]) {
+	best, named, err := r.best(ctx, c.Name, q, c, cities)
+	if err != nil || c.Guess || best.local || !named || len(cities) == 0 || containsName(c.Name, cities[0]) {
 		return best, err
 	}
-	again, err := r.best(ctx, c.Name+" "+cities[0], q, c, cities)
+	// The name matched places elsewhere only: look again with the city.
+	again, _, err := r.best(ctx, c.Name+" "+cities[0], q, c, cities)
 	if again.found && (!best.found || again.score > best.score) {
 		best = again
 	}
 	return best, err
 }
 
-// best searches query and returns the place that matches the candidate best.
-func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, cities []string) (found, error) {
+// best searches query and returns the place that matches the candidate best, and whether
+// any place's name matched at all (in a city or at a distance that ruled it out).
+func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, cities []string) (best found, named bool, err error) {
 	results, err := r.search(ctx, query)
 	if err != nil {
-		return found{}, err
+		return found{}, false, err
 	}
-	var best found
 	for _, p := range results {
 		score := 0.0
 		for _, n := range append([]string{p.Name}, p.Names...) {
@@ -104,9 +103,12 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 		if score == 0 {
 			continue
 		}
-		local := false
-		for _, city := range cities {
-			local = local || inCity(city, p.City, p.Address, p.LocalAddress)
+		named = true
+		local, bonus := false, 0.0
+		for i, city := range cities {
+			if inCity(city, p.City, p.Address, p.LocalAddress) {
+				local, bonus = true, max(bonus, 0.04/float64(i+1)) // the main city first
+			}
 		}
 		km, known := distance(c, p)
 		switch {
@@ -117,14 +119,12 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 		case c.Guess && !local, len(cities) > 0 && !local && score < 1:
 			continue
 		}
-		if local {
-			score += 0.04
-		}
+		score += bonus
 		if !best.found || score > best.score {
 			best = found{place: p, score: score, local: local, found: true}
 		}
 	}
-	return best, nil
+	return best, named, nil
 }
 
 func (r *resolver) search(ctx context.Context, query string) ([]planner.Place, error) {

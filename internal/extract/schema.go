@@ -104,9 +104,10 @@ var placeTypes = setOf("Place", "LocalBusiness", "Restaurant", "CafeOrCoffeeShop
 	"SportsActivityLocation", "SkiResort", "GolfCourse", "Playground", "MusicVenue", "EventVenue",
 	"Accommodation", "Landmark")
 
-// notPlaceTypes are schema.org places too large or abstract to add to a collection.
+// notPlaceTypes are schema.org places too large or abstract to add to a collection, and
+// businesses that are not places.
 var notPlaceTypes = setOf("City", "Country", "State", "AdministrativeArea", "Continent", "PostalAddress",
-	"GeoCoordinates", "GeoShape", "VirtualLocation", "Residence")
+	"GeoCoordinates", "GeoShape", "VirtualLocation", "Residence", "OnlineStore", "OnlineBusiness")
 
 func isPlace(t thing) bool {
 	if hasType(t, notPlaceTypes) {

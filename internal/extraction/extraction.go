@@ -112,8 +112,8 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		return nil, "", err
 	}
 	a, err := extract.Analyze(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})
-	if err != nil {
-		return nil, planner.FailureContentNotFound, err
+	if err != nil { // only extract.ErrUnsupported: not a web page to read
+		return nil, planner.FailureFetch, err
 	}
 	if w.LLM != nil {
 		if more, err := w.LLM.Suggest(ctx, a, extract.Text(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})); err == nil {

@@ -1,0 +1,172 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"tripplan/internal/planner"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		page, place string
+		guess       bool
+		match       bool
+	}{
+		{"Gwangjang Market", "Gwangjang Market", false, true},
+		{"gwangjang  market", "Gwangjang Market", true, true},
+		{"Kinkakuji", "Kinkaku-ji", true, true},
+		{"Sacre-Coeur", "Sacré-Cœur", true, true},
+		{"Regents Park", "Regent's Park", true, true},
+		{"Fortnum and Mason", "Fortnum & Mason", true, true},
+		{"The Louvre", "Louvre Museum", false, true},
+		{"Louvre", "Louvre Museum", true, false},
+		{"Gyeongbokgung", "Gyeongbokgung Palace", false, true},
+		{"Gyeongbokgung", "Gyeongbokgung Palace", true, false}, // a one-word guess leaving words out
+		{"Notre-Dame", "Notre-Dame Cathedral", true, true},
+		{"Senso-ji Temple", "Senso-ji", true, true},
+		{"Park Hyatt", "Park Hyatt Busan", false, true},
+		{"Chinatown", "Bangkok Chinatown", true, true},
+		{"Asakusa", "Asakusa Shrine", true, false},
+		{"Shinjuku", "Shinjuku Station", false, false},
+		{"Tokyo Station", "Seoul Station", false, false},
+		{"Best food", "Food Court", false, false},
+		{"Seoul", "Seoul Forest", false, false},
+		{"Gwangjang Market", "Mangwon Market", false, false},
+		{"National Museum", "National Museum of Korea", false, false},
+		{"Gwangjang Markt", "Gwangjang Market", false, true}, // a typo
+		{"Gwangjang Markt", "Gwangjang Market", true, false},
+		{"Myeongdong Kyoza", "Myeongdong Kyoja", false, true},
+		{"Gyeonghuigung Palace", "Gyeongbokgung Palace", false, false},
+		{"Shinsegae Department Store", "Lotte Department Store", false, false},
+		{"Edgy", "Edge", false, false},
+		{"광장시장", "광장시장", true, true},
+		{"명동교자", "명동교자 본점", false, true},
+		{"伏見稲荷大社", "伏見稲荷大社", true, true},
+		{"551蓬莱", "551蓬莱 本店", true, true},
+		{"", "Gwangjang Market", false, false},
+	}
+	for _, tt := range tests {
+		if got := match(newForm(tt.page), newForm(tt.place), tt.guess) > 0; got != tt.match {
+			t.Errorf("match(%q, %q, guess %v) = %v, want %v", tt.page, tt.place, tt.guess, got, tt.match)
+		}
+	}
+	q := newForm("Lotte World Tower observatory")
+	if tower, park := match(q, newForm("Lotte World Tower"), false), match(q, newForm("Lotte World"), false); tower <= park {
+		t.Errorf("the tower (%v) should match better than the theme park (%v)", tower, park)
+	}
+}
+
+// fakeSearcher answers from a fixed list of places: those whose names hold every word of
+// the query but for city names, like a loose search would, and records the queries.
+type fakeSearcher struct {
+	places  []planner.Place
+	queries []string
+	err     error
+}
+
+func (s *fakeSearcher) Search(_ context.Context, query string) ([]planner.Place, error) {
+	s.queries = append(s.queries, query)
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []planner.Place
+	words := dropCityWords(normWords(query))
+	for _, p := range s.places {
+		text := strings.Join(normWords(p.Name+" "+strings.Join(p.Names, " ")), " ")
+		for _, w := range words {
+			if strings.Contains(text, w) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+var testPlaces = []planner.Place{
+	{ID: "gwangjang", Name: "Gwangjang Market", Names: []string{"광장시장"}, City: "Seoul", Latitude: "37.570", Longitude: "126.999"},
+	{ID: "mangwon", Name: "Mangwon Market", Names: []string{"망원시장"}, City: "Seoul"},
+	{ID: "foodcourt", Name: "Best Food Court", City: "Seoul"},
+	{ID: "hyatt-seoul", Name: "Park Hyatt Seoul", City: "Seoul", Latitude: "37.508", Longitude: "127.064"},
+	{ID: "hyatt-busan", Name: "Park Hyatt Busan", City: "Busan", Latitude: "35.156", Longitude: "129.144"},
+	{ID: "times-seoul", Name: "Times Square", City: "Seoul"},
+	{ID: "times-nyc", Name: "Times Square", City: "New York"},
+	{ID: "edge", Name: "Edge", City: "New York"},
+	{ID: "palace", Name: "Gyeongbokgung Palace", Names: []string{"경복궁", "Gyeongbokgung"}, City: "Seoul"},
+}
+
+func TestResolve(t *testing.T) {
+	s := &fakeSearcher{places: testPlaces}
+	a := &Analysis{City: "Busan", Cities: []string{"Busan", "Seoul"}, Candidates: []Candidate{
+		{Name: "Best food"},
+		{Name: "Park Hyatt"},
+		{Name: "광장시장", Guess: true},
+		{Name: "Gwangjang Market"},
+		{Name: "Edge", Guess: true},
+		{Name: "Times Square"},
+		{Name: "Gyeongbokgung"},
+		{Name: "Nowhere Cafe", Guess: true},
+	}}
+	places, detected, err := Resolve(t.Context(), s, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range places {
+		ids = append(ids, p.ID)
+	}
+	// Park Hyatt in the page's main city; 광장시장 and Gwangjang Market are one place; Edge is
+	// a guess outside the page's cities; Times Square is in Seoul, one of the page's cities.
+	if want := []string{"hyatt-busan", "gwangjang", "times-seoul", "palace"}; !slices.Equal(ids, want) {
+		t.Errorf("places %q, want %q", ids, want)
+	}
+	if detected != 6 { // the structural candidates and the guess that matched
+		t.Errorf("detected %d, want 6", detected)
+	}
+	if slices.Contains(s.queries, "Nowhere Cafe Busan") {
+		t.Errorf("a guess was searched again: %q", s.queries)
+	}
+}
+
+func TestResolveUsesContext(t *testing.T) {
+	// The candidate's address names the city; its coordinates rule out far places.
+	s := &fakeSearcher{places: testPlaces}
+	a := &Analysis{City: "Busan", Cities: []string{"Busan"}, Candidates: []Candidate{
+		{Name: "Park Hyatt", Address: "Seoul"},
+		{Name: "Gwangjang Market", Latitude: "35.1", Longitude: "129.0"}, // in Busan: not the Seoul market
+	}}
+	places, _, err := Resolve(t.Context(), s, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(places) != 1 || places[0].ID != "hyatt-seoul" {
+		t.Errorf("places %+v", places)
+	}
+
+	// A name found only in another city is searched again with the page's city.
+	s = &fakeSearcher{places: testPlaces[:1]}
+	a = &Analysis{City: "Busan", Cities: []string{"Busan"}, Candidates: []Candidate{{Name: "Gwangjang Market"}}}
+	places, _, err = Resolve(t.Context(), s, a)
+	if err != nil || len(places) != 1 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
+		t.Errorf("places %+v, queries %q, err %v", places, s.queries, err)
+	}
+
+	// A page that names no city keeps no guess, and searches none.
+	s = &fakeSearcher{places: testPlaces}
+	places, detected, err := Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
+	if err != nil || len(places) != 0 || detected != 0 || len(s.queries) != 0 {
+		t.Errorf("places %+v, detected %d, queries %q, err %v", places, detected, s.queries, err)
+	}
+}
+
+func TestResolveError(t *testing.T) {
+	boom := errors.New("search is down")
+	_, _, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
+	if !errors.Is(err, boom) {
+		t.Errorf("err = %v", err)
+	}
+}
