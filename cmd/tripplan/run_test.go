@@ -73,7 +73,15 @@ func TestConfig(t *testing.T) {
 	if len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://app.example" || len(c.JWTPreviousSecrets) != 2 {
 		t.Errorf("lists: %q %d", c.CORSOrigins, len(c.JWTPreviousSecrets))
 	}
-	for _, bad := range []map[string]string{{"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
+	c, _ = loadConfig(env(map[string]string{"EXTRACT_ALLOW_HOSTS": "127.0.0.1:8099, pages.local:80", "LLM_BASE_URL": "http://127.0.0.1:9000/v1/", "LLM_API_KEY": "k"}))
+	if len(c.ExtractAllowHosts) != 2 || c.ExtractAllowHosts[1] != "pages.local:80" || c.LLM == nil ||
+		c.LLM.BaseURL != "http://127.0.0.1:9000/v1" || c.LLM.APIKey != "k" || c.LLM.Model != "gpt-4o-mini" {
+		t.Errorf("extraction settings: %q %+v", c.ExtractAllowHosts, c.LLM)
+	}
+	if c, _ := loadConfig(env(nil)); c.LLM != nil {
+		t.Error("no LLM unless configured")
+	}
+	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
 		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},
