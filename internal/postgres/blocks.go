@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -393,11 +394,21 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if err := insertCandidates(ctx, tx, planID, id, me.ID, []newCandidate{c}); err != nil {
 			return err
 		}
-		out, err = loadTimeBlock(ctx, tx, planID, me.ID, id)
-		return err
+		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
+			return err
+		}
+		name := "free time"
+		if len(out.Candidates) > 0 && out.Candidates[0].Place != nil {
+			name = out.Candidates[0].Place.Name
+		}
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "BLOCK_ADDED",
+			"{actor} added " + name + " to {plan} (day " + strconv.Itoa(slot.Day) + ")", dayLink(planID, slot.Day)})
 	})
 	return out, err
 }
+
+// dayLink is the plan page at a day.
+func dayLink(planID string, day int) string { return "/plans/" + planID + "?day=" + strconv.Itoa(day) }
 
 // AddBlock adds a block to a plan (the interface document's operation): a PLACE block holding
 // a place of a collection linked to the plan, or a FREE block. Checks, in order:
@@ -633,7 +644,8 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 		if n, _ := res.RowsAffected(); n == 0 {
 			return blockNotFound()
 		}
-		return nil
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "BLOCK_REMOVED",
+			"{actor} removed a block from {plan}", "/plans/" + planID})
 	})
 }
 
@@ -756,7 +768,12 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 			if _, err := tx.ExecContext(ctx, `UPDATE candidates SET selected = false WHERE time_block_id = $1 AND selected`, timeBlockID); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE candidates SET selected = true WHERE id = $1`, candidateID); err != nil {
+			var addedBy string
+			if err := tx.GetContext(ctx, &addedBy, `UPDATE candidates SET selected = true WHERE id = $1 RETURNING added_by`, candidateID); err != nil {
+				return err
+			}
+			if err := notifyMember(ctx, tx, planKind, planID, addedBy, userID, notice{planner.NotifyPlan, "CANDIDATE_CONFIRMED",
+				"{actor} confirmed the place you proposed in {plan}", "/plans/" + planID}); err != nil {
 				return err
 			}
 		}

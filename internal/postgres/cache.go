@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,12 +13,12 @@ import (
 	"tripplan/internal/planner"
 )
 
-// changesChannel is where the triggers of migration 00004 announce changed plans.
-const changesChannel = "tripplan_changes"
+// eventsChannel is where migration 00005's triggers announce every recorded event, as JSON.
+const eventsChannel = "tripplan_events"
 
 // Day listings are cached per plan, user, day and page, and trusted only while the plan has
-// not changed: every change to a plan's rows makes PostgreSQL notify "plan:<id>" at commit to
-// every instance (migration 00004), which bumps the plan's version here. An entry is served
+// not changed: every change to a plan's rows records an event that PostgreSQL announces at
+// commit to every instance (migration 00005), which bumps the plan's version here. An entry is served
 // only when the version it was loaded at is still current, the notification connection has
 // been up the whole time (a reconnection forgets everything, since notifications may have been
 // missed), and it is younger than dayCacheTTL (which bounds how stale place details, changed
@@ -107,10 +108,12 @@ func (c *dayCache) setLive(live bool) {
 	c.live = live
 }
 
-// Listen follows the change feed on its own connection to url until ctx ends, and turns on
-// the day-listing cache while it does. Without Listen nothing is cached.
+// Listen follows the change feed on its own connection to url until ctx ends: it turns on
+// the day-listing cache and delivers events to subscribers (see Subscribe) while it does.
+// Without Listen nothing is cached and nothing is delivered live.
 func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 	cache := newDayCache()
+	hub := newHub()
 	l := pq.NewListener(url, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
 		switch ev {
 		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
@@ -124,7 +127,7 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 		}
 	})
 	listening := make(chan error, 1)
-	go func() { listening <- l.Listen(changesChannel) }()
+	go func() { listening <- l.Listen(eventsChannel) }()
 	select {
 	case err := <-listening:
 		if err != nil {
@@ -136,7 +139,7 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 		return ctx.Err()
 	}
 	cache.setLive(true)
-	db.days = cache
+	db.days, db.events = cache, hub
 	go func() {
 		defer l.Close()
 		for {
@@ -148,9 +151,14 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 				if n == nil { // reconnected: the event handler already started a new epoch
 					continue
 				}
-				if plan, ok := strings.CutPrefix(n.Extra, "plan:"); ok {
+				var ev planner.Event
+				if err := json.Unmarshal([]byte(n.Extra), &ev); err != nil {
+					continue
+				}
+				if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok {
 					cache.changed(plan)
 				}
+				hub.publish(ev)
 			}
 		}
 	}()

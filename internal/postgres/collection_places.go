@@ -122,8 +122,11 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 			}
 			return err
 		}
-		out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID)
-		return err
+		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
+			return err
+		}
+		return notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_ADDED",
+			"{actor} added " + out.Place.Name + " to {collection}", "/collections/" + collectionID})
 	})
 	return out, err
 }
@@ -235,7 +238,12 @@ func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, 
 // DeleteCollectionPlace removes a place from a collection (blocks made from it stay).
 func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error {
 	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
-		return tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2`, cpID, collectionID)
+		res, err := tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2`, cpID, collectionID)
+		if n, _ := res.RowsAffected(); err == nil && n > 0 {
+			err = notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_REMOVED",
+				"{actor} removed a place from {collection}", "/collections/" + collectionID})
+		}
+		return res, err
 	})
 }
 
@@ -265,10 +273,18 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		if current.String == string(pref) {
 			_, err = tx.ExecContext(ctx, `DELETE FROM collection_place_preferences WHERE collection_place_id = $1 AND member_id = $2`, cpID, m.ID)
 		} else {
-			_, err = tx.ExecContext(ctx, `
-				INSERT INTO collection_place_preferences (collection_place_id, member_id, type) VALUES ($1, $2, $3)
-				ON CONFLICT ON CONSTRAINT collection_place_preferences_pkey
-				DO UPDATE SET type = EXCLUDED.type, updated_at = now()`, cpID, m.ID, pref)
+			var adder string
+			err = tx.GetContext(ctx, &adder, `
+				WITH pr AS (
+				    INSERT INTO collection_place_preferences (collection_place_id, member_id, type) VALUES ($1, $2, $3)
+				    ON CONFLICT ON CONSTRAINT collection_place_preferences_pkey
+				    DO UPDATE SET type = EXCLUDED.type, updated_at = now())
+				SELECT added_by FROM collection_places WHERE id = $1`, cpID, m.ID, pref)
+			if err == nil {
+				verb := map[planner.Preference]string{planner.PreferencePick: "picked", planner.PreferencePass: "passed on"}[pref]
+				err = notifyMember(ctx, tx, collectionKind, collectionID, adder, userID, notice{planner.NotifyCollection, "PREFERENCE_ADDED",
+					"{actor} " + verb + " a place you added to {collection}", "/collections/" + collectionID})
+			}
 		}
 		if err != nil {
 			return err

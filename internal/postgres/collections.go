@@ -97,11 +97,12 @@ func collectionMember(ctx context.Context, q sqlx.QueryerContext, collectionID, 
 		return membership{}, planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
 	var r struct {
-		ID   sql.NullString `db:"id"`
-		Role sql.NullString `db:"role"`
+		ID    sql.NullString `db:"id"`
+		Role  sql.NullString `db:"role"`
+		Actor string         `db:"actor"`
 	}
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id, m.role
+		SELECT m.id, m.role, `+actorColumn+`
 		FROM collections c
 		LEFT JOIN collection_members m ON m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL
 		WHERE c.id = $1`, collectionID, userID)

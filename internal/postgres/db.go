@@ -23,7 +23,8 @@ import (
 // DB is the database handle every store method hangs off.
 type DB struct {
 	*sqlx.DB
-	days *dayCache // nil until Listen: nothing cached
+	days   *dayCache // nil until Listen: nothing cached
+	events *hub      // nil until Listen: no live events
 }
 
 // Open connects to url, checks the connection and sizes the pool.

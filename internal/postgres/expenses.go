@@ -142,8 +142,11 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if err := replaceItems(ctx, tx, id, in.Items); err != nil {
 			return err
 		}
-		out, err = loadExpense(ctx, tx, planID, id)
-		return err
+		if out, err = loadExpense(ctx, tx, planID, id); err != nil {
+			return err
+		}
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "EXPENSE_ADDED",
+			"{actor} added an expense to {plan}", "/plans/" + planID + "/budget"})
 	})
 	return out, err
 }

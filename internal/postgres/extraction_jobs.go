@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -212,6 +213,12 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 			return err
 		}
 		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
+		if len(added) > 0 {
+			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_ADDED",
+				"{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", "/collections/" + collectionID}); err != nil {
+				return err
+			}
+		}
 		for _, id := range cpIDs {
 			if !contains(added, id) {
 				continue
@@ -269,15 +276,33 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'COMPLETED', result = $2, failure_code = NULL,
-			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b)
-		return err
+		if _, err = tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'COMPLETED', result = $2, failure_code = NULL,
+			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b); err != nil {
+			return err
+		}
+		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_COMPLETED",
+			"Places from your link are ready to add to {collection}", ""})
 	})
+}
+
+// notifyRequester notifies the member who asked for a job (the link is the collection).
+func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, n notice) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO notifications (id, user_id, category, event_type, message, link_url)
+		SELECT `+newRowID+`, m.user_id, $2, $3, replace($4, '{collection}', c.title), '/collections/' || c.id
+		FROM extraction_jobs j JOIN collection_members m ON m.id = j.requested_by JOIN collections c ON c.id = j.collection_id
+		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, n.category, n.eventType, n.message)
+	return err
 }
 
 // FailJob records that the job failed for good.
 func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
-	_, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', failure_code = $2, failure_message = $3,
-		updated_at = now() WHERE id = $1`, jobID, code, message)
-	return err
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', failure_code = $2, failure_message = $3,
+			updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
+			return err
+		}
+		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_FAILED",
+			"We could not find places on your link for {collection}", ""})
+	})
 }

@@ -50,6 +50,14 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 			id, candidateID, me.ID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
 			return err
 		}
+		var adder string
+		if err := tx.GetContext(ctx, &adder, `SELECT added_by FROM candidates WHERE id = $1`, candidateID); err != nil {
+			return err
+		}
+		if err := notifyMember(ctx, tx, planKind, planID, adder, userID, notice{planner.NotifyPlan, "OPINION_ADDED",
+			"{actor} gave an opinion on a place you proposed in {plan}", "/plans/" + planID}); err != nil {
+			return err
+		}
 		out, err = oneOpinion(ctx, tx, candidateID, id)
 		return err
 	})

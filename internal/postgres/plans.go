@@ -34,9 +34,14 @@ const planSQL = `
 
 // memberRow is the caller's membership as found by an outer join: NULL when not a member.
 type memberRow struct {
-	ID   sql.NullString `db:"member_id"`
-	Role sql.NullString `db:"member_role"`
+	ID    sql.NullString `db:"member_id"`
+	Role  sql.NullString `db:"member_role"`
+	Actor string         `db:"actor"` // see actorColumn
 }
+
+// actorColumn, selected by the membership checks, names the user as the transaction's actor
+// for the events its changes record (migration 00005), at no extra round trip.
+const actorColumn = `set_config('tripplan.actor', $2, true) AS actor`
 
 // planMembership turns the result of a plan membership lookup into the membership or
 // PLAN_NOT_FOUND (no row) / the outsider's answer (no member).
@@ -63,7 +68,7 @@ func planMember(ctx context.Context, q sqlx.QueryerContext, planID, userID strin
 	}
 	var r memberRow
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
 		WHERE p.id = $1`, planID, userID)
@@ -87,7 +92,7 @@ func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID st
 		planDay
 	}
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role,
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`,
 		       COALESCE(d.id, '') AS day_id, COALESCE(d.day, 0) AS day, COALESCE(d.date, p.start_date) AS date
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL

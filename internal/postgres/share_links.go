@@ -86,14 +86,27 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		}
 		out = l
 		k := shareKinds[l.Type]
-		_, err = tx.ExecContext(ctx, `
+		if _, err := tx.ExecContext(ctx, `SELECT set_config('tripplan.actor', $1, true)`, userID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `
 			INSERT INTO `+k.table+` (id, `+k.key+`, user_id, role, nickname, picture)
 			SELECT $1, $2, u.id, 'MEMBER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL
 			ON CONFLICT ON CONSTRAINT `+k.uniq+` DO UPDATE
 			    SET left_at = NULL, joined_at = now(), nickname = EXCLUDED.nickname, picture = EXCLUDED.picture
 			    WHERE `+k.table+`.left_at IS NOT NULL`,
 			planner.NewID(), l.ReferenceID, userID)
-		return err
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // a member already
+		}
+		category, link := planner.NotifyCollection, "/collections/"+l.ReferenceID
+		if l.Type == planner.SharePlan {
+			category, link = planner.NotifyPlan, "/plans/"+l.ReferenceID
+		}
+		return notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category, "MEMBER_JOINED", "{actor} joined {" + k.noun + "}", link})
 	})
 	if err != nil {
 		return nil, err

@@ -88,13 +88,21 @@ func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) error {
 	return mapError(err)
 }
 
-// PruneExpired deletes expired refresh tokens and browser sessions.
+// PruneExpired deletes expired refresh tokens and browser sessions, old read notifications
+// and old live-update events.
 func (db *DB) PruneExpired(ctx context.Context) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE expires_at < now()`); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE expires_at < now()`)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE expires_at < now()`); err != nil {
+			return err
+		}
+		// Read notifications are kept 90 days; live-update events a day (catch-up is for short gaps).
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE read_at < now() - interval '90 days'`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM events WHERE created_at < now() - interval '1 day'`)
 		return err
 	})
 }

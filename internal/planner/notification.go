@@ -1,0 +1,21 @@
+package planner
+
+import "time"
+
+// Notification categories.
+const (
+	NotifyPlan       = "PLAN"
+	NotifyCollection = "COLLECTION"
+	NotifySystem     = "SYSTEM"
+)
+
+// Notification is a message to one user about something another did.
+type Notification struct {
+	ID        string     `db:"id"`
+	Category  string     `db:"category"`
+	EventType string     `db:"event_type"`
+	Message   string     `db:"message"`
+	LinkURL   string     `db:"link_url"`
+	ReadAt    *time.Time `db:"read_at"`
+	CreatedAt time.Time  `db:"created_at"`
+}
