@@ -229,3 +229,35 @@ func (a *testApp) workJobs(allowHosts ...string) {
 		a.queue.Stop(stop)
 	})
 }
+
+// openStream sends a request for an event stream and answers its status and headers (and, for
+// a refusal, its body) without waiting for the stream to end.
+func (a *testApp) openStream(rq req) response {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := http.NewRequestWithContext(ctx, rq.Method, a.http.URL+rq.Path, nil)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for k, v := range rq.Header {
+		r.Header.Set(k, v)
+	}
+	if rq.Token != "" {
+		r.Header.Set("Authorization", "Bearer "+rq.Token)
+	}
+	client := rq.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(r)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out := response{Status: res.StatusCode, Header: res.Header}
+	if res.StatusCode != http.StatusOK {
+		out.Body, _ = io.ReadAll(res.Body)
+	}
+	return out
+}

@@ -46,6 +46,7 @@ type accessRow struct {
 	plan   bool // the resource is the fixture's plan (else its collection)
 	build  func(fx *matrixFixture) req
 	ok     int
+	stream bool // an event stream: only its status is read
 }
 
 func get(path string) func(*matrixFixture) req {
@@ -90,6 +91,17 @@ var accessTable = map[string]accessRow{
 	"GET /plans/new":           {access: signedIn, build: get("/plans/new")},
 	"GET /profile":             {access: signedIn, build: get("/profile")},
 	"GET /onboarding/nickname": {access: signedIn, build: get("/onboarding/nickname")},
+
+	// Notifications and live updates.
+	"GET /notifications":   {access: signedIn, build: get("/notifications")},
+	"PATCH /notifications": {access: signedIn, build: func(*matrixFixture) req { return req{Method: "PATCH", Path: "/notifications"} }},
+	"PATCH /notifications/:notificationId": {access: signedIn, build: func(*matrixFixture) req {
+		return req{Method: "PATCH", Path: "/notifications/" + strings.Repeat("n", 21)}
+	}, ok: http.StatusNotFound},
+	"GET /plans/:planId/events": {access: reader, plan: true, stream: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/events"} })},
+	"GET /collections/:collectionId/events": {access: reader, stream: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.col + "/events"}
+	})},
 
 	// Extraction jobs.
 	"POST /collections/:collectionId/extraction-jobs": {access: memberOnly, build: fx(func(f *matrixFixture) req {
@@ -341,6 +353,9 @@ func (f *matrixFixture) call(a *testApp, row accessRow, who role) response {
 	case anonymous:
 	default:
 		rq.Token = f.tokens[who]
+	}
+	if row.stream {
+		return a.openStream(rq)
 	}
 	return a.do(rq)
 }

@@ -108,6 +108,15 @@ func (s *Server) routes() {
 	e.DELETE("/plans/:planId/members/:planMemberId", s.removePlanMember, user)
 	e.POST("/plans/:planId/invitations", s.createInvitation(planner.SharePlan, "planId"), user)
 
+	// Notifications.
+	e.GET("/notifications", s.listNotifications, user)
+	e.PATCH("/notifications", s.readAllNotifications, user)
+	e.PATCH("/notifications/:notificationId", s.readNotification, user)
+
+	// Live updates (Server-Sent Events).
+	e.GET("/plans/:planId/events", s.planEvents, reader)
+	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
+
 	// Share links: open to anyone holding one.
 	e.GET("/invite/:code", s.openInvite)
 	e.GET("/s/:code", s.openInvite)

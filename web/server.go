@@ -118,6 +118,12 @@ type Store interface {
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)
 	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error
 	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
+	Notifications(ctx context.Context, userID string, page planner.Page) ([]planner.Notification, bool, int, error)
+	UnreadCount(ctx context.Context, userID string) (int, error)
+	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)
+	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
+	Subscribe(topic string) (<-chan planner.Event, func(), error)
+	EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }
