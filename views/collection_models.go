@@ -189,3 +189,10 @@ func ownerVals(field, memberID string) string {
 	b, _ := json.Marshal(map[string]string{field: memberID})
 	return string(b)
 }
+
+// placeListHref reloads the first page of the list with its sort and filter (live updates).
+func placeListHref(v PlaceListView) string {
+	first := v
+	first.Page = -1
+	return first.nextPageHref()
+}

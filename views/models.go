@@ -57,6 +57,7 @@ type Viewer struct {
 type Page struct {
 	Title    string  // the page's own title; the layout appends " · Tripplan"
 	Viewer   *Viewer // nil when signed out
+	Unread   int     // the viewer's unread notifications (the header's bell)
 	DevLogin bool    // dev login is enabled (shows the dev sign-in form and a "dev" badge)
 	Path     string  // the request path, for the current nav item and the sign-in "next"
 }
@@ -249,4 +250,12 @@ func homeHref(v *Viewer) string {
 		return HomePath
 	}
 	return "/"
+}
+
+// unreadLabel caps the bell's count: "9+".
+func unreadLabel(n int) string {
+	if n > 9 {
+		return "9+"
+	}
+	return strconv.Itoa(n)
 }

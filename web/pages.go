@@ -20,6 +20,7 @@ func (s *Server) pageFor(c echo.Context, title string) views.Page {
 	if pr := caller(c); pr != nil && !pr.Guest {
 		if u, err := s.store.User(c.Request().Context(), pr.UserID); err == nil {
 			p.Viewer = &views.Viewer{UserID: u.ID, Nickname: u.Nickname, Picture: u.Picture}
+			p.Unread, _ = s.store.UnreadCount(c.Request().Context(), u.ID)
 		}
 	}
 	return p

@@ -162,10 +162,23 @@
     if (end && toMinutes(end.value) <= toMinutes(input.value)) end.value = clock(toMinutes(input.value) + DEFAULT_MINUTES);
   });
 
-  // Show the working hours first.
+  // Show the working hours first when a day is shown; a refresh of the same day (another
+  // member's change arriving live) keeps the scroll where it was.
+  var shownDay = null;
+  var kept = 0;
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var scroller = doc.querySelector("[data-day-scroll]");
+    if (scroller) kept = scroller.scrollTop;
+  });
   function scrollDay() {
     var scroller = doc.querySelector("[data-day-scroll]");
-    var first = scroller && scroller.querySelector('[data-slot="' + FIRST_VISIBLE_HOUR * 60 + '"]');
+    if (!scroller) return;
+    if (day() === shownDay) {
+      scroller.scrollTop = kept;
+      return;
+    }
+    shownDay = day();
+    var first = scroller.querySelector('[data-slot="' + FIRST_VISIBLE_HOUR * 60 + '"]');
     if (first) scroller.scrollTop = first.offsetTop;
   }
   scrollDay();
