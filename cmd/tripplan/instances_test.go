@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"tripplan/internal/postgres/pgtest"
+)
+
+// TestMain lets the test binary run as a server process: the two-instance test starts itself
+// with TRIPPLAN_TEST_SERVE=1.
+func TestMain(m *testing.M) {
+	if os.Getenv("TRIPPLAN_TEST_SERVE") == "1" {
+		os.Args = os.Args[:1] // the test flags are not the server's
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// instance is a server process of this test.
+type instance struct {
+	base string
+	cmd  *exec.Cmd
+}
+
+func startInstance(t *testing.T, dbURL string) *instance {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "TRIPPLAN_TEST_SERVE=1", "DATABASE_URL="+dbURL, "ADDR=127.0.0.1:0", "APP_ENV=development")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+		}
+	})
+	urlRe := regexp.MustCompile(`Tripplan is running at (http://\S+)`)
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if m := urlRe.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, out)
+			return &instance{base: m[1], cmd: cmd}
+		}
+	}
+	t.Fatal("the instance printed no URL")
+	return nil
+}
+
+func (in *instance) call(t *testing.T, method, path, token string, body any) (int, []byte) {
+	t.Helper()
+	var r *http.Request
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r, _ = http.NewRequest(method, in.base+path, strings.NewReader(string(b)))
+		r.Header.Set("Content-Type", "application/json")
+	} else {
+		r, _ = http.NewRequest(method, in.base+path, nil)
+	}
+	r.Header.Set("Accept", "application/json")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+func (in *instance) login(t *testing.T, providerID, nickname string) string {
+	t.Helper()
+	status, b := in.call(t, "POST", "/dev/auth/login", "", map[string]string{"provider": "GOOGLE", "provider_id": providerID, "nickname": nickname})
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if json.Unmarshal(b, &tok); status != 200 || tok.AccessToken == "" {
+		t.Fatalf("login %s: %d %s", nickname, status, b)
+	}
+	return tok.AccessToken
+}
+
+// TestTwoInstancesShareLiveUpdates starts two server processes on one database: a member
+// subscribed to a plan's events on one receives the changes another member makes through the
+// other, and the time from starting the write to receiving its event is measured.
+func TestTwoInstancesShareLiveUpdates(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	a := startInstance(t, dbURL)
+	b := startInstance(t, dbURL)
+	ana, ben := a.login(t, "demo-ana", "Ana"), b.login(t, "demo-ben", "Ben")
+	_, body := b.call(t, "GET", "/plans", ben, nil)
+	var plans struct {
+		Contents []struct {
+			PlanID string `json:"plan_id"`
+		} `json:"contents"`
+	}
+	json.Unmarshal(body, &plans)
+	if len(plans.Contents) == 0 {
+		t.Fatalf("no demo plan: %s", body)
+	}
+	plan := plans.Contents[0].PlanID
+
+	// Ana listens on instance B.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, _ := http.NewRequestWithContext(ctx, "GET", b.base+"/plans/"+plan+"/events", nil)
+	r.Header.Set("Authorization", "Bearer "+ana)
+	res, err := http.DefaultClient.Do(r)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("subscribe: %v %v", err, res)
+	}
+	defer res.Body.Close()
+	arrived := make(chan string, 100) // time block ids of "block" events
+	go func() {
+		lines := bufio.NewScanner(res.Body)
+		var event string
+		for lines.Scan() {
+			line := lines.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				event = line[7:]
+			case strings.HasPrefix(line, "data: ") && event == "block":
+				var d struct {
+					ID string `json:"id"`
+				}
+				json.Unmarshal([]byte(line[6:]), &d)
+				arrived <- d.ID
+			}
+		}
+	}()
+
+	// Ben writes through instance A: free time blocks, each timed until its event arrives on B.
+	const n = 40
+	var latencies []time.Duration
+	for i := range n {
+		start := time.Now()
+		status, body := a.call(t, "POST", "/plans/"+plan+"/blocks", ben, map[string]any{
+			"type": "FREE", "day": 3, "start_time": fmt.Sprintf("%02d:%02d", 5+i/4, (i%4)*15), "end_time": fmt.Sprintf("%02d:%02d", 5+i/4, (i%4)*15+10)})
+		var tb struct {
+			TimeBlockID string `json:"time_block_id"`
+		}
+		if json.Unmarshal(body, &tb); status != 200 {
+			t.Fatalf("add block %d: %d %s", i, status, body)
+		}
+		deadline := time.After(5 * time.Second)
+	wait:
+		for {
+			select {
+			case id := <-arrived:
+				if id == tb.TimeBlockID {
+					latencies = append(latencies, time.Since(start))
+					break wait
+				}
+			case <-deadline:
+				t.Fatalf("the change made on A never reached the subscriber on B (block %d)", i)
+			}
+		}
+	}
+	slices.Sort(latencies)
+	p50, p95 := latencies[len(latencies)/2], latencies[len(latencies)*95/100]
+	t.Logf("write on A → event on B, %d changes: p50 %v, p95 %v, max %v", n, p50, p95, latencies[len(latencies)-1])
+	if p95 >= 100*time.Millisecond {
+		t.Errorf("p95 %v, want under 100 ms", p95)
+	}
+}
