@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // PlansView is the list of the viewer's plans.
@@ -50,6 +51,40 @@ type PlanView struct {
 	Panel       PlanPlacesView
 	// Linkable are the viewer's collections not linked yet.
 	Linkable []CollectionOption
+}
+
+// PresenceView is the plan page's "who's here" strip: the others who have the plan open
+// (each member once) and how many other guests are looking.
+type PresenceView struct {
+	Others []MemberView
+	Guests int
+}
+
+// Sentence says who is here: "Ben is here", "Ben and Cho are here", "Ben, Cho and 2 guests
+// are here", "A guest is looking".
+func (v PresenceView) Sentence() string {
+	names := make([]string, 0, len(v.Others)+1)
+	for _, m := range v.Others {
+		names = append(names, m.Nickname)
+	}
+	switch {
+	case v.Guests == 1 && len(names) == 0:
+		return "A guest is looking"
+	case v.Guests == 1:
+		names = append(names, "a guest")
+	case v.Guests > 1:
+		names = append(names, strconv.Itoa(v.Guests)+" guests")
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		if v.Guests > 1 {
+			return names[0] + " are looking"
+		}
+		return names[0] + " is here"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are here"
 }
 
 // CollectionOption is a collection to choose in a menu.

@@ -244,3 +244,24 @@ func TestInitials(t *testing.T) {
 		}
 	}
 }
+
+func TestPresenceSentence(t *testing.T) {
+	ben, cho, dan := MemberView{Nickname: "Ben"}, MemberView{Nickname: "Cho"}, MemberView{Nickname: "Dan"}
+	for _, c := range []struct {
+		v    PresenceView
+		want string
+	}{
+		{PresenceView{}, ""},
+		{PresenceView{Others: []MemberView{ben}}, "Ben is here"},
+		{PresenceView{Others: []MemberView{ben, cho}}, "Ben and Cho are here"},
+		{PresenceView{Others: []MemberView{ben, cho, dan}}, "Ben, Cho and Dan are here"},
+		{PresenceView{Guests: 1}, "A guest is looking"},
+		{PresenceView{Guests: 3}, "3 guests are looking"},
+		{PresenceView{Others: []MemberView{ben}, Guests: 1}, "Ben and a guest are here"},
+		{PresenceView{Others: []MemberView{ben, cho}, Guests: 2}, "Ben, Cho and 2 guests are here"},
+	} {
+		if got := c.v.Sentence(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
+		}
+	}
+}

@@ -99,13 +99,21 @@ type sse struct {
 
 func (a *testApp) subscribe(t *testing.T, path, token, lastEventID string) *sse {
 	t.Helper()
+	return a.subscribeWith(t, path, http.DefaultClient, token, lastEventID)
+}
+
+// subscribeWith opens the stream with a client (a browser's cookies) and an optional token.
+func (a *testApp) subscribeWith(t *testing.T, path string, client *http.Client, token, lastEventID string) *sse {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r, _ := http.NewRequestWithContext(ctx, "GET", a.http.URL+path, nil)
-	r.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
 	if lastEventID != "" {
 		r.Header.Set("Last-Event-ID", lastEventID)
 	}
-	res, err := http.DefaultClient.Do(r)
+	res, err := client.Do(r)
 	if err != nil || res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("subscribe: %v %v", err, res)
 	}

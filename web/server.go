@@ -124,6 +124,10 @@ type Store interface {
 	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
 	Subscribe(topic string) (<-chan planner.Event, func(), error)
 	EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error)
+	EnterPlan(ctx context.Context, viewer, planID string) (string, error)
+	TouchPresence(ctx context.Context, conn string) error
+	LeavePlanPresence(ctx context.Context, conn string) error
+	PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

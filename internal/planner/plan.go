@@ -160,3 +160,10 @@ type BudgetChange struct {
 	TravelerCount *int
 	Currency      *string
 }
+
+// Presence is who has a plan open right now: its members, each once however many windows
+// they have open, the caller among them, and how many guests are looking.
+type Presence struct {
+	MemberGroup
+	Guests int
+}

@@ -155,7 +155,7 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 				if err := json.Unmarshal([]byte(n.Extra), &ev); err != nil {
 					continue
 				}
-				if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok {
+				if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok && ev.Kind != planner.KindPresence {
 					cache.changed(plan)
 				}
 				hub.publish(ev)

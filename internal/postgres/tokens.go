@@ -89,7 +89,7 @@ func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) error {
 }
 
 // PruneExpired deletes expired refresh tokens and browser sessions, old read notifications
-// and old live-update events.
+// old live-update events and abandoned presence.
 func (db *DB) PruneExpired(ctx context.Context) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE expires_at < now()`); err != nil {
@@ -102,7 +102,11 @@ func (db *DB) PruneExpired(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE read_at < now() - interval '90 days'`); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM events WHERE created_at < now() - interval '1 day'`)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE created_at < now() - interval '1 day'`); err != nil {
+			return err
+		}
+		// Presence rows left by a server that went away (live ones are touched every 15 s).
+		_, err := tx.ExecContext(ctx, `DELETE FROM presence WHERE seen_at < now() - interval '10 minutes'`)
 		return err
 	})
 }
