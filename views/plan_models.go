@@ -1,6 +1,7 @@
 package views
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -101,6 +102,58 @@ type DayView struct {
 	Tabs     []DayTab
 	Blocks   []BlockView
 	ReadOnly bool // shown to a guest: no buttons that change it
+	Route    DayRouteView
+}
+
+// DayRouteView is a day's route beside its grid (the partial of GET /plans/{p}/days/{d}/route):
+// a map of the confirmed places, numbered in time order and joined by a line, with the
+// undecided blocks' candidates in a lighter style; the legs between the places with a warning
+// where the time between two blocks is too short; links that open the day in Google Maps.
+type DayRouteView struct {
+	Stops     []MapStop // confirmed places with coordinates, in time order
+	Pending   []MapStop // candidates of blocks not decided yet
+	Legs      []LegView
+	MapsURLs  []string
+	Estimated bool // the numbers are offline estimates, not a routing server's
+	// TileURL and Attribution are the map's background ("" or "none": no tiles).
+	TileURL, Attribution string
+}
+
+// MapStop is a point on the day map.
+type MapStop struct {
+	N    int     `json:"n,omitempty"` // its number in the day (confirmed places)
+	Name string  `json:"name"`
+	Time string  `json:"time"` // "10:00–12:00"
+	Lat  float64 `json:"lat"`
+	Lon  float64 `json:"lon"`
+}
+
+// LegView is the travel from one confirmed place to the next.
+type LegView struct {
+	From, To  string
+	Known     bool   // both places have coordinates
+	Distance  string // "3.1 km"
+	Walk      string // "41 min"
+	Transit   string
+	Drive     string
+	Fastest   string // "16 min by transit"
+	Gap       string // "30 min"
+	NotEnough bool   // the quickest way takes longer than the gap
+}
+
+// StopsJSON and PendingJSON are the map's points for static/js/map.js.
+func (r DayRouteView) StopsJSON() string { return pointsJSON(r.Stops) }
+
+// PendingJSON: see StopsJSON.
+func (r DayRouteView) PendingJSON() string { return pointsJSON(r.Pending) }
+
+// pointsJSON is the points as JSON; "[]" should one not marshal (a non-finite coordinate).
+func pointsJSON(points []MapStop) string {
+	b, err := json.Marshal(points)
+	if err != nil || points == nil {
+		return "[]"
+	}
+	return string(b)
 }
 
 // DayTab is one day in the tab bar.
@@ -122,6 +175,8 @@ type BlockView struct {
 	Memo               string
 	CandidateCount     int
 	Positive, Negative int // opinions of the selected candidate (or of all, when none is)
+	// TravelWarning says, on a block reached too late from the previous place, why.
+	TravelWarning string
 }
 
 // CandidateView is one candidate in the picker.

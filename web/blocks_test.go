@@ -50,7 +50,11 @@ func (a *testApp) joinPlan(planID, providerID string) string {
 }
 
 func newPlanFixture(t testing.TB) *planFixture {
-	a := newTestApp(t)
+	return newPlanFixtureOn(t, newTestApp(t))
+}
+
+// newPlanFixtureOn builds the fixture on a test app made for it.
+func newPlanFixtureOn(t testing.TB, a *testApp) *planFixture {
 	a.loadCatalog()
 	f := &planFixture{a: a, ana: a.member("pf-ana", "Ana"), ben: a.member("pf-ben", "Ben"), eve: a.member("pf-eve", "Eve")}
 	col := a.createCollection(f.ana, "Seoul")

@@ -38,6 +38,12 @@ type testApp struct {
 
 func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	t.Helper()
+	return newTestAppWith(t, nil, mutate...)
+}
+
+// newTestAppWith is newTestApp with a change to the server's dependencies (deps may be nil).
+func newTestAppWith(t testing.TB, deps func(*Deps), mutate ...func(*Config)) *testApp {
+	t.Helper()
 	db, queries, url := pgtest.Counted(t)
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
@@ -67,14 +73,18 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 	if a.queue, err = extraction.NewQueue(db.DB.DB, a.worker, nil); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(cfg, Deps{
+	d := Deps{
 		Store:    db,
 		Jobs:     a.queue,
 		Files:    files,
 		Sessions: db.NewSessionStore(SessionOptions(cfg), []byte("session-secret-session-secret-32b")),
 		Tokens:   tokens,
 		Log:      slog.New(slog.NewTextHandler(a.logBuf, nil)),
-	})
+	}
+	if deps != nil {
+		deps(&d)
+	}
+	srv, err := New(cfg, d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,8 +98,9 @@ var accessTable = map[string]accessRow{
 	"PATCH /notifications/:notificationId": {access: signedIn, build: func(*matrixFixture) req {
 		return req{Method: "PATCH", Path: "/notifications/" + strings.Repeat("n", 21)}
 	}, ok: http.StatusNotFound},
-	"GET /plans/:planId/events":   {access: reader, plan: true, stream: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/events"} })},
-	"GET /plans/:planId/presence": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/presence"} })},
+	"GET /plans/:planId/events":          {access: reader, plan: true, stream: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/events"} })},
+	"GET /plans/:planId/days/:day/route": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/route"} })},
+	"GET /plans/:planId/presence":        {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/presence"} })},
 	"GET /collections/:collectionId/events": {access: reader, stream: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "GET", Path: f.col + "/events"}
 	})},

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -93,13 +94,19 @@ func toBlockView(b *planner.TimeBlock) views.BlockView {
 	return v
 }
 
-func dayView(p *planner.Plan, info planner.DayInfo, blocks []planner.TimeBlock) views.DayView {
+// dayView is the day grid with its route.
+func (s *Server) dayView(ctx context.Context, p *planner.Plan, info planner.DayInfo, blocks []planner.TimeBlock) (views.DayView, error) {
 	v := views.DayView{PlanID: p.ID, Day: info.Day, Date: info.Date.Format("Monday 2 January"), Tabs: dayTabs(p, info.Day),
 		Blocks: make([]views.BlockView, len(blocks))}
 	for i := range blocks {
 		v.Blocks[i] = toBlockView(&blocks[i])
 	}
-	return v
+	r, err := s.planRoute(ctx, blocks)
+	if err != nil {
+		return v, err
+	}
+	v.Route = s.toRouteView(r, blocks, v.Blocks)
+	return v, nil
 }
 
 // dayPartial is the day grid for htmx requests (nil otherwise, so JSON clients do not pay for
@@ -112,7 +119,10 @@ func (s *Server) dayPartial(c echo.Context, info planner.DayInfo, blocks []plann
 	if err != nil {
 		return nil, err
 	}
-	v := dayView(p, info, blocks)
+	v, err := s.dayView(c.Request().Context(), p, info, blocks)
+	if err != nil {
+		return nil, err
+	}
 	v.ReadOnly = caller(c).Guest
 	return views.Day(v), nil
 }
@@ -216,9 +226,12 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	if err != nil {
 		return nil, err
 	}
+	dv, err := s.dayView(ctx, p, info, blocks)
+	if err != nil {
+		return nil, err
+	}
 	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
-		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dayView(p, info, blocks),
-		Guest: caller(c).Guest}
+		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dv, Guest: caller(c).Guest}
 	v.Day.ReadOnly = v.Guest
 	if v.Guest { // linked collections are for members only
 		return views.Plan(s.pageFor(c, p.Title), v), nil

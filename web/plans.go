@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
+	"tripplan/internal/timezone"
 )
 
 // planJSON is the Plan resource.
@@ -19,6 +20,7 @@ type planJSON struct {
 	StartDate       string  `json:"start_date"`
 	EndDate         string  `json:"end_date"`
 	DurationDays    int     `json:"duration_days"`
+	TimeZone        string  `json:"time_zone"`
 	MemberCount     int     `json:"member_count"`
 	CollectionCount int     `json:"collection_count"`
 }
@@ -28,7 +30,7 @@ const dateLayout = "2006-01-02"
 
 func toPlanJSON(p *planner.Plan) planJSON {
 	out := planJSON{PlanID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
-		DurationDays: p.DurationDays(), MemberCount: p.MemberCount, CollectionCount: p.CollectionCount}
+		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount}
 	if p.Thumbnail != "" {
 		out.Thumbnail = &p.Thumbnail
 	}
@@ -51,6 +53,7 @@ type planRequest struct {
 	Title     string `json:"title" form:"title"`
 	StartDate string `json:"start_date" form:"start_date"`
 	EndDate   string `json:"end_date" form:"end_date"`
+	TimeZone  string `json:"time_zone" form:"time_zone"` // optional IANA name
 	Confirm   bool   `json:"confirm" form:"confirm"`
 }
 
@@ -67,6 +70,11 @@ func (in *planRequest) input() (planner.PlanInput, error) {
 	}
 	if out.EndDate, err = time.Parse(dateLayout, strings.TrimSpace(in.EndDate)); err != nil {
 		v.Add("end_date", "must be a date as YYYY-MM-DD")
+	}
+	if out.TimeZone = strings.TrimSpace(in.TimeZone); out.TimeZone != "" {
+		if _, err := timezone.Load(out.TimeZone); err != nil {
+			v.Add("time_zone", "must be an IANA time zone such as Asia/Seoul")
+		}
 	}
 	if err := v.Err(); err != nil {
 		return out, err

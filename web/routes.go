@@ -116,6 +116,7 @@ func (s *Server) routes() {
 	// Live updates (Server-Sent Events).
 	e.GET("/plans/:planId/events", s.planEvents, reader)
 	e.GET("/plans/:planId/presence", s.planPresence, reader)
+	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
 	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
 
 	// Share links: open to anyone holding one.

@@ -16,6 +16,7 @@ import (
 	"tripplan/internal/auth"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
+	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/internal/storage"
 )
@@ -143,7 +144,9 @@ type Deps struct {
 	Files *storage.Store
 	// Jobs queues background work (place extraction).
 	Jobs Jobs
-	Log  *slog.Logger
+	// Router answers travel between places; nil uses the offline estimates.
+	Router route.Router
+	Log    *slog.Logger
 }
 
 // Server is the HTTP handler of the whole application.
@@ -153,6 +156,7 @@ type Server struct {
 	files    *storage.Store
 	jobs     Jobs
 	finder   *places.Finder
+	router   route.Router
 	sessions sessions.Store
 	tokens   *auth.Issuer
 	signin   *signin.Providers
@@ -180,8 +184,12 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	router := d.Router
+	if router == nil {
+		router = route.Estimator{}
+	}
 	s := &Server{
-		cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		router: router, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true

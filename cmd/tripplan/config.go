@@ -10,6 +10,7 @@ import (
 	"strings"
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
+	"tripplan/internal/route"
 	"tripplan/internal/signin"
 )
 
@@ -37,6 +38,9 @@ type config struct {
 	// StorageURL is where uploaded pictures go: "" is the local directory .data/uploads,
 	// s3://bucket?region=…&endpoint=… an S3-compatible store.
 	StorageURL string
+	// Routing: OSRM servers for driving (OSRM_URL) and walking (OSRM_WALK_URL, optional); none
+	// gives offline estimates.
+	OSRMURL, OSRMWalkURL string
 	// Map tiles for the place and plan maps: an {z}/{x}/{y} URL template, or "none".
 	MapTileURL         string
 	MapTileAttribution string
@@ -85,10 +89,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
 	c.GooglePlacesKey, c.NominatimURL = getenv("GOOGLE_PLACES_API_KEY"), getenv("NOMINATIM_URL")
-	if c.NominatimURL != "" {
-		if u, err := url.Parse(c.NominatimURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("NOMINATIM_URL must be an http(s) URL, not %q", c.NominatimURL)
+	c.OSRMURL, c.OSRMWalkURL = getenv("OSRM_URL"), getenv("OSRM_WALK_URL")
+	for name, v := range map[string]string{"NOMINATIM_URL": c.NominatimURL, "OSRM_URL": c.OSRMURL, "OSRM_WALK_URL": c.OSRMWalkURL} {
+		if v == "" {
+			continue
 		}
+		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("%s must be an http(s) URL, not %q", name, v)
+		}
+	}
+	if c.OSRMWalkURL != "" && c.OSRMURL == "" {
+		return c, fmt.Errorf("OSRM_WALK_URL needs OSRM_URL (the driving server) too")
 	}
 	c.MapTileURL, c.MapTileAttribution = getenv("MAP_TILE_URL"), getenv("MAP_TILE_ATTRIBUTION")
 	if c.StorageURL = getenv("STORAGE_URL"); c.StorageURL != "" && !strings.HasPrefix(c.StorageURL, "s3://") {
@@ -228,6 +239,15 @@ func checkTileURL(tiles string) error {
 
 // placeProvider is the remote place provider the configuration chooses, or nil for the
 // built-in catalog.
+// router is the travel router the configuration asks for: OSRM when OSRM_URL is set, else
+// nil (offline estimates).
+func (c config) router() route.Router {
+	if c.OSRMURL == "" {
+		return nil
+	}
+	return route.NewOSRM(c.OSRMURL, c.OSRMWalkURL, nil)
+}
+
 func (c config) placeProvider() places.Provider {
 	switch {
 	case c.GooglePlacesKey != "":

@@ -19,6 +19,7 @@ import (
 	"tripplan/internal/places"
 	"tripplan/internal/postgres"
 	"tripplan/internal/storage"
+	"tripplan/internal/timezone"
 	"tripplan/web"
 )
 
@@ -83,6 +84,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer files.Close()
+	timezone.Warm() // plans take their first place's zone; load the boundaries before that is asked
 	provider := cfg.placeProvider()
 	queue, err := extraction.NewQueue(db.DB.DB, &extraction.Worker{
 		Store: db, Fetcher: &fetch.Fetcher{AllowHosts: cfg.ExtractAllowHosts},
@@ -104,6 +106,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Jobs:     queue,
 		Files:    files,
 		Places:   provider,
+		Router:   cfg.router(),
 		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
 		Tokens:   tokens,
 		Log:      log,

@@ -13,6 +13,7 @@ import (
 
 	"tripplan/internal/places"
 	"tripplan/internal/postgres/pgtest"
+	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/internal/signin/fakeoidc"
 )
@@ -52,6 +53,13 @@ func TestConfig(t *testing.T) {
 	if _, ok := c.placeProvider().(*places.Nominatim); !ok {
 		t.Errorf("NOMINATIM_URL: provider %T", c.placeProvider())
 	}
+	if r := c.router(); r != nil {
+		t.Errorf("no OSRM_URL: router %T, want the default (nil: estimates)", r)
+	}
+	c, _ = loadConfig(env(map[string]string{"OSRM_URL": "https://osrm.example", "OSRM_WALK_URL": "https://foot.example/"}))
+	if _, ok := c.router().(*route.OSRM); !ok {
+		t.Errorf("OSRM_URL: router %T", c.router())
+	}
 	c, _ = loadConfig(env(map[string]string{"NOMINATIM_URL": "https://nominatim.example", "GOOGLE_PLACES_API_KEY": "k"}))
 	if _, ok := c.placeProvider().(*places.Google); !ok {
 		t.Errorf("GOOGLE_PLACES_API_KEY: provider %T", c.placeProvider())
@@ -81,7 +89,7 @@ func TestConfig(t *testing.T) {
 	if c, _ := loadConfig(env(nil)); c.LLM != nil {
 		t.Error("no LLM unless configured")
 	}
-	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"},
+	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"OSRM_WALK_URL": "https://foot.example"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
 		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},

@@ -141,6 +141,21 @@ func (b *TimeBlock) Selected() *Candidate {
 	return nil
 }
 
+// Confirmed is where the block will be: the selected candidate, or a DIRECT block's only
+// candidate; nil for free time and for blocks still undecided between candidates.
+func (b *TimeBlock) Confirmed() *Candidate {
+	if b.Type != BlockPlace {
+		return nil
+	}
+	if c := b.Selected(); c != nil {
+		return c
+	}
+	if len(b.Candidates) == 1 {
+		return &b.Candidates[0]
+	}
+	return nil
+}
+
 // Status derives the block's status from its type and candidates (API.md §4): FREE is
 // NOTHING; a PLACE block with at most one candidate is DIRECT; with two or more it is FIXED
 // when one is selected, else PENDING.

@@ -16,6 +16,8 @@ type Plan struct {
 	Thumbnail       string    `db:"thumbnail"`
 	StartDate       time.Time `db:"start_date"`
 	EndDate         time.Time `db:"end_date"`
+	TimeZone        string    `db:"time_zone"`        // IANA name; block times of day are local to it
+	TimeZoneSource  string    `db:"time_zone_source"` // DEFAULT (UTC, nobody chose), PLACE (the first place's), MEMBER
 	MemberCount     int       `db:"member_count"`
 	CollectionCount int       `db:"collection_count"`
 }
@@ -28,6 +30,7 @@ func (p Plan) DurationDays() int { return daysBetween(p.StartDate, p.EndDate) + 
 type PlanInput struct {
 	Title              string
 	StartDate, EndDate time.Time
+	TimeZone           string // a valid IANA name, or "" to keep it (a new plan's follows its first place)
 }
 
 // Days is the number of days from StartDate to EndDate, both included, or INVALID_DATE_RANGE

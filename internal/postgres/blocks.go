@@ -14,6 +14,7 @@ import (
 	"github.com/lib/pq"
 
 	"tripplan/internal/planner"
+	"tripplan/internal/timezone"
 )
 
 // clock carries a planner.TimeOfDay to and from a PostgreSQL time.
@@ -258,6 +259,33 @@ func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, mem
 		WHERE added.place_id IS NOT NULL`,
 		planID, timeBlockID, memberID, pq.Array(ids), pq.Array(expenseIDs), pq.Array(placeIDs), pq.Array(cpIDs),
 		pq.Array(memos), pq.Array(selected))
+	if err != nil {
+		return err
+	}
+	return zoneFromFirstPlace(ctx, tx, planID, placeIDs)
+}
+
+// zoneFromFirstPlace gives a plan whose time zone nobody chose (still the default) the zone of
+// the first of the places with coordinates. Later places leave it alone.
+func zoneFromFirstPlace(ctx context.Context, tx *sqlx.Tx, planID string, placeIDs []string) error {
+	var at struct{ Lat, Lon float64 }
+	err := tx.GetContext(ctx, &at, `
+		SELECT pl.latitude::float8 AS lat, pl.longitude::float8 AS lon
+		FROM plans p JOIN places pl ON pl.id = ANY($2::text[])
+		WHERE p.id = $1 AND p.time_zone_source = 'DEFAULT' AND pl.latitude IS NOT NULL AND pl.longitude IS NOT NULL
+		ORDER BY array_position($2::text[], pl.id) LIMIT 1`, planID, pq.Array(placeIDs))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	zone := timezone.At(at.Lat, at.Lon)
+	if zone == "" {
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `
+		UPDATE plans SET time_zone = $2, time_zone_source = 'PLACE' WHERE id = $1 AND time_zone_source = 'DEFAULT'`, planID, zone)
 	return err
 }
 

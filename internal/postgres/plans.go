@@ -15,7 +15,7 @@ import (
 // planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
 // by day and time, else of its linked collections' places) and counts.
 const planSQL = `
-	SELECT p.id, p.title, p.start_date, p.end_date,
+	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source,
 	       COALESCE(
 	           (SELECT pl.photos[1] FROM time_blocks b
 	            JOIN plan_days d ON d.id = b.plan_day_id
@@ -126,8 +126,10 @@ func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInpu
 	var out *planner.Plan
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		id := planner.NewID()
-		_, err := tx.ExecContext(ctx, `INSERT INTO plans (id, title, start_date, end_date) VALUES ($1, $2, $3, $4)`,
-			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly))
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO plans (id, title, start_date, end_date, time_zone, time_zone_source)
+			VALUES ($1, $2, $3, $4, COALESCE(NULLIF($5, ''), 'UTC'), CASE WHEN $5 = '' THEN 'DEFAULT' ELSE 'MEMBER' END)`,
+			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone)
 		if err != nil {
 			return err
 		}
@@ -255,11 +257,15 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 	return &out, nil
 }
 
-// applyPlanChange stores a plan's new title and dates and makes its days 1..days.
+// applyPlanChange stores a plan's new title, dates and (when given) time zone, and makes its
+// days 1..days.
 func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner.PlanInput, days int) error {
 	_, err := tx.ExecContext(ctx, `
-		UPDATE plans SET title = $2, start_date = $3, end_date = $4, updated_at = now() WHERE id = $1`,
-		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly))
+		UPDATE plans SET title = $2, start_date = $3, end_date = $4, updated_at = now(),
+		    time_zone = COALESCE(NULLIF($5, ''), time_zone),
+		    time_zone_source = CASE WHEN $5 = '' THEN time_zone_source ELSE 'MEMBER' END
+		WHERE id = $1`,
+		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone)
 	if err != nil {
 		return err
 	}

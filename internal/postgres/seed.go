@@ -269,7 +269,7 @@ func (s *seeder) demo(start time.Time) {
 	// The plan: three days from start, the same members, the collection linked, a budget.
 	const days = 3
 	plan := s.insert(`
-		INSERT INTO plans (id, title, start_date, end_date, time_zone) VALUES ($1, $2, $3, $4, 'Asia/Seoul')`,
+		INSERT INTO plans (id, title, start_date, end_date, time_zone, time_zone_source) VALUES ($1, $2, $3, $4, 'Asia/Seoul', 'PLACE')`,
 		"Seoul weekend", start.Format(time.DateOnly), start.AddDate(0, 0, days-1).Format(time.DateOnly))
 	planMembers := make([]string, len(users))
 	for i, u := range users {

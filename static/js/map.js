@@ -1,53 +1,129 @@
-// Draws the maps of [data-map] elements with the vendored Leaflet (static/vendor/leaflet).
-// Loaded only on pages with a map. The page works without it: coordinates and links to maps
-// sites are plain text and links beside the map. When tiles cannot load (offline, blocked,
-// no tile server configured) the pin stays and a note says the background is missing.
+// Draws the maps of [data-map] elements with the vendored Leaflet (static/vendor/leaflet):
+// a place page's pin (data-lat, data-lng, data-label), or a plan day's route (data-stops: the
+// confirmed places, numbered in time order and joined by a line; data-pending: candidates of
+// undecided blocks, lighter). The page works without it: coordinates, links to maps sites and
+// the list of legs are plain text beside the map. When tiles cannot load (offline, blocked, no
+// tile server configured) the points stay and a note says the background is missing.
 (function () {
   "use strict";
+
+  function points(el, name) {
+    try {
+      var list = JSON.parse(el.getAttribute(name) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  // text makes a popup or label element holding text, never HTML.
+  function text(tag, s, className) {
+    var node = document.createElement(tag);
+    node.textContent = s;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function background(L, el, map) {
+    var offline = el.querySelector("[data-map-offline]");
+    function noBackground() {
+      if (offline) offline.hidden = false;
+    }
+    var tiles = el.getAttribute("data-tiles");
+    if (!tiles || tiles === "none") {
+      noBackground();
+      return;
+    }
+    var failed = 0;
+    var loaded = 0;
+    var layer = L.tileLayer(tiles, {
+      maxZoom: 19,
+      attribution: el.getAttribute("data-attribution") || "",
+    });
+    layer.on("tileload", function () {
+      loaded++;
+    });
+    layer.on("tileerror", function () {
+      failed++;
+      if (failed >= 3 && loaded === 0) noBackground();
+    });
+    layer.addTo(map);
+  }
+
+  function pin(L, el, map) {
+    var lat = parseFloat(el.getAttribute("data-lat"));
+    var lng = parseFloat(el.getAttribute("data-lng"));
+    map.setView([lat, lng], 16);
+    var label = el.getAttribute("data-label") || "";
+    var marker = L.marker([lat, lng], { title: label }).addTo(map);
+    if (label) marker.bindPopup(text("strong", label));
+  }
+
+  function popup(p) {
+    var box = document.createElement("div");
+    box.appendChild(text("strong", (p.n ? p.n + ". " : "") + p.name));
+    box.appendChild(document.createElement("br"));
+    box.appendChild(text("span", p.time));
+    return box;
+  }
+
+  function day(L, el, map) {
+    var stops = points(el, "data-stops");
+    var pending = points(el, "data-pending");
+    var bounds = [];
+    pending.forEach(function (p) {
+      bounds.push([p.lat, p.lon]);
+      L.circleMarker([p.lat, p.lon], {
+        radius: 7,
+        color: "#64748b",
+        weight: 2,
+        dashArray: "3 3",
+        fillColor: "#f1f5f9",
+        fillOpacity: 0.7,
+      })
+        .bindPopup(popup(p))
+        .addTo(map);
+    });
+    if (stops.length > 1) {
+      L.polyline(
+        stops.map(function (p) {
+          return [p.lat, p.lon];
+        }),
+        { color: "#0f766e", weight: 3, opacity: 0.8 },
+      ).addTo(map);
+    }
+    stops.forEach(function (p) {
+      bounds.push([p.lat, p.lon]);
+      var icon = L.divIcon({
+        className: "map-stop",
+        html: text("span", String(p.n)),
+        iconSize: [26, 26],
+        iconAnchor: [13, 13],
+      });
+      L.marker([p.lat, p.lon], { icon: icon, title: p.n + ". " + p.name, keyboard: true })
+        .bindPopup(popup(p))
+        .addTo(map);
+    });
+    if (bounds.length === 1) map.setView(bounds[0], 15);
+    else if (bounds.length > 1) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
+  }
 
   function draw(el) {
     var L = window.L;
     var canvas = el.querySelector("[data-map-canvas]");
-    var offline = el.querySelector("[data-map-offline]");
-    var lat = parseFloat(el.getAttribute("data-lat"));
-    var lng = parseFloat(el.getAttribute("data-lng"));
-    if (!L || !canvas || !isFinite(lat) || !isFinite(lng) || canvas.hasAttribute("data-drawn")) return;
+    if (!L || !canvas || canvas.hasAttribute("data-drawn")) return;
+    var isDay = el.hasAttribute("data-stops");
+    if (!isDay && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
     canvas.setAttribute("data-drawn", "");
-
     L.Icon.Default.imagePath = "/static/vendor/leaflet/images/";
-    var map = L.map(canvas, { scrollWheelZoom: false }).setView([lat, lng], 16);
-    var tiles = el.getAttribute("data-tiles");
-    function noBackground() {
-      if (offline) offline.hidden = false;
-    }
-    if (tiles && tiles !== "none") {
-      var failed = 0;
-      var loaded = 0;
-      var layer = L.tileLayer(tiles, {
-        maxZoom: 19,
-        attribution: el.getAttribute("data-attribution") || "",
-      });
-      layer.on("tileload", function () {
-        loaded++;
-      });
-      layer.on("tileerror", function () {
-        failed++;
-        if (failed >= 3 && loaded === 0) noBackground();
-      });
-      layer.addTo(map);
-    } else {
-      noBackground();
-    }
-    var marker = L.marker([lat, lng], { title: el.getAttribute("data-label") || "" }).addTo(map);
-    var label = el.getAttribute("data-label");
-    if (label) {
-      var popup = document.createElement("strong");
-      popup.textContent = label; // text, never HTML
-      marker.bindPopup(popup);
-    }
+    var map = L.map(canvas, { scrollWheelZoom: false });
+    background(L, el, map);
+    if (isDay) day(L, el, map);
+    else pin(L, el, map);
   }
 
   function drawAll(root) {
+    if (root.matches && root.matches("[data-map]")) draw(root);
     root.querySelectorAll("[data-map]").forEach(draw);
   }
   // Deferred scripts run in document order, so Leaflet is there by now.
