@@ -22,6 +22,17 @@ type PlanFormView struct {
 	ID                 string
 	Title              string
 	StartDate, EndDate string // YYYY-MM-DD
+	TimeZone           string // IANA name; "" for a new plan (it takes its first place's)
+}
+
+// CommonTimeZones are offered as suggestions in the plan form (any IANA name is accepted).
+var CommonTimeZones = []string{
+	"Asia/Seoul", "Asia/Tokyo", "Asia/Shanghai", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Bangkok",
+	"Asia/Ho_Chi_Minh", "Asia/Singapore", "Asia/Kolkata", "Asia/Dubai", "Europe/London", "Europe/Paris",
+	"Europe/Madrid", "Europe/Rome", "Europe/Berlin", "Europe/Amsterdam", "Europe/Istanbul",
+	"America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
+	"America/Mexico_City", "America/Sao_Paulo", "Pacific/Honolulu", "Pacific/Guam", "Australia/Sydney",
+	"Pacific/Auckland", "UTC",
 }
 
 // DateChangeView asks to confirm a change of a plan's dates (the partial of an unconfirmed
@@ -43,6 +54,7 @@ type AffectedDayView struct {
 type PlanView struct {
 	ID, Title string
 	Dates     string // formatted
+	TimeZone  string // IANA name
 	Members   []MemberView
 	IsOwner   bool
 	Guest     bool // a read-only view for a guest holding an invite link
@@ -332,4 +344,28 @@ func opinionCount(c CandidateView, t string) int {
 		return c.Neutral
 	}
 	return c.Negative
+}
+
+// PrintView is the printable plan: day by day, each block's time, place, address and memo.
+type PrintView struct {
+	ID, Title, Dates, TimeZone string
+	Days                       []PrintDay
+}
+
+// PrintDay is one day of the printable plan.
+type PrintDay struct {
+	Label  string // "Day 1 · Friday 27 November"
+	Blocks []PrintBlock
+}
+
+// PrintBlock is a block on paper.
+type PrintBlock struct {
+	Time       string // "10:00–12:00"
+	Title      string
+	Status     string // FIXED | PENDING | DIRECT | NOTHING
+	Address    string
+	Memo       string
+	Candidates []string // the places still being decided between (PENDING)
+	Travel     string   // how to get here from the previous place, "" for the first
+	Warning    bool     // not enough time to get here
 }

@@ -66,6 +66,7 @@ var accessTable = map[string]accessRow{
 	"GET /files/*":                        {access: public, build: get("/files/none.png")},
 	"GET /invite/:code":                   {access: public, build: get("/invite/unknown")},
 	"GET /s/:code":                        {access: public, build: get("/s/unknown")},
+	"GET /calendar/:token":                {access: public, build: get("/calendar/unknown.ics")},
 	"GET /":                               {access: public, build: get("/")},
 	"GET /login":                          {access: public, build: get("/login")},
 	"GET /link-error":                     {access: public, build: get("/link-error")},
@@ -98,9 +99,15 @@ var accessTable = map[string]accessRow{
 	"PATCH /notifications/:notificationId": {access: signedIn, build: func(*matrixFixture) req {
 		return req{Method: "PATCH", Path: "/notifications/" + strings.Repeat("n", 21)}
 	}, ok: http.StatusNotFound},
-	"GET /plans/:planId/events":          {access: reader, plan: true, stream: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/events"} })},
-	"GET /plans/:planId/days/:day/route": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/route"} })},
-	"GET /plans/:planId/presence":        {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/presence"} })},
+	"GET /plans/:planId/events":           {access: reader, plan: true, stream: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/events"} })},
+	"GET /plans/:planId/days/:day/route":  {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/route"} })},
+	"GET /plans/:planId/export.ics":       {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.ics"} })},
+	"GET /plans/:planId/export.gpx":       {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.gpx"} })},
+	"GET /plans/:planId/export.json":      {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.json"} })},
+	"GET /plans/:planId/calendar-feed":    {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/calendar-feed"} })},
+	"POST /plans/:planId/calendar-feed":   {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.plan + "/calendar-feed"} })},
+	"DELETE /plans/:planId/calendar-feed": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/calendar-feed"} })},
+	"GET /plans/:planId/presence":         {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/presence"} })},
 	"GET /collections/:collectionId/events": {access: reader, stream: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "GET", Path: f.col + "/events"}
 	})},
@@ -219,6 +226,7 @@ var accessTable = map[string]accessRow{
 		return jsonReq("POST", f.plan+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Taxi", "cost": 100}}})
 	})},
 	"GET /plans/:planId/budget":     {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/budget"} })},
+	"GET /plans/:planId/print":      {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/print"} })},
 	"GET /plans/:planId/settlement": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/settlement"} })},
 	"GET /plans/:planId/expenses":   {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses?day=1"} })},
 	"PUT /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {

@@ -199,7 +199,7 @@ func (s *Server) planPlacesPartial(planID, collectionID string, list []planner.C
 }
 
 func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate) templ.Component {
-	v := views.DateChangeView{Form: views.PlanFormView{ID: planID, Title: in.Title, StartDate: in.StartDate, EndDate: in.EndDate},
+	v := views.DateChangeView{Form: views.PlanFormView{ID: planID, Title: in.Title, StartDate: in.StartDate, EndDate: in.EndDate, TimeZone: in.TimeZone},
 		Type: string(u.Type)}
 	for _, d := range u.AffectedDays {
 		v.AffectedDays = append(v.AffectedDays, views.AffectedDayView{Day: d.Day, Blocks: d.BlockCount})
@@ -230,7 +230,7 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	if err != nil {
 		return nil, err
 	}
-	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), Members: toMemberViews(members.Members),
+	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
 		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dv, Guest: caller(c).Guest}
 	v.Day.ReadOnly = v.Guest
 	if v.Guest { // linked collections are for members only
@@ -290,6 +290,9 @@ func (s *Server) editPlanPage(c echo.Context) error {
 		return err
 	}
 	v := views.PlanFormView{ID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout)}
+	if p.TimeZoneSource != "DEFAULT" {
+		v.TimeZone = p.TimeZone
+	}
 	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "Edit "+p.Title), v))
 }
 

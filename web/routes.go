@@ -117,6 +117,13 @@ func (s *Server) routes() {
 	e.GET("/plans/:planId/events", s.planEvents, reader)
 	e.GET("/plans/:planId/presence", s.planPresence, reader)
 	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
+	e.GET("/plans/:planId/export.ics", s.exportICS, reader)
+	e.GET("/plans/:planId/export.gpx", s.exportGPX, reader)
+	e.GET("/plans/:planId/export.json", s.exportJSON, reader)
+	e.GET("/plans/:planId/calendar-feed", s.calendarFeed, user)
+	e.POST("/plans/:planId/calendar-feed", s.createCalendarFeed, user)
+	e.DELETE("/plans/:planId/calendar-feed", s.deleteCalendarFeed, user)
+	e.GET("/calendar/:token", s.feed)
 	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
 
 	// Share links: open to anyone holding one.
@@ -173,6 +180,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)
 	s.page(http.MethodGet, "/plans/:planId/panel", s.planPanel, user)
 	s.page(http.MethodGet, "/plans/:planId/budget", s.budgetPage, reader)
+	s.page(http.MethodGet, "/plans/:planId/print", s.printPage, reader)
 }
 
 // page registers an HTML-only route.

@@ -129,6 +129,11 @@ type Store interface {
 	TouchPresence(ctx context.Context, conn string) error
 	LeavePlanPresence(ctx context.Context, conn string) error
 	PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error)
+	PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
+	CreateCalendarFeed(ctx context.Context, userID, planID string) (string, error)
+	DeleteCalendarFeed(ctx context.Context, userID, planID string) error
+	HasCalendarFeed(ctx context.Context, userID, planID string) (bool, error)
+	CalendarFeed(ctx context.Context, token string) (userID, planID string, err error)
 	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }

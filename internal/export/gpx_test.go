@@ -3,15 +3,13 @@ package export
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"tripplan/internal/export/gpxschema"
 )
 
 // The gpxDoc types read a GPX document back independently of the writer's
@@ -243,32 +241,6 @@ func TestWriteGPXReportsWriteErrors(t *testing.T) {
 	}
 }
 
-// validateGPX checks doc against testdata/gpx11.xsd with xmllint. It
-// returns xmllint's report when the document is invalid and fails the test
-// when xmllint cannot run the check at all.
-func validateGPX(t *testing.T, doc []byte) error {
-	t.Helper()
-	xmllint, err := exec.LookPath("xmllint")
-	if err != nil {
-		t.Skip("xmllint not installed; .ci/run installs libxml2-utils")
-	}
-	path := filepath.Join(t.TempDir(), "doc.gpx")
-	if err := os.WriteFile(path, doc, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(xmllint, "--noout", "--schema", filepath.Join("testdata", "gpx11.xsd"), path).CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &exit) && exit.ExitCode() == 3: // a validation error
-		return errors.New(string(out))
-	default:
-		t.Fatalf("xmllint: %v\n%s", err, out)
-		return nil
-	}
-}
-
 func TestWriteGPXMatchesSchema(t *testing.T) {
 	one := sampleGPX()
 	one.Routes = one.Routes[:1]
@@ -280,7 +252,7 @@ func TestWriteGPXMatchesSchema(t *testing.T) {
 		"no creator given": {Waypoints: []Waypoint{{Lat: 0, Lon: 0}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if err := validateGPX(t, writeGPX(t, g)); err != nil {
+			if err := gpxschema.Validate(t, writeGPX(t, g)); err != nil {
 				t.Errorf("invalid GPX:\n%s\n%s", err, writeGPX(t, g))
 			}
 		})
@@ -320,7 +292,7 @@ const schemaProbe = `<?xml version="1.0" encoding="UTF-8"?>
 `
 
 func TestGPXSchemaRejects(t *testing.T) {
-	if err := validateGPX(t, []byte(schemaProbe)); err != nil {
+	if err := gpxschema.Validate(t, []byte(schemaProbe)); err != nil {
 		t.Fatalf("the probe document is valid GPX 1.1, but:\n%s", err)
 	}
 	for _, tt := range []struct {
@@ -354,7 +326,7 @@ func TestGPXSchemaRejects(t *testing.T) {
 			if !strings.Contains(schemaProbe, tt.old) {
 				t.Fatalf("the probe has no %q", tt.old)
 			}
-			if err := validateGPX(t, []byte(strings.Replace(schemaProbe, tt.old, tt.new, 1))); err == nil {
+			if err := gpxschema.Validate(t, []byte(strings.Replace(schemaProbe, tt.old, tt.new, 1))); err == nil {
 				t.Error("the schema check accepted it")
 			}
 		})

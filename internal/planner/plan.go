@@ -170,3 +170,15 @@ type Presence struct {
 	MemberGroup
 	Guests int
 }
+
+// PlanExport is everything in a plan, for its exports (calendar, GPX, JSON backup).
+type PlanExport struct {
+	Plan        Plan
+	Days        []DayInfo
+	Blocks      []TimeBlock          // every day's, by day and time
+	Opinions    map[string][]Opinion // by candidate id, oldest first
+	Members     []Member             // active ones, the owner first
+	Collections []PlanCollection
+	Budget      Budget
+	Expenses    []Expense
+}

@@ -534,25 +534,39 @@ func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID strin
 
 // opinions lists the opinions on a candidate, oldest first; with an opinionID, only that one.
 func opinions(ctx context.Context, tx *sqlx.Tx, candidateID, opinionID string) ([]planner.Opinion, error) {
-	var rows []struct {
-		OpinionID string         `db:"opinion_id"`
-		Type      string         `db:"type"`
-		Comment   string         `db:"comment"`
-		TagIDs    pq.StringArray `db:"tag_ids"`
-		planner.Member
-	}
-	err := tx.SelectContext(ctx, &rows, `
-		SELECT o.id AS opinion_id, o.type, o.comment, o.tag_ids, m.id, m.nickname, m.picture, m.role
-		FROM opinions o JOIN plan_members m ON m.id = o.member_id
-		WHERE o.candidate_id = $1 AND ($2 = '' OR o.id = $2)
-		ORDER BY o.created_at, o.id`, candidateID, opinionID)
+	byCandidate, err := selectOpinions(ctx, tx, `o.candidate_id = $1 AND ($2 = '' OR o.id = $2)`, candidateID, opinionID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]planner.Opinion, len(rows))
-	for i, r := range rows {
-		out[i] = planner.Opinion{ID: r.OpinionID, Type: planner.OpinionType(r.Type), Comment: r.Comment,
-			TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member}
+	if out := byCandidate[candidateID]; out != nil {
+		return out, nil
+	}
+	return []planner.Opinion{}, nil
+}
+
+// selectOpinions loads the opinions matching where (on o, the opinion), by candidate, each
+// candidate's oldest first.
+func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any) (map[string][]planner.Opinion, error) {
+	var rows []struct {
+		CandidateID string         `db:"candidate_id"`
+		OpinionID   string         `db:"opinion_id"`
+		Type        string         `db:"type"`
+		Comment     string         `db:"comment"`
+		TagIDs      pq.StringArray `db:"tag_ids"`
+		planner.Member
+	}
+	err := tx.SelectContext(ctx, &rows, `
+		SELECT o.candidate_id, o.id AS opinion_id, o.type, o.comment, o.tag_ids, m.id, m.nickname, m.picture, m.role
+		FROM opinions o JOIN plan_members m ON m.id = o.member_id
+		WHERE `+where+`
+		ORDER BY o.candidate_id, o.created_at, o.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]planner.Opinion{}
+	for _, r := range rows {
+		out[r.CandidateID] = append(out[r.CandidateID], planner.Opinion{ID: r.OpinionID, Type: planner.OpinionType(r.Type),
+			Comment: r.Comment, TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member})
 	}
 	return out, nil
 }

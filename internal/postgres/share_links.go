@@ -16,8 +16,9 @@ import (
 // shareKinds is the membership a link of each type joins.
 var shareKinds = map[planner.ShareType]memberKind{planner.SharePlan: planKind, planner.ShareCollection: collectionKind}
 
-// newShareCode is an unguessable link code: 128 random bits, URL-safe.
-func newShareCode() string {
+// newSecret is an unguessable code for a URL (invite links, calendar feeds): 128 random
+// bits, URL-safe.
+func newSecret() string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
@@ -26,7 +27,7 @@ func newShareCode() string {
 // CreateShareLink makes an invite link to a plan or collection the user is a member of, valid
 // for planner.ShareLinkTTL.
 func (db *DB) CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error) {
-	out := planner.ShareLink{Code: newShareCode(), Type: typ, ReferenceID: referenceID, ExpiresAt: time.Now().Add(planner.ShareLinkTTL).UTC().Truncate(time.Second)}
+	out := planner.ShareLink{Code: newSecret(), Type: typ, ReferenceID: referenceID, ExpiresAt: time.Now().Add(planner.ShareLinkTTL).UTC().Truncate(time.Second)}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := shareKinds[typ].member(ctx, tx, referenceID, userID); err != nil {
 			return err

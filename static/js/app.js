@@ -220,6 +220,11 @@
     else if (doc.execCommand("copy")) done();
   });
 
+  // Print buttons ([data-print]): the CSP allows no inline handlers.
+  doc.addEventListener("click", function (evt) {
+    if (evt.target instanceof Element && evt.target.closest("[data-print]")) window.print();
+  });
+
   // htmx: the request never got an answer.
   function networkError() {
     showFlash("Can't reach Tripplan", "Check your connection and try again.");

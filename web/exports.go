@@ -1,0 +1,343 @@
+package web
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/labstack/echo/v4"
+
+	"tripplan/internal/export"
+	"tripplan/internal/planner"
+	"tripplan/internal/timezone"
+	"tripplan/views"
+)
+
+// feedRefresh is how often calendar apps are asked to fetch a subscribed feed again.
+const feedRefresh = time.Hour
+
+// planZone is the plan's time zone (UTC should the stored name be unknown to this build).
+func planZone(p *planner.Plan) *time.Location {
+	if loc, err := timezone.Load(p.TimeZone); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// at is the instant a time of day on a plan day is, in the plan's zone.
+func at(d planner.DayInfo, t planner.TimeOfDay, loc *time.Location) time.Time {
+	y, m, day := d.Date.Date()
+	left := time.Duration(t)
+	h, mi, s := left/time.Hour, left%time.Hour/time.Minute, left%time.Minute/time.Second
+	return time.Date(y, m, day, int(h), int(mi), int(s), 0, loc)
+}
+
+// dayLink is the plan page at a day, as an absolute URL.
+func (s *Server) dayLink(planID string, day int) string {
+	return strings.TrimSuffix(s.cfg.BaseURL, "/") + planPath(planID) + "?day=" + strconv.Itoa(day)
+}
+
+// calendar is the plan's confirmed place blocks as calendar events.
+func (s *Server) calendar(x *planner.PlanExport, refresh time.Duration) export.Calendar {
+	loc := planZone(&x.Plan)
+	host := "tripplan"
+	if u, err := url.Parse(s.cfg.BaseURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	cal := export.Calendar{Name: x.Plan.Title, Location: loc, ProdID: "-//Tripplan//Plan export//EN",
+		Stamp: time.Now().UTC(), Refresh: refresh}
+	for i := range x.Blocks {
+		b := &x.Blocks[i]
+		c := b.Confirmed()
+		if c == nil || c.Place == nil {
+			continue
+		}
+		p := c.Place
+		ev := export.Event{UID: b.ID + "@" + host, Start: at(b.Day, b.Start, loc), End: at(b.Day, b.End, loc),
+			Summary: p.Name, Location: strings.TrimSuffix(p.Name+", "+p.Address, ", "),
+			Description: strings.TrimSpace(c.Memo + "\n\n" + x.Plan.Title + ", day " + strconv.Itoa(b.Day.Day)),
+			URL:         s.dayLink(x.Plan.ID, b.Day.Day)}
+		if pt := pointOf(p); pt != nil {
+			ev.Lat, ev.Lon = &pt.Lat, &pt.Lon
+		}
+		cal.Events = append(cal.Events, ev)
+	}
+	return cal
+}
+
+// gpx is the plan's confirmed places as waypoints (each place once) and each day as a route
+// through them in time order.
+func (s *Server) gpx(x *planner.PlanExport) export.GPX {
+	loc := planZone(&x.Plan)
+	g := export.GPX{Name: x.Plan.Title, Desc: planDates(&x.Plan), Creator: "Tripplan", Time: time.Now().UTC()}
+	seen := map[string]bool{}
+	routes := map[int]*export.Route{}
+	for i := range x.Blocks {
+		b := &x.Blocks[i]
+		c := b.Confirmed()
+		if c == nil || c.Place == nil {
+			continue
+		}
+		pt := pointOf(c.Place)
+		if pt == nil {
+			continue
+		}
+		p := c.Place
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			g.Waypoints = append(g.Waypoints, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: p.Name,
+				Desc: strings.TrimSpace(p.Address + "\n" + c.Memo), Type: cmp.Or(s.categories(*p).Level3.Name, s.categories(*p).Level1.Name), Link: p.MapsURI})
+		}
+		r := routes[b.Day.Day]
+		if r == nil {
+			g.Routes = append(g.Routes, export.Route{Name: "Day " + strconv.Itoa(b.Day.Day) + " · " + b.Day.Date.Format("Mon 2 Jan"), Number: b.Day.Day})
+			r = &g.Routes[len(g.Routes)-1]
+			routes[b.Day.Day] = r
+		}
+		start := at(b.Day, b.Start, loc).UTC()
+		r.Points = append(r.Points, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: clock(b.Start) + " " + p.Name, Time: &start})
+	}
+	return g
+}
+
+// attachment answers a file to save, named after the plan.
+func attachment(c echo.Context, title, ext, contentType string, body []byte) error {
+	name := fileName(title) + "." + ext
+	c.Response().Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	c.Response().Header().Set("Cache-Control", "private, no-cache")
+	return c.Blob(http.StatusOK, contentType, body)
+}
+
+// fileName is a title fit for a file name: letters and digits of any script kept, runs of
+// anything else a single hyphen; "plan" when nothing is left.
+func fileName(title string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range title {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			hyphen = false
+		} else if !hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+			hyphen = true
+		}
+	}
+	if out := strings.TrimSuffix(b.String(), "-"); out != "" {
+		return out
+	}
+	return "plan"
+}
+
+// exportICS answers the plan's confirmed blocks as an iCalendar file.
+func (s *Server) exportICS(c echo.Context) error {
+	x, err := s.store.PlanExport(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	return s.writeICS(c, x, 0)
+}
+
+func (s *Server) writeICS(c echo.Context, x *planner.PlanExport, refresh time.Duration) error {
+	var buf bytes.Buffer
+	if err := export.WriteICS(&buf, s.calendar(x, refresh)); err != nil {
+		return err
+	}
+	return attachment(c, x.Plan.Title, "ics", "text/calendar; charset=utf-8", buf.Bytes())
+}
+
+// exportGPX answers the plan's places and days as GPX 1.1.
+func (s *Server) exportGPX(c echo.Context) error {
+	x, err := s.store.PlanExport(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := export.WriteGPX(&buf, s.gpx(x)); err != nil {
+		return err
+	}
+	return attachment(c, x.Plan.Title, "gpx", "application/gpx+xml", buf.Bytes())
+}
+
+// exportDayJSON is a day of the backup with its time blocks, each candidate's opinions by
+// its block id.
+type exportDayJSON struct {
+	dayInfoJSON
+	Blocks []exportBlockJSON `json:"blocks"`
+}
+
+type exportBlockJSON struct {
+	timeBlockJSON
+	Opinions map[string][]opinionJSON `json:"opinions"`
+}
+
+// planExportJSON is the whole plan, for a backup.
+type planExportJSON struct {
+	Format      string               `json:"format"`
+	Version     int                  `json:"version"`
+	ExportedAt  string               `json:"exported_at"`
+	Plan        planJSON             `json:"plan"`
+	Members     []planMemberJSON     `json:"members"`
+	Collections []planCollectionJSON `json:"collections"`
+	Budget      budgetJSON           `json:"budget"`
+	Days        []exportDayJSON      `json:"days"`
+	Expenses    []expenseJSON        `json:"expenses"`
+}
+
+func (s *Server) toPlanExportJSON(x *planner.PlanExport) planExportJSON {
+	out := planExportJSON{Format: "tripplan.plan", Version: 1, ExportedAt: time.Now().UTC().Format(time.RFC3339),
+		Plan: toPlanJSON(&x.Plan), Members: make([]planMemberJSON, len(x.Members)), Collections: toPlanCollectionsJSON(x.Collections),
+		Budget: toBudgetJSON(&x.Budget), Days: make([]exportDayJSON, len(x.Days)), Expenses: make([]expenseJSON, len(x.Expenses))}
+	for i, m := range x.Members {
+		out.Members[i] = toPlanMemberJSON(m)
+	}
+	day := map[int]*exportDayJSON{}
+	for i, d := range x.Days {
+		out.Days[i] = exportDayJSON{dayInfoJSON: toDayInfoJSON(d), Blocks: []exportBlockJSON{}}
+		day[d.Day] = &out.Days[i]
+	}
+	for i := range x.Blocks {
+		b := &x.Blocks[i]
+		eb := exportBlockJSON{timeBlockJSON: s.toTimeBlockJSON(b), Opinions: map[string][]opinionJSON{}}
+		for _, c := range b.Candidates {
+			ops := make([]opinionJSON, len(x.Opinions[c.ID]))
+			for j, o := range x.Opinions[c.ID] {
+				ops[j] = toOpinionJSON(o)
+			}
+			eb.Opinions[c.ID] = ops
+		}
+		if d := day[b.Day.Day]; d != nil {
+			d.Blocks = append(d.Blocks, eb)
+		}
+	}
+	for i := range x.Expenses {
+		out.Expenses[i] = s.toExpenseJSON(&x.Expenses[i])
+	}
+	return out
+}
+
+// exportJSON answers the whole plan as one JSON document, to keep as a backup.
+func (s *Server) exportJSON(c echo.Context) error {
+	x, err := s.store.PlanExport(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	body, err := json.MarshalIndent(s.toPlanExportJSON(x), "", "  ")
+	if err != nil {
+		return err
+	}
+	return attachment(c, x.Plan.Title, "json", "application/json", body)
+}
+
+// calendarFeedJSON is a member's calendar feed of a plan.
+type calendarFeedJSON struct {
+	Active    bool    `json:"active"`
+	URL       *string `json:"url"`        // only when made: the token is shown once
+	WebcalURL *string `json:"webcal_url"` // the same for calendar apps that open webcal: links
+}
+
+// feedURLs are the feed's https and webcal addresses.
+func (s *Server) feedURLs(token string) (string, string) {
+	u := strings.TrimSuffix(s.cfg.BaseURL, "/") + "/calendar/" + token + ".ics"
+	webcal := "webcal://" + strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	return u, webcal
+}
+
+// createCalendarFeed makes (or replaces) the caller's secret calendar feed of the plan.
+func (s *Server) createCalendarFeed(c echo.Context) error {
+	token, err := s.store.CreateCalendarFeed(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	u, webcal := s.feedURLs(token)
+	out := calendarFeedJSON{Active: true, URL: &u, WebcalURL: &webcal}
+	return respondChange(c, http.StatusCreated, out, views.CalendarFeed(c.Param("planId"), u, webcal, true), planPath(c.Param("planId")))
+}
+
+// calendarFeed says whether the caller has a calendar feed of the plan.
+func (s *Server) calendarFeed(c echo.Context) error {
+	has, err := s.store.HasCalendarFeed(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, calendarFeedJSON{Active: has}, nil, views.CalendarFeed(c.Param("planId"), "", "", has))
+}
+
+// deleteCalendarFeed turns the caller's calendar feed off; its address stops working.
+func (s *Server) deleteCalendarFeed(c echo.Context) error {
+	if err := s.store.DeleteCalendarFeed(c.Request().Context(), caller(c).UserID, c.Param("planId")); err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusNoContent, nil, views.CalendarFeed(c.Param("planId"), "", "", false), planPath(c.Param("planId")))
+}
+
+// feed serves a calendar feed to whoever holds its secret address (calendar apps have no
+// session): the plan as its member sees it, refreshed hourly.
+func (s *Server) feed(c echo.Context) error {
+	token := strings.TrimSuffix(c.Param("token"), ".ics")
+	userID, planID, err := s.store.CalendarFeed(c.Request().Context(), token)
+	if err != nil {
+		return err
+	}
+	x, err := s.store.PlanExport(c.Request().Context(), userID, planID)
+	if err != nil {
+		return err
+	}
+	return s.writeICS(c, x, feedRefresh)
+}
+
+// printPage is the plan laid out for paper, day by day.
+func (s *Server) printPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	x, err := s.store.PlanExport(ctx, caller(c).UserID, c.Param("planId"))
+	if err != nil {
+		return err
+	}
+	v := views.PrintView{ID: x.Plan.ID, Title: x.Plan.Title, Dates: planDates(&x.Plan), TimeZone: x.Plan.TimeZone}
+	byDay := map[int][]planner.TimeBlock{}
+	for _, b := range x.Blocks {
+		byDay[b.Day.Day] = append(byDay[b.Day.Day], b)
+	}
+	for _, d := range x.Days {
+		blocks := byDay[d.Day]
+		r, err := s.planRoute(ctx, blocks)
+		if err != nil {
+			return err
+		}
+		arriving := map[string]travelLeg{}
+		for _, l := range r.Legs {
+			arriving[l.To.Block.ID] = l
+		}
+		pd := views.PrintDay{Label: "Day " + strconv.Itoa(d.Day) + " · " + d.Date.Format("Monday 2 January")}
+		for i := range blocks {
+			b := &blocks[i]
+			bv := toBlockView(b)
+			pb := views.PrintBlock{Time: bv.Start + "–" + bv.End, Title: bv.Title, Status: bv.Status, Memo: bv.Memo}
+			if c := b.Confirmed(); c != nil && c.Place != nil {
+				pb.Address = c.Place.Address
+			} else if b.Type == planner.BlockPlace {
+				for _, c := range b.Candidates {
+					if c.Place != nil {
+						pb.Candidates = append(pb.Candidates, c.Place.Name)
+					}
+				}
+				pb.Title = "To decide"
+			}
+			if l, ok := arriving[b.ID]; ok && l.Leg != nil {
+				pb.Travel = duration(l.FastestS) + " by " + string(l.Fastest) + " from " + l.From.Candidate.Place.Name
+				if pb.Warning = l.Warning != ""; pb.Warning {
+					pb.Travel += ", only " + duration(l.GapS) + " between"
+				}
+			}
+			pd.Blocks = append(pd.Blocks, pb)
+		}
+		v.Days = append(v.Days, pd)
+	}
+	return render(c, http.StatusOK, views.PlanPrint(s.pageFor(c, x.Plan.Title), v))
+}
