@@ -81,6 +81,21 @@ func BenchmarkDayBlocks(b *testing.B) {
 	benchGet(b, f.a, f.blocks+"?day=1", map[string]string{"Authorization": "Bearer " + f.ben, "Accept": "application/json"})
 }
 
+// BenchmarkDayRoute answers the travel between the places of a day of 15 time blocks (from
+// the day cache, with offline estimates).
+func BenchmarkDayRoute(b *testing.B) {
+	f := newPlanFixture(b)
+	f.fillDay(b, 1, 15)
+	benchGet(b, f.a, "/plans/"+f.plan.PlanID+"/days/1/route", map[string]string{"Authorization": "Bearer " + f.ben, "Accept": "application/json"})
+}
+
+// BenchmarkExportICS exports a plan whose first day holds 15 time blocks as a calendar.
+func BenchmarkExportICS(b *testing.B) {
+	f := newPlanFixture(b)
+	f.fillDay(b, 1, 15)
+	benchGet(b, f.a, "/plans/"+f.plan.PlanID+"/export.ics", map[string]string{"Authorization": "Bearer " + f.ben})
+}
+
 // BenchmarkAddBlock adds one-minute FREE blocks, each in a free minute of a 30-day plan.
 func BenchmarkAddBlock(b *testing.B) {
 	f := newPlanFixture(b)
