@@ -4,7 +4,7 @@
 
 GO ?= go
 
-.PHONY: run build test load generate generate-check css vendor-js fmt fmt-check vet bench clean
+.PHONY: run build test load fuzz generate generate-check css vendor-js fmt fmt-check vet bench clean
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -19,8 +19,11 @@ test: ## the whole suite against a real PostgreSQL
 bench: ## benchmarks of the hot endpoints (numbers go to docs/PERFORMANCE.md)
 	$(GO) run ./cmd/withdb -- $(GO) test -run '^$$' -bench . -benchmem ./...
 
-load: ## the day-blocks load check (p95 with paced clients, throughput against /healthz)
-	TRIPPLAN_LOAD=1 $(GO) run ./cmd/withdb -- $(GO) test -count=1 -run TestDayBlocksUnderLoad -v ./web/
+load: ## seed a realistic dataset and run the k6 scenarios in loadtest/ (numbers go to docs/PERFORMANCE.md)
+	$(GO) run ./cmd/withdb -- bash loadtest/run.sh
+
+fuzz: ## run every fuzz target for 60 s (their seed corpora also run in make test)
+	$(GO) run ./cmd/withdb -- bash scripts/fuzz.sh
 
 generate: ## regenerate templ output, the built CSS and the vendored JS (all committed)
 	$(GO) tool templ generate

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -93,9 +94,13 @@ func wantsPartial(c echo.Context) bool { return negotiate(c.Request()) == asPart
 
 // render writes an HTML component.
 func render(c echo.Context, status int, comp templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
-	return comp.Render(c.Request().Context(), c.Response())
+	// Whole before sending: a failing component sends nothing (the error handler answers), and
+	// templ's flush at the end does not turn the answer into a stream (see conditionalGET).
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
 }
 
 // respondChange answers a change: JSON clients get data, htmx gets the partial (with 200 for
