@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
 	"tripplan/internal/route"
@@ -38,6 +39,9 @@ type config struct {
 	// StorageURL is where uploaded pictures go: "" is the local directory .data/uploads,
 	// s3://bucket?region=…&endpoint=… an S3-compatible store.
 	StorageURL string
+	// StatementTimeout bounds every statement a request runs (DATABASE_STATEMENT_TIMEOUT,
+	// default 10s; 0 turns it off): a stuck database answers 503 instead of holding requests.
+	StatementTimeout time.Duration
 	// Routing: OSRM servers for driving (OSRM_URL) and walking (OSRM_WALK_URL, optional); none
 	// gives offline estimates.
 	OSRMURL, OSRMWalkURL string
@@ -78,6 +82,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if c.Addr == "" {
 		c.Addr = ":8080"
+	}
+	c.StatementTimeout = 10 * time.Second
+	if v := getenv("DATABASE_STATEMENT_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return c, fmt.Errorf("DATABASE_STATEMENT_TIMEOUT must be a duration such as 10s (0: none), not %q", v)
+		}
+		c.StatementTimeout = d
 	}
 	c.DevLogin = c.Env != "production"
 	if v := getenv("DEV_LOGIN"); v != "" {

@@ -36,10 +36,11 @@ type instance struct {
 	cmd  *exec.Cmd
 }
 
-func startInstance(t *testing.T, dbURL string) *instance {
+// startInstance starts a server process on the database, with extra environment settings.
+func startInstance(t *testing.T, dbURL string, env ...string) *instance {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "TRIPPLAN_TEST_SERVE=1", "DATABASE_URL="+dbURL, "ADDR=127.0.0.1:0", "APP_ENV=development")
+	cmd.Env = append(append(os.Environ(), "TRIPPLAN_TEST_SERVE=1", "DATABASE_URL="+dbURL, "ADDR=127.0.0.1:0", "APP_ENV=development"), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +73,15 @@ func startInstance(t *testing.T, dbURL string) *instance {
 
 func (in *instance) call(t *testing.T, method, path, token string, body any) (int, []byte) {
 	t.Helper()
+	status, b, err := in.try(method, path, token, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, b
+}
+
+// try is call for requests that may find no server (it was killed, or is restarting).
+func (in *instance) try(method, path, token string, body any) (int, []byte, error) {
 	var r *http.Request
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -86,11 +96,11 @@ func (in *instance) call(t *testing.T, method, path, token string, body any) (in
 	}
 	res, err := http.DefaultClient.Do(r)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
 }
 
 func (in *instance) login(t *testing.T, providerID, nickname string) string {
@@ -103,6 +113,43 @@ func (in *instance) login(t *testing.T, providerID, nickname string) string {
 		t.Fatalf("login %s: %d %s", nickname, status, b)
 	}
 	return tok.AccessToken
+}
+
+// blockEvents subscribes to the plan's live updates and delivers the time block id of each
+// "block" event, until the test ends.
+func (in *instance) blockEvents(t *testing.T, plan, token string) <-chan string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	r, _ := http.NewRequestWithContext(ctx, "GET", in.base+"/plans/"+plan+"/events", nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(r)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("subscribe: %v %v", err, res)
+	}
+	t.Cleanup(func() { res.Body.Close() })
+	arrived := make(chan string, 100)
+	go func() {
+		lines := bufio.NewScanner(res.Body)
+		var event string
+		for lines.Scan() {
+			line := lines.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				event = line[7:]
+			case strings.HasPrefix(line, "data: ") && event == "block":
+				var d struct {
+					ID string `json:"id"`
+				}
+				json.Unmarshal([]byte(line[6:]), &d)
+				select {
+				case arrived <- d.ID:
+				default:
+				}
+			}
+		}
+	}()
+	return arrived
 }
 
 // TestTwoInstancesShareLiveUpdates starts two server processes on one database: a member
@@ -126,33 +173,7 @@ func TestTwoInstancesShareLiveUpdates(t *testing.T) {
 	plan := plans.Contents[0].PlanID
 
 	// Ana listens on instance B.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r, _ := http.NewRequestWithContext(ctx, "GET", b.base+"/plans/"+plan+"/events", nil)
-	r.Header.Set("Authorization", "Bearer "+ana)
-	res, err := http.DefaultClient.Do(r)
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("subscribe: %v %v", err, res)
-	}
-	defer res.Body.Close()
-	arrived := make(chan string, 100) // time block ids of "block" events
-	go func() {
-		lines := bufio.NewScanner(res.Body)
-		var event string
-		for lines.Scan() {
-			line := lines.Text()
-			switch {
-			case strings.HasPrefix(line, "event: "):
-				event = line[7:]
-			case strings.HasPrefix(line, "data: ") && event == "block":
-				var d struct {
-					ID string `json:"id"`
-				}
-				json.Unmarshal([]byte(line[6:]), &d)
-				arrived <- d.ID
-			}
-		}
-	}()
+	arrived := b.blockEvents(t, plan, ana)
 
 	// Ben writes through instance A: free time blocks, each timed until its event arrives on B.
 	const n = 40

@@ -44,32 +44,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer cluster.Close()
-	db, err := postgres.Open(ctx, cluster.URL)
+	if err := prepare(ctx, cluster.URL, cfg.Env == "development", log); err != nil {
+		return err
+	}
+	// Requests run on connections whose statements are bounded; start-up work above is not.
+	serving, err := postgres.WithStatementTimeout(cluster.URL, cfg.StatementTimeout)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	db, err := postgres.Open(ctx, serving)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := postgres.Migrate(ctx, db.DB.DB, log); err != nil {
-		return err
-	}
 	if err := db.Listen(ctx, cluster.URL, log); err != nil {
 		return fmt.Errorf("change feed: %w", err)
-	}
-	catalog, version, err := places.Catalog()
-	if err != nil {
-		return fmt.Errorf("built-in place catalog: %w", err)
-	}
-	if loaded, err := db.LoadCatalog(ctx, version, catalog); err != nil {
-		return fmt.Errorf("load the place catalog: %w", err)
-	} else if loaded {
-		log.Info("place catalog loaded", "places", len(catalog), "version", version)
-	}
-	if cfg.Env == "development" {
-		if seeded, err := db.SeedDemo(ctx); err != nil {
-			return fmt.Errorf("seed demo data: %w", err)
-		} else if seeded {
-			log.Info("demo data seeded")
-		}
 	}
 
 	tokens, err := auth.NewIssuer(cfg.JWTSecret, nil, cfg.JWTPreviousSecrets...)
@@ -179,4 +168,35 @@ func pruneExpired(ctx context.Context, db *postgres.DB, log *slog.Logger) {
 		case <-t.C:
 		}
 	}
+}
+
+// prepare brings the database up to date on a connection pool of its own, without the
+// serving statement timeout (migrations and seeding may wait for another instance's lock):
+// migrations, the built-in place catalog, and in development the demo data.
+func prepare(ctx context.Context, url string, demo bool, log *slog.Logger) error {
+	db, err := postgres.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := postgres.Migrate(ctx, db.DB.DB, log); err != nil {
+		return err
+	}
+	catalog, version, err := places.Catalog()
+	if err != nil {
+		return fmt.Errorf("built-in place catalog: %w", err)
+	}
+	if loaded, err := db.LoadCatalog(ctx, version, catalog); err != nil {
+		return fmt.Errorf("load the place catalog: %w", err)
+	} else if loaded {
+		log.Info("place catalog loaded", "places", len(catalog), "version", version)
+	}
+	if demo {
+		if seeded, err := db.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("seed demo data: %w", err)
+		} else if seeded {
+			log.Info("demo data seeded")
+		}
+	}
+	return nil
 }

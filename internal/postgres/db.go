@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -43,6 +46,28 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return &DB{DB: db}, nil
+}
+
+// WithStatementTimeout is the connection URL (lib/pq's URL or key=value form) with every
+// statement on its connections limited to d (PostgreSQL's statement_timeout, sent when each
+// connection starts); d of 0 leaves the URL alone. A statement that runs out is canceled and
+// answers 503 SERVICE_UNAVAILABLE (see Unavailable).
+func WithStatementTimeout(dsn string, d time.Duration) (string, error) {
+	if d <= 0 {
+		return dsn, nil
+	}
+	ms := strconv.FormatInt(d.Milliseconds(), 10)
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", err
+		}
+		q := u.Query()
+		q.Set("statement_timeout", ms)
+		u.RawQuery = q.Encode()
+		return u.String(), nil
+	}
+	return strings.TrimSpace(dsn + " statement_timeout=" + ms), nil
 }
 
 // Migrate applies every pending embedded migration. A PostgreSQL advisory lock lets several
