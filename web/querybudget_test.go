@@ -1,0 +1,103 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestHotEndpointsHaveQueryBudgets counts the SQL statements each hot endpoint sends (the
+// test database handle counts them; BEGIN and COMMIT are not counted) and fails when one
+// exceeds its budget — and when the count grows with the data: each is measured on a small
+// plan and again after the collection, the day and the members have grown.
+func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan, col := "/plans/"+f.plan.PlanID, "/collections/"+f.collection
+	f.fillDay(t, 1, 3)
+	free := 0 // the next free quarter hour of day 3 for added blocks
+	nextFree := func() (string, string) {
+		free++
+		return fmtClock(free * 15), fmtClock(free*15 + 10)
+	}
+	moving := decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": 2, "start_time": "00:00", "end_time": "00:10"}))
+	pending := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 2, "12:00", "13:00")))
+	pending = decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + pending.TimeBlockID + "/candidates", Token: f.ana,
+		Body: map[string]any{"collection_place_ids": []string{f.places[1].CollectionPlaceID}}}))
+	moveTo, picks := 0, 0
+
+	type endpoint struct {
+		name   string
+		budget int
+		call   func() req
+	}
+	endpoints := []endpoint{
+		{"GET /users/me", 1, func() req { return req{Method: "GET", Path: "/users/me", Token: f.ben} }},
+		{"GET /places/search", 2, func() req { return req{Method: "GET", Path: "/places/search?query=palace", Token: f.ben} }},
+		{"GET /collections", 1, func() req { return req{Method: "GET", Path: "/collections", Token: f.ben} }},
+		{"GET /collections/{c}/places", 3, func() req { return req{Method: "GET", Path: col + "/places?size=20", Token: f.ben} }},
+		{"GET /collections/{c}/places/{cp}", 4, func() req {
+			return req{Method: "GET", Path: col + "/places/" + f.places[0].CollectionPlaceID, Token: f.ben}
+		}},
+		{"POST pick/pass", 6, func() req { // a new pick each time (taking one back is another path)
+			picks++
+			return req{Method: "POST", Path: col + "/places/" + f.places[picks].CollectionPlaceID + "/preference?type=PICK", Token: f.ben}
+		}},
+		{"GET /plans", 1, func() req { return req{Method: "GET", Path: "/plans", Token: f.ben} }},
+		{"GET /plans/{p}", 2, func() req { return req{Method: "GET", Path: plan, Token: f.ben} }},
+		{"GET /plans/{p}/blocks?day", 4, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
+		{"GET /plans/{p}/days/{d}/route", 4, func() req { return req{Method: "GET", Path: plan + "/days/1/route", Token: f.ben} }},
+		{"POST /plans/{p}/blocks", 8, func() req {
+			start, end := nextFree()
+			return req{Method: "POST", Path: f.blocks, Token: f.ben, Body: map[string]any{"type": "FREE", "day": 3, "start_time": start, "end_time": end}}
+		}},
+		{"PATCH move a block", 9, func() req {
+			moveTo++
+			return req{Method: "PATCH", Path: f.blocks + "/" + moving.Candidates[0].BlockID, Token: f.ben,
+				Body: map[string]any{"start_time": fmtClock(moveTo * 15), "end_time": fmtClock(moveTo*15 + 10)}}
+		}},
+		{"PATCH selection", 10, func() req {
+			return req{Method: "PATCH", Path: f.blocks + "/" + pending.TimeBlockID + "/selection", Token: f.ben,
+				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
+		}},
+		{"GET /notifications", 2, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
+	}
+	measure := func() map[string]int {
+		out := map[string]int{}
+		for _, e := range endpoints {
+			rq := e.call()
+			a.queries.Reset()
+			if res := a.do(rq); res.Status >= 300 {
+				t.Fatalf("%s: %d %s", e.name, res.Status, res.Body)
+			}
+			out[e.name] = a.queries.Count()
+		}
+		return out
+	}
+	small := measure()
+	// Grow everything the endpoints read: more places, a fuller day, more members, more
+	// notifications.
+	for _, q := range []string{"Bukchon", "Myeongdong", "Insadong", "Namsan"} {
+		for _, p := range a.search(f.ana, q) {
+			a.do(req{Method: "POST", Path: col + "/places", Token: f.ana, Body: map[string]any{"place_id": p.PlaceID}})
+		}
+	}
+	for i := range 6 {
+		decodeBlock(t, f.add(f.ana, placeBlock(f.places[i%3].CollectionPlaceID, 1, fmtClock(20*60+i*30), fmtClock(20*60+i*30+20))))
+	}
+	for i := range 4 {
+		id := fmt.Sprintf("qb-extra-%d", i)
+		a.member(id, "Extra")
+		a.joinPlan(f.plan.PlanID, id)
+		a.joinCollection(f.collection, id)
+	}
+	large := measure()
+	for _, e := range endpoints {
+		t.Logf("%-34s %2d statements (budget %d), %2d after the data grew", e.name, small[e.name], e.budget, large[e.name])
+		if small[e.name] > e.budget || large[e.name] > e.budget {
+			t.Errorf("%s: %d then %d statements, budget %d", e.name, small[e.name], large[e.name], e.budget)
+		}
+		if large[e.name] != small[e.name] {
+			t.Errorf("%s: %d statements grew to %d with the data (N+1?)", e.name, small[e.name], large[e.name])
+		}
+	}
+}
