@@ -190,9 +190,6 @@ func ownerVals(field, memberID string) string {
 	return string(b)
 }
 
-// placeListHref reloads the first page of the list with its sort and filter (live updates).
-func placeListHref(v PlaceListView) string {
-	first := v
-	first.Page = -1
-	return first.nextPageHref()
-}
+// PlacesChanged is the event (sent in HX-Trigger) that makes the collection page reload its
+// list of places after the viewer changed it.
+const PlacesChanged = "places-changed"

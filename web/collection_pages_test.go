@@ -101,11 +101,21 @@ func TestCollectionPagesInABrowser(t *testing.T) {
 	}
 	placeID := regexp.MustCompile(`name="place_id" value="([^"]+)"`).FindStringSubmatch(results)[1]
 
-	// Adding from the results answers the new card plus the new count, out of band.
-	card := fragment(t, a.htmx(ana, "POST", "/collections/"+colID+"/places", "place_id="+placeID), http.StatusCreated)
-	for _, want := range []string{"Gyeongbokgung Palace", "Added by", `id="place-count" hx-swap-oob="true"`, "1 place", `id="places-empty" hx-swap-oob="delete"`} {
-		if !strings.Contains(card, want) {
-			t.Errorf("added card lacks %s: %s", want, card)
+	// Adding from the results answers the new count, out of band, and asks the page to reload
+	// its list (HX-Trigger), which then holds the new card once — whether or not the live
+	// update of the same change reloaded it first.
+	added := a.htmx(ana, "POST", "/collections/"+colID+"/places", "place_id="+placeID)
+	if body := fragment(t, added, http.StatusCreated); !strings.Contains(body, `id="place-count" hx-swap-oob="true"`) || !strings.Contains(body, "1 place") ||
+		strings.Contains(body, "Gyeongbokgung") || added.Header.Get("HX-Trigger") != "places-changed" {
+		t.Errorf("add answer: %q %s", added.Header.Get("HX-Trigger"), body)
+	}
+	if !strings.Contains(a.page(t, ana, "/collections/"+colID), `hx-trigger="sse:place, sse:preference, places-changed from:body"`) {
+		t.Error("the place list does not reload on places-changed")
+	}
+	card := fragment(t, a.htmx(ana, "GET", "/collections/"+colID+"/places", ""), http.StatusOK)
+	for _, want := range []string{"Gyeongbokgung Palace", "Added by"} {
+		if !strings.Contains(card, want) || strings.Count(card, `id="place-`) != 1 || strings.Contains(card, "places-empty") {
+			t.Errorf("reloaded list lacks %s (or has it twice): %s", want, card)
 		}
 	}
 	cpID := regexp.MustCompile(`id="place-([^"]+)"`).FindStringSubmatch(card)[1]

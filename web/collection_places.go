@@ -91,7 +91,8 @@ func (s *Server) addCollectionPlace(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		added = views.PlaceAdded(s.toPlaceCard(cp), col.PlaceCount)
+		added = views.PlaceAdded(col.PlaceCount)
+		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
 	}
 	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(cp), added, collectionPath(cp.CollectionID))
 }

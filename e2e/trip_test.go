@@ -1,0 +1,506 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tripplan/views"
+)
+
+// The JSON API's shapes, as far as these tests read them (web/openapi.yaml has the rest).
+type (
+	collectionJSON struct {
+		CollectionID string `json:"collection_id"`
+		Title        string `json:"title"`
+		PlaceCount   int    `json:"place_count"`
+	}
+	collectionPlacesJSON struct {
+		Contents []struct {
+			Place struct {
+				Name string `json:"name"`
+			} `json:"place"`
+		} `json:"contents"`
+	}
+	planJSON struct {
+		Title        string `json:"title"`
+		StartDate    string `json:"start_date"`
+		EndDate      string `json:"end_date"`
+		DurationDays int    `json:"duration_days"`
+	}
+	planCollectionJSON struct {
+		CollectionID string `json:"collection_id"`
+	}
+	candidateJSON struct {
+		BlockID string `json:"block_id"`
+		Place   *struct {
+			Name string `json:"name"`
+		} `json:"place"`
+		OpinionSummary struct {
+			TotalCount   int `json:"total_count"`
+			Distribution struct {
+				Positive int `json:"positive"`
+			} `json:"distribution"`
+			My *struct {
+				Type string `json:"type"`
+			} `json:"my"`
+		} `json:"opinion_summary"`
+	}
+	timeBlockJSON struct {
+		TimeBlockID    string          `json:"time_block_id"`
+		BlockStatus    string          `json:"block_status"`
+		StartTime      string          `json:"start_time"`
+		EndTime        string          `json:"end_time"`
+		CandidateCount int             `json:"candidate_count"`
+		Candidates     []candidateJSON `json:"candidates"`
+		SelectedBlock  *candidateJSON  `json:"selected_block"`
+	}
+	dayBlocksJSON struct {
+		Contents []timeBlockJSON `json:"contents"`
+	}
+	budgetJSON struct {
+		TotalCost int64  `json:"total_cost"`
+		Currency  string `json:"currency"`
+	}
+	planMembersJSON struct {
+		Me *struct {
+			Nickname string `json:"nickname"`
+		} `json:"me"`
+		Members []struct {
+			Nickname string `json:"nickname"`
+		} `json:"members"`
+	}
+)
+
+// candidateNamed is the candidate of the block whose place has the name.
+func (tb timeBlockJSON) candidateNamed(name string) *candidateJSON {
+	for i := range tb.Candidates {
+		if c := &tb.Candidates[i]; c.Place != nil && c.Place.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// scenario is one run of the story with its server and browsers. A step that fails saves what
+// every browser shows. A step that stops (t.Fatal) ends the scenario, since each step builds
+// on the ones before; a step that only reports wrong outcomes (t.Error) lets the story go on,
+// so one wrong outcome does not hide the state of the rest.
+type scenario struct {
+	t        *testing.T
+	srv      *server
+	browsers []*browser
+}
+
+// step runs one part of the story as a subtest named name.
+func (s *scenario) step(name string, f func(t *testing.T)) {
+	s.t.Helper()
+	start := time.Now()
+	finished := false
+	s.t.Run(name, func(t *testing.T) {
+		defer func() { // also after t.Fatal, which ends the goroutine through its defers
+			if t.Failed() {
+				saveArtifacts(t, "", s.srv, s.browsers...)
+			}
+		}()
+		f(t)
+		finished = true
+		t.Logf("done in %v", time.Since(start).Round(time.Millisecond))
+	})
+	if !finished {
+		s.t.FailNow()
+	}
+}
+
+// wrongNow reports a wrong outcome the story goes on after, and saves what the browsers show
+// at this moment (the step's end may no longer show it).
+func (s *scenario) wrongNow(t *testing.T, moment, format string, args ...any) {
+	t.Helper()
+	t.Errorf(format, args...)
+	saveArtifacts(t, moment, s.srv, s.browsers...)
+}
+
+// dialogClosed checks that a dialog closed once the request made from it succeeded and its
+// answer was handled (app.js closes a dialog whose request swapped content outside it). When
+// it is still open, that is reported and the person closes it with its close button, so the
+// story can go on.
+func (s *scenario) dialogClosed(t *testing.T, b *browser, dialog, action string) {
+	t.Helper()
+	if eval[bool](t, b, fmt.Sprintf(`document.querySelector(%s).open`, js(dialog))) {
+		s.wrongNow(t, "dialog-open", "%s: %s stayed open after %s succeeded and htmx had handled the answer; a successful request from a dialog that swaps content outside it should close it (docs/ARCHITECTURE.md, Pages and partials)", b.name, dialog, action)
+		b.click(t, dialog+` [data-close-dialog]`)
+		b.waitUntil(t, dialog+" closed", fmt.Sprintf(`!document.querySelector(%s).open`, js(dialog)))
+	}
+}
+
+// Places of the built-in catalog (internal/places/catalog/seoul.json).
+const (
+	palace = "Gyeongbokgung Palace"
+	market = "Gwangjang Market"
+	tower  = "N Seoul Tower"
+)
+
+// TestTripPlanningTogether is the story of the issue, in two browsers: Ana signs in with dev
+// sign-in, makes a collection and adds places from search, makes a plan, links the
+// collection, drags a place into day 1, drops a second candidate onto that block, gives an
+// opinion, confirms a candidate and adds an expense on the budget page. She invites Mina, who
+// opens the link in her own browser, signs in as a new user through it and lands on the plan;
+// a change Ana makes then appears on Mina's page live, without a reload.
+func TestTripPlanningTogether(t *testing.T) {
+	chromium := findChromium(t)
+	srv := startServer(t)
+	ana := newBrowser(t, "ana", chromium)
+	mina := newBrowser(t, "mina", chromium)
+	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, mina}}
+	base := srv.base
+
+	const collectionTitle, planTitle = "E2E Seoul", "E2E weekend"
+	var collectionID, planID, timeBlockID, inviteURL string
+
+	s.step("Ana signs in with dev sign-in", func(t *testing.T) {
+		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
+		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
+		ana.waitPath(t, `^/home$`)
+		if got := eval[string](t, ana, textOf(`header a[title="Profile"]`)); !strings.Contains(got, "Ana") {
+			t.Errorf("the header's profile link says %q, want Ana's nickname", got)
+		}
+	})
+
+	s.step("Ana creates a collection", func(t *testing.T) {
+		ana.click(t, `header nav a[href="/collections"]`)
+		ana.waitPath(t, `^/collections$`)
+		ana.click(t, `main a[href="/collections/new"]`)
+		ana.waitPath(t, `^/collections/new$`)
+		ana.typeInto(t, `#title`, collectionTitle)
+		ana.click(t, `form[action="/collections"] button[type="submit"]`)
+		collectionID = ana.waitPath(t, `^/collections/([^/]+)$`, "/collections/new")[1]
+		if got := eval[string](t, ana, textOf(`#collection-title`)); got != collectionTitle {
+			t.Errorf("collection page title %q, want %q", got, collectionTitle)
+		}
+		if got := eval[string](t, ana, textOf(`#place-count`)); got != "0 places" {
+			t.Errorf("place count %q, want 0 places", got)
+		}
+		if c := getJSON[collectionJSON](t, ana, "/collections/"+collectionID); c.Title != collectionTitle || c.PlaceCount != 0 {
+			t.Errorf("GET /collections/%s = %+v, want title %q and no places", collectionID, c, collectionTitle)
+		}
+	})
+
+	s.step("Ana adds places from search", func(t *testing.T) {
+		for i, p := range []struct{ query, name string }{{"Gyeongbokgung", palace}, {"Gwangjang", market}, {"N Seoul Tower", tower}} {
+			ana.clearField(t, `#place-query`)
+			ana.typeInto(t, `#place-query`, p.query)
+			placeID := waitFor[string](t, ana, fmt.Sprintf("%q among the results for %q", p.name, p.query), fmt.Sprintf(`(() => {
+				const li = [...document.querySelectorAll("#search-results li")].find(li => li.querySelector("p").textContent.trim() === %s);
+				return li ? li.querySelector("input[name=place_id]").value : "";
+			})()`, js(p.name)))
+			result := fmt.Sprintf(`#search-results form:has(input[name="place_id"][value=%s])`, js(placeID))
+			// The add's answer puts the new card first in the list, and the collection's live event
+			// makes the list reload itself. Whichever comes first, once the answer is handled the
+			// new place must be in the list exactly once (a reload after that redraws it right).
+			ana.clickAndAwait(t, result+` button[type="submit"]`, "post /collections/"+collectionID+"/places")
+			cards := eval[[]string](t, ana, `[...document.querySelectorAll("#place-list li[id^=place-] h3")].map(h => h.textContent.trim())`)
+			if n := count(cards, p.name); n != 1 {
+				s.wrongNow(t, "duplicate-"+p.name, "once adding %s is done the place list shows it %d times, want once: %q", p.name, n, cards)
+			}
+			want := fmt.Sprintf("%d place", i+1)
+			if i > 0 {
+				want += "s"
+			}
+			if got := eval[string](t, ana, textOf(`#place-count`)); got != want {
+				t.Errorf("place count %q, want %q", got, want)
+			}
+			if !eval[bool](t, ana, fmt.Sprintf(`(b => b.disabled && b.textContent.includes("Added"))(document.querySelector(%s))`, js(result+" button"))) {
+				t.Errorf("the search result's button does not say Added after adding %s", p.name)
+			}
+		}
+		if n := eval[int](t, ana, `document.querySelectorAll("#places-empty").length`); n != 0 {
+			t.Errorf("the empty-collection message is still shown")
+		}
+		places := getJSON[collectionPlacesJSON](t, ana, "/collections/"+collectionID+"/places")
+		var names []string
+		for _, c := range places.Contents {
+			names = append(names, c.Place.Name)
+		}
+		if len(names) != 3 || !slices.Contains(names, palace) || !slices.Contains(names, market) || !slices.Contains(names, tower) {
+			t.Errorf("GET /collections/%s/places has %q, want the three places added", collectionID, names)
+		}
+	})
+
+	start := time.Now().AddDate(0, 2, 0)
+	startDate, endDate := start.Format("2006-01-02"), start.AddDate(0, 0, 1).Format("2006-01-02")
+	s.step("Ana creates a plan", func(t *testing.T) {
+		ana.click(t, `header nav a[href="/plans"]`)
+		ana.waitPath(t, `^/plans$`)
+		ana.click(t, `main a[href="/plans/new"]`)
+		ana.waitPath(t, `^/plans/new$`)
+		ana.typeInto(t, `#plan-title`, planTitle)
+		// A date picker is not typed into: its value is set as a picked date would set it.
+		ana.do(t, "pick the dates", chromedp.SetValue(chromedp.CSS(`#plan-start`), startDate), chromedp.SetValue(chromedp.CSS(`#plan-end`), endDate))
+		ana.click(t, `form[action="/plans"] button[type="submit"]`)
+		planID = ana.waitPath(t, `^/plans/([^/]+)$`, "/plans/new")[1]
+		ana.waitUntil(t, "day 1's grid", `document.querySelector('#day[data-day="1"]')`)
+		if got := eval[string](t, ana, textOf(`main h1`)); got != planTitle {
+			t.Errorf("plan page title %q, want %q", got, planTitle)
+		}
+		if n := eval[int](t, ana, `document.querySelectorAll('#day nav[aria-label="Days"] a').length`); n != 2 {
+			t.Errorf("%d day tabs, want 2", n)
+		}
+		if got := eval[string](t, ana, textOf(`#day-heading`)+` + " / " + `+textOf(`#day-heading + span`)); !strings.HasSuffix(got, "/ 0 blocks") {
+			t.Errorf("day header %q, want an empty day", got)
+		}
+		p := getJSON[planJSON](t, ana, "/plans/"+planID)
+		if p.Title != planTitle || p.StartDate != startDate || p.EndDate != endDate || p.DurationDays != 2 {
+			t.Errorf("GET /plans/%s = %+v, want %q from %s to %s (2 days)", planID, p, planTitle, startDate, endDate)
+		}
+	})
+
+	s.step("Ana links the collection to the plan", func(t *testing.T) {
+		ana.waitUntil(t, "the collection among the linkable ones", fmt.Sprintf(`document.querySelector('#link-collection option[value=%s]')`, js(collectionID)))
+		ana.do(t, "choose the collection", chromedp.SetValue(chromedp.CSS(`#link-collection`), collectionID))
+		ana.click(t, `form:has(#link-collection) button[type="submit"]`)
+		ana.waitUntil(t, "the linked collection's places in the side panel", fmt.Sprintf(
+			`(document.querySelector("#panel-collection") || {}).value === %s && document.querySelectorAll("#panel-places li[data-collection-place-id]").length === 3`, js(collectionID)))
+		for _, name := range []string{palace, market, tower} {
+			if n := eval[int](t, ana, fmt.Sprintf(`document.querySelectorAll('#panel-places li[draggable="true"][data-place-name=%s]').length`, js(name))); n != 1 {
+				t.Errorf("%q is in the side panel %d times, want once, draggable", name, n)
+			}
+		}
+		linked := getJSON[[]planCollectionJSON](t, ana, "/plans/"+planID+"/collections")
+		if len(linked) != 1 || linked[0].CollectionID != collectionID {
+			t.Errorf("GET /plans/%s/collections = %+v, want only %s", planID, linked, collectionID)
+		}
+	})
+
+	// blockCard is a JavaScript expression for the whitespace-collapsed text of the block card.
+	blockCard := func(id string) string {
+		return textOf(fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(id)))
+	}
+	dayBlocks := func(t *testing.T, b *browser) []timeBlockJSON {
+		t.Helper()
+		return getJSON[dayBlocksJSON](t, b, "/plans/"+planID+"/blocks?day=1").Contents
+	}
+
+	s.step("Ana drags a place into day 1", func(t *testing.T) {
+		// plan.js uses HTML5 drag and drop (draggable items; dragstart, dragover, drop).
+		// DragAndDrop presses the mouse on the item and moves it onto 10:00 of the grid; Chromium
+		// starts a native drag, which chromedp intercepts and finishes with
+		// Input.dispatchDragEvent, so the page gets real drag events with a DataTransfer.
+		ana.do(t, "drag "+palace+" onto 10:00", chromedp.DragAndDrop(
+			chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(palace))),
+			chromedp.CSS(`#day [data-slot="600"]`)))
+		ana.waitUntil(t, "the add-block dialog", `document.querySelector("#block-dialog").open`)
+		if got := eval[string](t, ana, textOf(`#block-dialog [data-place-label]`)); got != palace {
+			t.Errorf("the dialog adds %q, want %q", got, palace)
+		}
+		got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end"].map(s => document.querySelector(s).value)`)
+		if strings.Join(got, " ") != "1 10:00 11:00" {
+			t.Errorf("the dialog proposes day, start, end %q, want the drop point: 1 10:00 11:00", got)
+		}
+		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+planID+"/blocks")
+		s.dialogClosed(t, ana, "#block-dialog", "adding the block")
+		timeBlockID = waitFor[string](t, ana, "a block for "+palace+" in the grid", fmt.Sprintf(`(() => {
+			const li = [...document.querySelectorAll("#day li[data-time-block-id]")].find(li => li.querySelector("p").textContent.trim() === %s);
+			return li ? li.dataset.timeBlockId : "";
+		})()`, js(palace)))
+		card := eval[string](t, ana, blockCard(timeBlockID))
+		// The status badge is upper case by CSS, and innerText is the text as shown.
+		for _, want := range []string{"10:00–11:00", "PLANNED", "1 candidate"} {
+			if !strings.Contains(card, want) {
+				t.Errorf("block card %q lacks %q", card, want)
+			}
+		}
+		blocks := dayBlocks(t, ana)
+		if len(blocks) != 1 || blocks[0].TimeBlockID != timeBlockID || !strings.HasPrefix(blocks[0].StartTime, "10:00") || !strings.HasPrefix(blocks[0].EndTime, "11:00") ||
+			blocks[0].CandidateCount != 1 || blocks[0].candidateNamed(palace) == nil {
+			t.Errorf("GET /plans/%s/blocks?day=1 = %+v, want one 10:00–11:00 block with %s", planID, blocks, palace)
+		}
+	})
+
+	var palaceCandidate string
+	s.step("Ana drops a second candidate onto the block", func(t *testing.T) {
+		ana.awaitRequests(t, []string{"post /plans/" + planID + "/blocks/" + timeBlockID + "/candidates"}, "drag "+market+" onto the block",
+			chromedp.DragAndDrop(
+				chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(market))),
+				chromedp.CSS(fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(timeBlockID)))))
+		ana.waitUntil(t, "the block to count 2 candidates", blockCard(timeBlockID)+`.includes("2 candidates")`)
+		card := eval[string](t, ana, blockCard(timeBlockID))
+		for _, want := range []string{palace + " or " + market, "DECIDING"} {
+			if !strings.Contains(card, want) {
+				t.Errorf("block card %q lacks %q", card, want)
+			}
+		}
+		blocks := dayBlocks(t, ana)
+		if len(blocks) != 1 || blocks[0].CandidateCount != 2 || blocks[0].BlockStatus != "PENDING" ||
+			blocks[0].candidateNamed(palace) == nil || blocks[0].candidateNamed(market) == nil {
+			t.Fatalf("GET /plans/%s/blocks?day=1 = %+v, want one PENDING block with %s and %s", planID, blocks, palace, market)
+		}
+		palaceCandidate = blocks[0].candidateNamed(palace).BlockID
+	})
+
+	// pickerItem is a JavaScript expression for the candidate picker's item of a place.
+	pickerItem := func(name string) string {
+		return fmt.Sprintf(`[...document.querySelectorAll("#picker-body li")].find(li => li.querySelector("p").textContent.trim() === %s)`, js(name))
+	}
+
+	s.step("Ana gives an opinion on a candidate", func(t *testing.T) {
+		ana.click(t, fmt.Sprintf(`#day li[data-time-block-id=%s] button[title="Candidates"]`, js(timeBlockID)))
+		ana.waitUntil(t, "the candidate picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body li").length === 2`)
+		opinions := "/plans/" + planID + "/blocks/" + palaceCandidate + "/opinions"
+		ana.clickAndAwait(t, fmt.Sprintf(`#picker-body button[title="Positive"][hx-post=%s]`, js(opinions)), "post "+opinions)
+		ana.waitUntil(t, "the picker to show Ana's positive opinion", fmt.Sprintf(
+			`(li => { const b = li && li.querySelector('button[title="Positive"]'); return b && b.getAttribute("aria-pressed") === "true" && b.querySelector(".tabular-nums").textContent.trim() === "1"; })(%s)`, pickerItem(palace)))
+		// The grid behind the dialog refreshes itself on the opinion event (SSE).
+		ana.waitUntil(t, "the block card's tally of positive opinions to be 1",
+			textOf(fmt.Sprintf(`#day li[data-time-block-id=%s] [title="Positive opinions"]`, js(timeBlockID)))+` === "1"`)
+		blocks := dayBlocks(t, ana)
+		if len(blocks) != 1 || blocks[0].candidateNamed(palace) == nil {
+			t.Fatalf("GET /plans/%s/blocks?day=1 = %+v, want the block with %s", planID, blocks, palace)
+		}
+		if c := blocks[0].candidateNamed(palace); c.OpinionSummary.Distribution.Positive != 1 || c.OpinionSummary.TotalCount != 1 || c.OpinionSummary.My == nil || c.OpinionSummary.My.Type != "POSITIVE" {
+			t.Errorf("the API's opinion summary of %s is %+v, want Ana's one positive opinion", palace, c.OpinionSummary)
+		}
+	})
+
+	s.step("Ana confirms a candidate", func(t *testing.T) {
+		ana.clickAndAwait(t, fmt.Sprintf(`#picker-body form:has(input[name="block_id"][value=%s]) button[type="submit"]`, js(palaceCandidate)),
+			"patch /plans/"+planID+"/blocks/"+timeBlockID+"/selection")
+		s.dialogClosed(t, ana, "#picker-dialog", "confirming the candidate")
+		ana.waitUntil(t, "the block to be confirmed", blockCard(timeBlockID)+`.includes("CONFIRMED")`)
+		if card := eval[string](t, ana, blockCard(timeBlockID)); !strings.HasPrefix(card, palace+" ") || strings.Contains(card, " or ") {
+			t.Errorf("the confirmed block's card %q should be titled %s alone", card, palace)
+		}
+		blocks := dayBlocks(t, ana)
+		if len(blocks) != 1 {
+			t.Fatalf("GET /plans/%s/blocks?day=1 = %+v, want the one block", planID, blocks)
+		}
+		if b := blocks[0]; b.BlockStatus != "FIXED" || b.SelectedBlock == nil || b.SelectedBlock.BlockID != palaceCandidate {
+			t.Errorf("GET /plans/%s/blocks?day=1: status %s, selected %+v; want FIXED with %s selected", planID, b.BlockStatus, b.SelectedBlock, palace)
+		}
+	})
+
+	s.step("Ana adds an expense on the budget page", func(t *testing.T) {
+		ana.click(t, fmt.Sprintf(`main a[href=%s]`, js("/plans/"+planID+"/budget")))
+		ana.waitPath(t, `^/plans/[^/]+/budget$`)
+		before := getJSON[budgetJSON](t, ana, "/plans/"+planID+"/budgets")
+		form := fmt.Sprintf(`form[hx-post=%s]`, js("/plans/"+planID+"/expenses"))
+		ana.click(t, `details:has(`+form+`) > summary`)
+		ana.typeInto(t, form+` input[aria-label="New item"]`, "Palace tickets")
+		ana.typeInto(t, form+` input[name="cost"]`, "6000")
+		anaMember := eval[string](t, ana, fmt.Sprintf(`[...document.querySelectorAll(%s)].find(o => o.textContent.trim() === "Ana").value`, js(form+` select[name="paid_by"] option`)))
+		ana.do(t, "say Ana paid", chromedp.SetValue(chromedp.CSS(form+` select[name="paid_by"]`), anaMember))
+		ana.click(t, form+` button[type="submit"]`)
+		want := views.Money(before.TotalCost+6000, before.Currency)
+		ana.waitUntil(t, "the expense in the day's list", fmt.Sprintf(
+			`[...document.querySelectorAll("section[aria-labelledby=expenses-heading] li")].some(li => li.textContent.includes("Palace tickets") && li.textContent.includes(%s))`,
+			js(views.Money(6000, before.Currency))))
+		got := eval[string](t, ana, `(c => c ? c.querySelectorAll("p")[1].textContent.trim() : "")([...document.querySelectorAll("main .card")].find(c => c.querySelector("p").textContent.trim() === "Total cost"))`)
+		if got != want {
+			t.Errorf("the Total cost card says %q, want %s", got, want)
+		}
+		if after := getJSON[budgetJSON](t, ana, "/plans/"+planID+"/budgets"); after.TotalCost != before.TotalCost+6000 {
+			t.Errorf("GET /plans/%s/budgets total_cost = %d, want %d + 6000", planID, after.TotalCost, before.TotalCost)
+		}
+	})
+
+	s.step("Ana makes an invite link", func(t *testing.T) {
+		ana.click(t, fmt.Sprintf(`nav[aria-label="Breadcrumb"] a[href=%s]`, js("/plans/"+planID)))
+		ana.waitPath(t, `^/plans/[^/]+$`)
+		ana.click(t, fmt.Sprintf(`button[hx-post=%s]`, js("/plans/"+planID+"/invitations")))
+		inviteURL = waitFor[string](t, ana, "the invite link", `(document.querySelector("#invite-url") || {}).value || ""`)
+		if !strings.HasPrefix(inviteURL, base+"/invite/") {
+			t.Errorf("invite link %q, want one under %s/invite/", inviteURL, base)
+		}
+	})
+
+	s.step("Mina opens the link, signs in as a new user and lands on the plan", func(t *testing.T) {
+		mina.do(t, "open the invite link", chromedp.Navigate(inviteURL))
+		mina.waitPath(t, `^/plans/`+planID+`$`)
+		mina.waitUntil(t, "the guest banner", `document.querySelector('main [role="note"] a[href^="/login"]')`)
+		if card := eval[string](t, mina, blockCard(timeBlockID)); !strings.Contains(card, palace) || !strings.Contains(card, "CONFIRMED") {
+			t.Errorf("as a guest Mina sees the block as %q, want %s confirmed", card, palace)
+		}
+		mina.click(t, `main [role="note"] a[href^="/login"]`)
+		mina.waitPath(t, `^/login$`)
+		mina.typeInto(t, `#dev-provider-id`, "e2e-mina")
+		mina.typeInto(t, `#dev-nickname`, "Mina")
+		mina.click(t, `form:has(#dev-provider-id) button[type="submit"]`)
+		mina.waitPath(t, `^/onboarding/terms$`)
+		mina.click(t, `form[action="/onboarding/terms"] button[type="submit"]`)
+		mina.waitPath(t, `^/onboarding/nickname$`)
+		if got := eval[string](t, mina, `document.querySelector("#nickname").value`); got != "Mina" {
+			t.Errorf("the nickname step proposes %q, want Mina", got)
+		}
+		mina.click(t, `form[hx-put^="/users/me"] button[type="submit"]`)
+		mina.waitPath(t, `^/plans/`+planID+`$`)
+		mina.waitUntil(t, "the plan's day grid", `document.querySelector("#day")`)
+		if n := eval[int](t, mina, `document.querySelectorAll('main [role="note"]').length`); n != 0 {
+			t.Errorf("Mina still sees the guest banner after joining")
+		}
+		// Guests get the page without the side panel of places (hidden); members get it.
+		if !eval[bool](t, mina, `getComputedStyle(document.querySelector('aside[aria-labelledby="panel-heading"]')).display !== "none" && document.querySelectorAll("#panel-places li[data-collection-place-id]").length === 3`) {
+			t.Errorf("Mina does not see the side panel with the linked collection's places after joining")
+		}
+		members := getJSON[planMembersJSON](t, mina, "/plans/"+planID+"/members")
+		var names []string
+		for _, m := range members.Members {
+			names = append(names, m.Nickname)
+		}
+		if members.Me == nil || members.Me.Nickname != "Mina" || len(names) != 2 || !slices.Contains(names, "Ana") || !slices.Contains(names, "Mina") {
+			t.Errorf("GET /plans/%s/members as Mina: me %+v, members %q; want Mina, a member beside Ana", planID, members.Me, names)
+		}
+	})
+
+	s.step("Ana's change reaches Mina's page live", func(t *testing.T) {
+		// Mina's presence reaches Ana once Mina's event stream is open, so after this wait a
+		// change cannot be missed for want of a connection.
+		ana.waitUntil(t, "Mina present on Ana's page", `document.querySelector('#presence [data-presence] [title="Mina"]')`)
+		mina.do(t, "mark the page", chromedp.Evaluate[chromedp.Void](`window.e2eSamePage = true`))
+		if n := eval[int](t, mina, fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].filter(li => li.textContent.includes(%s)).length`, js(tower))); n != 0 {
+			t.Fatalf("Mina's page shows %s before Ana added it", tower)
+		}
+
+		ana.click(t, fmt.Sprintf(`#panel-places li[data-place-name=%s] button[data-add-place]`, js(tower)))
+		ana.waitUntil(t, "the add-block dialog", `document.querySelector("#block-dialog").open`)
+		ana.do(t, "set 14:00–16:00", chromedp.SetValue(chromedp.CSS(`#add-start`), "14:00"), chromedp.SetValue(chromedp.CSS(`#add-end`), "16:00"))
+		changed := time.Now()
+		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+planID+"/blocks")
+		towerCard := fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].map(li => li.innerText.replace(/\s+/g, " ").trim()).find(t => t.includes(%s)) || ""`, js(tower))
+		ana.waitUntil(t, "the new block on Ana's page", towerCard)
+		s.dialogClosed(t, ana, "#block-dialog", "adding the block")
+
+		got := waitFor[string](t, mina, "Ana's new block on Mina's page", towerCard)
+		t.Logf("Ana's change appeared on Mina's page %v after Ana submitted it", time.Since(changed).Round(time.Millisecond))
+		if !strings.Contains(got, "14:00–16:00") {
+			t.Errorf("Mina sees the new block as %q, want 14:00–16:00", got)
+		}
+		if !eval[bool](t, mina, `window.e2eSamePage === true && location.pathname === `+js("/plans/"+planID)) {
+			t.Errorf("Mina's page was reloaded or left; the change should arrive over the event stream")
+		}
+		if got := eval[string](t, mina, textOf(`#day-heading + span`)); got != "2 blocks" {
+			t.Errorf("Mina's day header counts %q, want 2 blocks", got)
+		}
+	})
+
+	s.step("the pages reported no script errors", func(t *testing.T) {
+		for _, b := range s.browsers {
+			for _, p := range b.reported() {
+				t.Errorf("%s: %s", b.name, p)
+			}
+		}
+	})
+}
+
+// count is how many times s is in list.
+func count(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
