@@ -109,6 +109,16 @@ type MemberGroup struct {
 	Members []Member
 }
 
+// Mark makes the member with the given id the group's Me (none when no member has it).
+func (g *MemberGroup) Mark(memberID string) {
+	g.Me = nil
+	for i := range g.Members {
+		if memberID != "" && g.Members[i].ID == memberID {
+			g.Me = &g.Members[i]
+		}
+	}
+}
+
 // PlanCollection is a collection linked to a plan, with the plan member who linked it.
 type PlanCollection struct {
 	CollectionID string

@@ -174,27 +174,14 @@ func (db *DB) CollectionPlans(ctx context.Context, userID, collectionID string) 
 // CollectionMembers lists a collection's active members, owner first then by join time, and
 // which of them is the user.
 func (db *DB) CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error) {
-	g := &planner.MemberGroup{Members: []planner.Member{}}
+	var g *planner.MemberGroup
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, collectionID, userID)
 		if err != nil {
 			return err
 		}
-		if err := tx.SelectContext(ctx, &g.Members, `
-			SELECT id, nickname, picture, role FROM collection_members
-			WHERE collection_id = $1 AND left_at IS NULL
-			ORDER BY role = 'OWNER' DESC, joined_at, id`, collectionID); err != nil {
-			return err
-		}
-		for i := range g.Members {
-			if g.Members[i].ID == m.ID {
-				g.Me = &g.Members[i]
-			}
-		}
-		return nil
+		g, err = collectionKind.group(ctx, tx, collectionID, m.ID)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
+	return g, err
 }

@@ -42,12 +42,11 @@ func (db *DB) PlanExport(ctx context.Context, viewer, planID string) (*planner.P
 			SELECT c.id FROM candidates c JOIN time_blocks b ON b.id = c.time_block_id WHERE b.plan_id = $1)`, planID); err != nil {
 			return err
 		}
-		if err := tx.SelectContext(ctx, &out.Members, `
-			SELECT id, nickname, picture, role FROM plan_members
-			WHERE plan_id = $1 AND left_at IS NULL
-			ORDER BY role = 'OWNER' DESC, joined_at, id`, planID); err != nil {
+		members, err := planKind.group(ctx, tx, planID, "")
+		if err != nil {
 			return err
 		}
+		out.Members = members.Members
 		if out.Collections, err = selectPlanCollections(ctx, tx, `pc.plan_id = $1`, planID); err != nil {
 			return err
 		}

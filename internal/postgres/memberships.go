@@ -36,6 +36,20 @@ func outsider(t planner.ShareType, resourceID, viewer, noun string) (membership,
 	return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this %s.", noun)
 }
 
+// group lists the resource's active members, the owner first and then by join time, with the
+// member whose membership id is me (if any) as the group's Me.
+func (k memberKind) group(ctx context.Context, q sqlx.QueryerContext, id, me string) (*planner.MemberGroup, error) {
+	g := &planner.MemberGroup{Members: []planner.Member{}}
+	if err := sqlx.SelectContext(ctx, q, &g.Members, `
+		SELECT id, nickname, picture, role FROM `+k.table+`
+		WHERE `+k.key+` = $1 AND left_at IS NULL
+		ORDER BY role = 'OWNER' DESC, joined_at, id`, id); err != nil {
+		return nil, err
+	}
+	g.Mark(me)
+	return g, nil
+}
+
 // owner is member, then FORBIDDEN_NOT_OWNER unless the user owns the resource.
 func (k memberKind) owner(ctx context.Context, q sqlx.QueryerContext, id, userID, action string) (membership, error) {
 	m, err := k.member(ctx, q, id, userID)

@@ -306,30 +306,16 @@ func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
 // PlanMembers lists a plan's active members, the owner first and then by join time, with the
 // caller among them.
 func (db *DB) PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error) {
-	out := planner.MemberGroup{Members: []planner.Member{}}
+	var g *planner.MemberGroup
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
-		err = tx.SelectContext(ctx, &out.Members, `
-			SELECT id, nickname, picture, role FROM plan_members
-			WHERE plan_id = $1 AND left_at IS NULL
-			ORDER BY role = 'OWNER' DESC, joined_at, id`, planID)
-		if err != nil {
-			return err
-		}
-		for i := range out.Members {
-			if out.Members[i].ID == me.ID {
-				out.Me = &out.Members[i]
-			}
-		}
-		return nil
+		g, err = planKind.group(ctx, tx, planID, me.ID)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return g, err
 }
 
 // ChangePlanOwner hands the plan's ownership to another active member (the owner only).

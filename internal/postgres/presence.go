@@ -80,11 +80,7 @@ func (db *DB) PlanPresence(ctx context.Context, viewer, planID string) (*planner
 				out.Members = append(out.Members, r.Member)
 			}
 		}
-		for i := range out.Members {
-			if out.Members[i].ID == me.ID {
-				out.Me = &out.Members[i]
-			}
-		}
+		out.Mark(me.ID)
 		return nil
 	})
 	if err != nil {
