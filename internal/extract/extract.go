@@ -142,18 +142,31 @@ func parseHTML(p Page) *html.Node {
 
 // decode returns a page's body in UTF-8, converted from the charset its content type names,
 // or else, unless the body is valid UTF-8, the one its byte order mark or an HTML <meta>
-// names (windows-1252 when none does).
+// names (windows-1252 when none does), made storable.
 func decode(p Page) []byte {
 	if _, params, err := mime.ParseMediaType(p.ContentType); (err != nil || params["charset"] == "") && utf8.Valid(p.Body) {
-		return p.Body
+		return storable(p.Body)
 	}
 	r, err := charset.NewReader(bytes.NewReader(p.Body), p.ContentType)
 	if err != nil {
-		return p.Body
+		return storable(p.Body)
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return p.Body
+		return storable(p.Body)
+	}
+	return storable(b)
+}
+
+// storable makes b text that PostgreSQL, where what is read from a page is stored and
+// searched, can hold: invalid UTF-8 (which a page sniffed or declared as UTF-8 may still
+// have) becomes U+FFFD, and NUL a space.
+func storable(b []byte) []byte {
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		b = bytes.ReplaceAll(b, []byte{0}, []byte{' '})
 	}
 	return b
 }

@@ -351,28 +351,3 @@ Kinkaku-ji.</p><ul><li>Nishiki Market</li></ul><footer>© me</footer>`)})
 		t.Error("Text of an image")
 	}
 }
-
-// FuzzAnalyze checks that any input is analysed without a panic, into candidates with a
-// tidy, unique name and a summary of at most 300 characters.
-func FuzzAnalyze(f *testing.F) {
-	f.Add("text/html", []byte(`<h2>1. Gwangjang Market</h2><script type="application/ld+json">{"@type":"Place","name":"X"}</script>`))
-	f.Add("text/plain", []byte("1. Tongin Market\nhttps://www.google.com/maps/place/A/@1,2,3z"))
-	f.Add("text/html", []byte(`<div itemscope itemtype="https://schema.org/Place"><span itemprop="name">경복궁</span></div>`))
-	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
-		a, err := Analyze(Page{URL: "https://example.com/", ContentType: contentType, Body: body})
-		if err != nil {
-			return
-		}
-		if utf8.RuneCountInString(a.Summary) > summaryRunes {
-			t.Fatalf("summary of %d characters", utf8.RuneCountInString(a.Summary))
-		}
-		seen := map[string]bool{}
-		for _, c := range a.Candidates {
-			key := strings.Join(normWords(c.Name), " ")
-			if c.Name == "" || c.Name != strings.TrimSpace(c.Name) || seen[key] {
-				t.Fatalf("candidate %q (repeat: %v)", c.Name, seen[key])
-			}
-			seen[key] = true
-		}
-	})
-}

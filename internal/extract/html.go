@@ -73,6 +73,7 @@ type scanner struct {
 	stack   []block // the open containers
 	article int     // depth of article and main elements
 	pre     int     // depth of pre elements, whose line breaks are kept
+	emph    int     // depth of strong and b elements
 }
 
 // scan reads a parsed page.
@@ -131,11 +132,15 @@ func (s *scanner) node(n *html.Node) {
 		s.stack = append(s.stack, block{kind: kind, level: headingLevel(n)})
 	}
 	inArticle, inPre := n.DataAtom == atom.Article || n.DataAtom == atom.Main, n.DataAtom == atom.Pre
+	inEmph := n.DataAtom == atom.Strong || n.DataAtom == atom.B
 	if inArticle {
 		s.article++
 	}
 	if inPre {
 		s.pre++
+	}
+	if inEmph {
+		s.emph++
 	}
 	s.children(n)
 	if inArticle {
@@ -144,13 +149,20 @@ func (s *scanner) node(n *html.Node) {
 	if inPre {
 		s.pre--
 	}
+	if inEmph {
+		s.emph--
+	}
 	switch n.DataAtom {
 	case atom.A:
 		if href := attr(n, "href"); href != "" {
 			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href})
 		}
 	case atom.Strong, atom.B:
-		s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n)})
+		// Bold inside bold is in the outer block's text already; a block for each of n nested
+		// ones would hold the text n times over (unclosed <b> tags nest hundreds deep).
+		if s.emph == 0 {
+			s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n)})
+		}
 	}
 	if isContainer {
 		s.flush()

@@ -170,11 +170,11 @@ func listNames(t thing) []string {
 }
 
 // textValue reads a property as text: a string, a number, a {"@value"} or named object, or
-// the first of a list.
+// the first of a list. A NUL (JSON's \u0000) becomes a space, as decode has it.
 func textValue(v any) string {
 	switch v := v.(type) {
 	case string:
-		return strings.TrimSpace(v)
+		return strings.TrimSpace(strings.ReplaceAll(v, "\x00", " "))
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case map[string]any:

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // trackingParams are query parameters that only say where a click came from.
@@ -22,7 +23,8 @@ var trackingParams = map[string]bool{
 // dropped, tracking parameters (utm_*, fbclid, gclid, igshid, si; any case) removed and the
 // remaining query parameters sorted by name (values of one name keep their order). An empty
 // path becomes "/"; otherwise the path is kept as it is, trailing slash included, since
-// servers may treat "/a" and "/a/" differently. A query that does not parse is kept as it is.
+// servers may treat "/a" and "/a/" differently. A query that does not parse is kept as it is,
+// but for white space at its end.
 //
 // It returns an Unsupported *Error for a URL that is not http or https, has no host or has
 // user info.
@@ -66,6 +68,10 @@ func NormalizeURL(raw string) (string, error) {
 			}
 		}
 		u.RawQuery = q.Encode()
+	} else {
+		// Kept, but for white space at its end: with the fragment gone, the URL would end in
+		// it, and normalising again would trim it.
+		u.RawQuery = strings.TrimRightFunc(u.RawQuery, unicode.IsSpace)
 	}
 	return u.String(), nil
 }

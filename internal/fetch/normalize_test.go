@@ -1,9 +1,6 @@
 package fetch
 
-import (
-	"net/url"
-	"testing"
-)
+import "testing"
 
 func TestNormalizeURL(t *testing.T) {
 	tests := []struct {
@@ -61,33 +58,4 @@ func TestNormalizeURLUnsupported(t *testing.T) {
 			t.Errorf("NormalizeURL(%q) err = %v, want kind %s", in, err, Unsupported)
 		}
 	}
-}
-
-// FuzzNormalizeURL checks that a normalised URL is an http(s) URL and normalises to itself.
-func FuzzNormalizeURL(f *testing.F) {
-	for _, s := range []string{
-		"https://Example.com:443/a/?utm_source=x&b=2&a=1#top",
-		"http://[::1]:80/",
-		"http://example.com/a?x=1;y=2",
-		"https://example.com/%2F?q=%zz",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		out, err := NormalizeURL(in)
-		if err != nil {
-			if KindOf(err) != Unsupported {
-				t.Fatalf("NormalizeURL(%q) err = %v, want kind %s", in, err, Unsupported)
-			}
-			return
-		}
-		u, err := url.Parse(out)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
-			t.Fatalf("NormalizeURL(%q) = %q, not a clean http(s) URL (%v)", in, out, err)
-		}
-		again, err := NormalizeURL(out)
-		if err != nil || again != out {
-			t.Fatalf("NormalizeURL(%q) = %q, but NormalizeURL(%q) = %q, %v", in, out, out, again, err)
-		}
-	})
 }

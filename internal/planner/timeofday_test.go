@@ -63,23 +63,3 @@ func TestTimeOfDayJSON(t *testing.T) {
 		t.Fatal("decoded 25:00")
 	}
 }
-
-// FuzzParseTimeOfDay: whatever parses is a time of day that formats and parses back to itself.
-func FuzzParseTimeOfDay(f *testing.F) {
-	for _, s := range []string{"09:30:00.000Z", "09:30", "23:59:59", "00:00:00.1Z", "24:00", "9:3"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ParseTimeOfDay(s)
-		if err != nil {
-			return
-		}
-		if v < 0 || time.Duration(v) >= 24*time.Hour || time.Duration(v)%time.Millisecond != 0 {
-			t.Fatalf("ParseTimeOfDay(%q) = %v: out of range", s, time.Duration(v))
-		}
-		back, err := ParseTimeOfDay(v.String())
-		if err != nil || back != v {
-			t.Fatalf("%q → %s → %v, %v", s, v, time.Duration(back), err)
-		}
-	})
-}
