@@ -73,5 +73,11 @@ func NormalizeURL(raw string) (string, error) {
 		// it, and normalising again would trim it.
 		u.RawQuery = strings.TrimRightFunc(u.RawQuery, unicode.IsSpace)
 	}
-	return u.String(), nil
+	out := u.String()
+	// Lower-casing can turn bytes that are not UTF-8 (say, in an IPv6 zone) into escapes
+	// that a host may not hold: a form that does not parse again is no URL to fetch.
+	if _, err := url.Parse(out); err != nil {
+		return "", errorf(Unsupported, err)
+	}
+	return out, nil
 }
