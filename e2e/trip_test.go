@@ -500,14 +500,3 @@ func TestTripPlanningTogether(t *testing.T) {
 		}
 	})
 }
-
-// count is how many times s is in list.
-func count(list []string, s string) int {
-	n := 0
-	for _, x := range list {
-		if x == s {
-			n++
-		}
-	}
-	return n
-}
