@@ -3,8 +3,11 @@
 # cluster in .data/postgres started with the installed PostgreSQL binaries.
 
 GO ?= go
+# gotestsum (pinned in go.mod as a tool) runs go test: a line per package, then every failure
+# and every skipped test with its reason, then the totals.
+GOTESTSUM ?= --format pkgname --format-hide-empty-pkg
 
-.PHONY: run build test load fuzz generate generate-check css vendor-js fmt fmt-check vet bench clean
+.PHONY: run build test race lint load fuzz generate generate-check css vendor-js fmt fmt-check vet bench clean
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -14,7 +17,14 @@ build: ## build bin/tripplan
 
 test: ## the whole suite against a real PostgreSQL
 	$(GO) vet ./...
-	$(GO) run ./cmd/withdb -- $(GO) test -count=1 ./...
+	$(GO) run ./cmd/withdb -- $(GO) tool gotestsum $(GOTESTSUM) -- -count=1 ./...
+
+race: ## the whole suite again under the race detector (CI runs it)
+	$(GO) run ./cmd/withdb -- $(GO) tool gotestsum $(GOTESTSUM) -- -race -count=1 ./...
+
+lint: ## go vet and staticcheck (pinned in go.mod as a tool)
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 bench: ## benchmarks of the hot endpoints (numbers go to docs/PERFORMANCE.md)
 	$(GO) run ./cmd/withdb -- $(GO) test -run '^$$' -bench . -benchmem ./...

@@ -429,14 +429,11 @@ func TestGetTimeout(t *testing.T) {
 	defer close(release) // runs before the server's Close in Cleanup
 	f := &Fetcher{AllowHosts: []string{hostPort(srv)}, Timeout: 100 * time.Millisecond}
 
-	start := time.Now()
+	// The server holds the request until the test ends: only the fetcher's timeout ends it.
 	_, err := f.Get(context.Background(), srv.URL)
 	wantKind(t, err, Transient)
 	if !err.(*Error).Retryable() {
 		t.Error("a timeout is not retryable")
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Get took %v with a 100ms timeout", d)
 	}
 }
 

