@@ -1,9 +1,10 @@
 package web
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,64 +20,83 @@ type pictureUploadJSON struct {
 	Picture      string `json:"picture"`
 }
 
-// startPictureUpload answers a signed URL that accepts the new picture's bytes for ten minutes,
-// and the picture's URL, which the profile shows from now on (until the upload arrives, the
-// initials stand in).
+// startPictureUpload answers a signed URL that accepts the new picture's bytes once, for ten
+// minutes, and the URL the picture will have. The profile keeps its picture until the upload
+// arrives; issuing this URL makes any older unused one stop working.
 func (s *Server) startPictureUpload(c echo.Context) error {
 	contentType := queryParam(c, "content_type", "contentType")
-	ext, ok := storage.PictureTypes[contentType]
-	if !ok {
+	if _, ok := storage.PictureTypes[contentType]; !ok {
 		return planner.Errorf(planner.CodeUnsupportedImageType, "The picture must be image/jpeg, image/png or image/webp.")
 	}
 	ctx, userID := c.Request().Context(), caller(c).UserID
-	key := "pictures/" + userID + "/" + planner.NewID() + ext
+	key := storage.NewPictureKey(userID, contentType)
+	if err := s.store.StartPictureUpload(ctx, userID, key, storage.UploadTTL); err != nil {
+		return err
+	}
 	upload, err := s.files.UploadURL(ctx, key, contentType)
 	if err != nil {
 		return err
 	}
-	picture := s.cfg.BaseURL + filesPath + key
-	old, err := s.store.SetPicture(ctx, userID, picture)
-	if err != nil {
-		return err
-	}
-	s.deleteOwnFile(c, old)
-	return respond(c, http.StatusOK, pictureUploadJSON{PresignedURL: upload, Picture: picture}, nil, nil)
+	return respond(c, http.StatusOK, pictureUploadJSON{PresignedURL: upload, Picture: s.cfg.BaseURL + filesPath + key}, nil, nil)
 }
 
 // deletePicture removes the user's picture.
 func (s *Server) deletePicture(c echo.Context) error {
-	old, err := s.store.SetPicture(c.Request().Context(), caller(c).UserID, "")
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	old, err := s.store.SetPicture(ctx, userID, "", "")
 	if err != nil {
 		return err
 	}
-	s.deleteOwnFile(c, old)
+	s.deletePictureFile(ctx, userID, old)
 	return respondChange(c, http.StatusNoContent, nil, nil, "/profile")
 }
 
-// deleteOwnFile deletes a replaced picture when it is one of ours; failing to is only logged.
-func (s *Server) deleteOwnFile(c echo.Context, picture string) {
-	key, ok := strings.CutPrefix(picture, s.cfg.BaseURL+filesPath)
-	if !ok || key == "" {
+// deletePictureFile deletes a picture file the user uploaded (key as the store answered it, ""
+// for none); failing to is only logged, the orphan job deletes it later.
+func (s *Server) deletePictureFile(ctx context.Context, userID, key string) {
+	if key == "" {
 		return
 	}
-	if err := s.files.Delete(c.Request().Context(), key); err != nil {
-		s.log.WarnContext(c.Request().Context(), "delete replaced picture", "key", key, "err", err)
+	if err := s.files.DeletePicture(ctx, userID, key); err != nil {
+		s.log.WarnContext(ctx, "delete picture file", "key", key, "err", err)
 	}
 }
 
-// acceptUpload receives a signed upload into the local directory (storage.Store.Accept).
+// acceptUpload receives a signed upload (storage.Store.Receive), uses up its URL, stores the
+// bytes and makes them the user's picture, deleting the file of the picture it replaces.
 func (s *Server) acceptUpload(c echo.Context) error {
-	if _, err := s.files.Accept(c.Request().Context(), c.Request()); err != nil {
-		if errors.Is(err, storage.ErrRejected) {
-			return planner.Errorf(planner.CodeUnsupportedImageType,
-				"The upload URL is not valid any more, or the bytes are not a JPEG, PNG or WebP image of at most 5 MB of the type it was made for.")
-		}
+	ctx := c.Request().Context()
+	up, err := s.files.Receive(ctx, c.Request())
+	switch {
+	case errors.Is(err, storage.ErrBadURL):
+		return planner.Errorf(planner.CodeInvalidUploadURL, "This upload URL is not valid, or its time is up. Ask for a new one.")
+	case errors.Is(err, storage.ErrRejected):
+		return planner.Errorf(planner.CodeUnsupportedImageType,
+			"The bytes are not a JPEG, PNG or WebP image of at most 5 MB of the type the upload URL was made for.")
+	case err != nil:
 		return err
 	}
+	userID, err := s.store.ClaimPictureUpload(ctx, up.Key)
+	if err != nil {
+		return err
+	}
+	if owner, _ := storage.PictureOwner(up.Key); owner != userID { // keys are made per user; a mismatch is a bug
+		return fmt.Errorf("upload %q claimed by user %s", up.Key, userID)
+	}
+	if err := s.files.Write(ctx, up); err != nil {
+		return err
+	}
+	old, err := s.store.SetPicture(ctx, userID, s.cfg.BaseURL+filesPath+up.Key, up.Key)
+	if err != nil { // withdrawn meanwhile
+		s.deletePictureFile(ctx, userID, up.Key)
+		return err
+	}
+	s.deletePictureFile(ctx, userID, old)
 	return c.NoContent(http.StatusOK)
 }
 
-// serveFile serves a stored picture with the type its bytes show.
+// serveFile serves a stored picture with the type its bytes show; any other path, a picture
+// key or not, is 404.
 func (s *Server) serveFile(c echo.Context) error {
 	key := c.Param("*")
 	data, contentType, err := s.files.Read(c.Request().Context(), key)

@@ -51,7 +51,9 @@ type Store interface {
 	User(ctx context.Context, id string) (*planner.User, error)
 	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
-	SetPicture(ctx context.Context, userID, picture string) (old string, err error)
+	SetPicture(ctx context.Context, userID, picture, key string) (oldKey string, err error)
+	StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error
+	ClaimPictureUpload(ctx context.Context, key string) (userID string, err error)
 	WithdrawUser(ctx context.Context, userID, reason string) error
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)

@@ -118,8 +118,12 @@ func (s *Server) withdraw(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.WithdrawUser(c.Request().Context(), caller(c).UserID, reason); err != nil {
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	if err := s.store.WithdrawUser(ctx, userID, reason); err != nil {
 		return err
+	}
+	if err := s.files.DeleteUser(ctx, userID); err != nil { // the orphan job deletes what is left
+		s.log.WarnContext(ctx, "delete a withdrawn user's pictures", "user_id", userID, "err", err)
 	}
 	if err := s.clearSignIn(c); err != nil {
 		return err

@@ -77,6 +77,27 @@ func TestWithdrawal(t *testing.T) {
 	}
 }
 
+func TestWithdrawalDeletesPictures(t *testing.T) {
+	a := newTestApp(t)
+	ana, bea := a.member("wd-ana", "Ana"), a.member("wd-bea", "Bea")
+	picture := a.uploadPicture(t, ana)
+	a.uploadPicture(t, bea)
+	pending := a.startUpload(t, bea)
+	for _, token := range []string{ana, bea} {
+		if r := a.do(req{Method: "DELETE", Path: "/users/me", Token: token, Body: map[string]string{"reason": "bye"}}); r.Status != 204 {
+			t.Fatalf("withdraw: %d %s", r.Status, r.Body)
+		}
+	}
+	if s := a.fileStatus(t, picture); s != 404 {
+		t.Fatalf("a withdrawn user's picture answers %d", s)
+	}
+	// An upload URL issued before the withdrawal stores nothing.
+	uploadTo(t, pending.PresignedURL, "image/png", pngBytes(t)).problem(t, 403, "INVALID_UPLOAD_URL")
+	if s := a.fileStatus(t, pending.Picture); s != 404 {
+		t.Fatalf("an upload after withdrawal answers %d", s)
+	}
+}
+
 func TestProfilePageInABrowser(t *testing.T) {
 	a := newTestApp(t)
 	b := a.signedInBrowser(t, "prof-1", "Mina")

@@ -166,13 +166,36 @@ type Queue struct {
 	client *river.Client[*sql.Tx]
 }
 
-// NewQueue makes the queue on the database, with the worker.
-func NewQueue(db *sql.DB, w *Worker, log *slog.Logger) (*Queue, error) {
+// Periodic is another kind of job the queue works on a schedule (see Every).
+type Periodic struct {
+	addWorker func(*river.Workers)
+	job       *river.PeriodicJob
+}
+
+// Every makes a job of args, worked by w, that the queue runs at start and then every interval:
+// River's leader instance inserts it, so one instance works each run.
+func Every[T river.JobArgs](interval time.Duration, args T, w river.Worker[T]) Periodic {
+	return Periodic{
+		addWorker: func(ws *river.Workers) { river.AddWorker(ws, w) },
+		job: river.NewPeriodicJob(river.PeriodicInterval(interval), func() (river.JobArgs, *river.InsertOpts) {
+			return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: interval}}
+		}, &river.PeriodicJobOpts{RunOnStart: true}),
+	}
+}
+
+// NewQueue makes the queue on the database, with the worker and any periodic jobs.
+func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Queue, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, w)
+	var periodicJobs []*river.PeriodicJob
+	for _, p := range periodic {
+		p.addWorker(workers)
+		periodicJobs = append(periodicJobs, p.job)
+	}
 	client, err := river.NewClient(riverdatabasesql.New(db), &river.Config{
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
 		Workers:           workers,
+		PeriodicJobs:      periodicJobs,
 		MaxAttempts:       maxAttempts,
 		FetchPollInterval: 200 * time.Millisecond, // the database/sql driver polls (no LISTEN)
 		Logger:            log,

@@ -33,6 +33,7 @@ const (
 	CodeUserNotFound         Code = "USER_NOT_FOUND"
 	CodeUserWithdrawn        Code = "USER_WITHDRAWN"
 	CodeUnsupportedImageType Code = "UNSUPPORTED_IMAGE_CONTENT_TYPE"
+	CodeInvalidUploadURL     Code = "INVALID_UPLOAD_URL"
 
 	// Roles.
 	CodeGuestForbidden        Code = "GUEST_FORBIDDEN"
@@ -99,6 +100,7 @@ var statuses = map[Code]int{
 	CodeUserNotFound:         http.StatusNotFound,
 	CodeUserWithdrawn:        http.StatusForbidden,
 	CodeUnsupportedImageType: http.StatusBadRequest,
+	CodeInvalidUploadURL:     http.StatusForbidden,
 
 	CodeGuestForbidden:        http.StatusForbidden,
 	CodeForbiddenNotMember:    http.StatusForbidden,

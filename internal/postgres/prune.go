@@ -23,6 +23,10 @@ func (db *DB) PruneExpired(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE created_at < now() - interval '1 day'`); err != nil {
 			return err
 		}
+		// Picture uploads never made before their URL expired.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM picture_uploads WHERE expires_at < now()`); err != nil {
+			return err
+		}
 		// Presence rows left by a server that went away (live ones are touched every 15 s).
 		_, err := tx.ExecContext(ctx, `DELETE FROM presence WHERE seen_at < now() - interval '10 minutes'`)
 		return err

@@ -114,21 +114,23 @@ func copyProfile(ctx context.Context, tx *sqlx.Tx, userID, nickname, picture str
 }
 
 // SetPicture changes (or, with "", removes) the user's picture and copies it to the user's
-// active memberships; it answers the picture it replaced.
-func (db *DB) SetPicture(ctx context.Context, userID, picture string) (old string, err error) {
+// active memberships. key is the storage key of a picture uploaded here ("" for none); it
+// answers the key of the picture it replaced ("" when that was not one of ours).
+func (db *DB) SetPicture(ctx context.Context, userID, picture, key string) (oldKey string, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		var u planner.User
-		err := tx.GetContext(ctx, &old, `SELECT picture FROM users WHERE id = $1 AND withdrawn_at IS NULL FOR UPDATE`, userID)
+		err := tx.GetContext(ctx, &oldKey, `SELECT coalesce(picture_key, '') FROM users WHERE id = $1 AND withdrawn_at IS NULL FOR UPDATE`, userID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
 		}
 		if err != nil {
 			return err
 		}
-		if err := tx.GetContext(ctx, &u, `UPDATE users SET picture = $2, updated_at = now() WHERE id = $1 RETURNING `+userColumns, userID, picture); err != nil {
+		if err := tx.GetContext(ctx, &u, `UPDATE users SET picture = $2, picture_key = NULLIF($3, ''), updated_at = now()
+			WHERE id = $1 RETURNING `+userColumns, userID, picture, key); err != nil {
 			return err
 		}
 		return copyProfile(ctx, tx, userID, u.Nickname, u.Picture)
 	})
-	return old, err
+	return oldKey, err
 }

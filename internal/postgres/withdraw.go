@@ -16,13 +16,14 @@ const WithdrawnNickname = "Withdrawn user"
 
 // WithdrawUser deletes an account: the user leaves every plan and collection (ownership passes
 // to the earliest-joined remaining member; a plan or collection with nobody left is deleted),
-// is shown as "Withdrawn user" beside what they added, loses their refresh tokens and browser
-// sessions, and the same social account cannot sign in again.
+// is shown as "Withdrawn user" beside what they added, loses their refresh tokens, browser
+// sessions, picture and pending picture upload, and the same social account cannot sign in
+// again. The caller deletes the picture files (storage.Store.DeleteUser).
 func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		var id string
 		err := tx.GetContext(ctx, &id, `
-			UPDATE users SET withdrawn_at = now(), withdraw_reason = $2, nickname = $3, picture = '', email = '', updated_at = now()
+			UPDATE users SET withdrawn_at = now(), withdraw_reason = $2, nickname = $3, picture = '', picture_key = NULL, email = '', updated_at = now()
 			WHERE id = $1 AND withdrawn_at IS NULL
 			RETURNING id`, userID, reason, WithdrawnNickname)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -35,6 +36,9 @@ func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 			if err := leaveAll(ctx, tx, k, userID); err != nil {
 				return err
 			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM picture_uploads WHERE user_id = $1`, userID); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE user_id = $1`, userID); err != nil {
 			return err
