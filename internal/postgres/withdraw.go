@@ -19,6 +19,9 @@ const WithdrawnNickname = "Withdrawn user"
 // is shown as "Withdrawn user" beside what they added, loses their refresh tokens and browser
 // sessions, and the same social account cannot sign in again.
 func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		var id string
 		err := tx.GetContext(ctx, &id, `
