@@ -226,7 +226,8 @@ func (s *Server) linkErrorPage(c echo.Context) error {
 }
 
 // joinHeldInvite joins the user to the plan or collection of a guest cookie held at sign-in,
-// and returns its page ("" when there is none); the cookie is spent either way.
+// and returns its page ("" when there is none); the cookie is spent either way. A member the
+// owner removed goes to the page that says why they are not let back in.
 func (s *Server) joinHeldInvite(c echo.Context, userID string) string {
 	held, err := c.Cookie(guestCookie)
 	if err != nil || held.Value == "" {
@@ -234,6 +235,9 @@ func (s *Server) joinHeldInvite(c echo.Context, userID string) string {
 	}
 	c.SetCookie(s.cookie(guestCookie, "", -1))
 	l, err := s.store.JoinByLink(c.Request().Context(), userID, held.Value)
+	if planner.ErrorCode(err) == planner.CodeMemberRemoved {
+		return views.LinkErrorPath + "?error=" + linkErrors[planner.CodeMemberRemoved]
+	}
 	if err != nil {
 		return "" // an expired or withdrawn link just does nothing at sign-in
 	}

@@ -80,6 +80,14 @@ func TestRemovedMembersCannotRejoinUntilLetBack(t *testing.T) {
 				!strings.Contains(body, "Let back in") {
 				t.Fatalf("the removed member's page: %d %s", page.Status, body)
 			}
+			// Signing in while holding the link as a guest does not let him in either.
+			held := a.guestOf(t, second)
+			res = a.do(req{Method: "POST", Path: "/dev/auth/login", Client: held, Body: "provider=GOOGLE&provider_id=rm-ben&nickname=Ben",
+				Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
+			if loc := res.Header.Get("Location"); res.Status != http.StatusSeeOther || loc != "/link-error?error=member_removed" {
+				t.Fatalf("a removed member signing in with the link held: %d %q", res.Status, loc)
+			}
+			a.do(req{Method: "GET", Path: base, Token: ben}).problem(t, 403, "FORBIDDEN_NOT_MEMBER")
 
 			// Cy leaves by herself: that bans nothing; she comes back through the same link as
 			// the same member.
