@@ -26,7 +26,7 @@ type shareLinkJSON struct {
 }
 
 func (s *Server) toShareLinkJSON(l *planner.ShareLink) shareLinkJSON {
-	return shareLinkJSON{Type: string(l.Type), ReferenceID: l.ReferenceID, URL: s.cfg.BaseURL + "/invite/" + l.Code,
+	return shareLinkJSON{Type: string(l.Type), ReferenceID: l.ReferenceID, URL: s.inviteURL(l.Code),
 		TTL: int(time.Until(l.ExpiresAt).Round(time.Second).Seconds())}
 }
 
@@ -162,7 +162,7 @@ func (s *Server) membersDrawer(ctx context.Context, userID string, k shareKind, 
 		return nil, err
 	}
 	for _, l := range links {
-		v.Links = append(v.Links, views.InviteLinkView{Code: l.Code, URL: s.inviteURL(l.Code), MadeBy: l.CreatedBy.Nickname,
+		v.Links = append(v.Links, views.InviteLinkView{Code: l.Code, MadeBy: l.CreatedBy.Nickname,
 			Mine: l.CreatedBy.ID == g.Me.ID, Expires: l.ExpiresAt.UTC().Format("Jan 2, 15:04 UTC"),
 			CanRevoke: v.IAmOwner || l.CreatedBy.ID == g.Me.ID})
 	}
