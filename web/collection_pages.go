@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/places"
@@ -150,13 +149,4 @@ func collectionPath(id string) string { return "/collections/" + id }
 // newCollectionPage is the form that creates a collection.
 func (s *Server) newCollectionPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{}))
-}
-
-// membersDrawer is the members drawer of a plan or collection at basePath.
-func membersDrawer(g *planner.MemberGroup, basePath, ownerField string) templ.Component {
-	v := views.MembersView{BasePath: basePath, OwnerField: ownerField, Members: toMemberViews(g.Members)}
-	if g.Me != nil {
-		v.MeID, v.IAmOwner = g.Me.ID, g.Me.Role == planner.RoleOwner
-	}
-	return views.MembersDrawer(v)
 }

@@ -170,11 +170,17 @@ func toMemberGroupJSON[M any](c echo.Context, g *planner.MemberGroup, member fun
 
 // collectionMembers lists the collection's members and which one is the caller.
 func (s *Server) collectionMembers(c echo.Context) error {
-	g, err := s.store.CollectionMembers(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
+	ctx, userID, id := c.Request().Context(), caller(c).UserID, c.Param("collectionId")
+	g, err := s.store.CollectionMembers(ctx, userID, id)
 	if err != nil {
 		return err
 	}
-	partial := membersDrawer(g, collectionPath(c.Param("collectionId")), "collection_member_id")
+	var partial templ.Component
+	if wantsPartial(c) {
+		if partial, err = s.membersDrawer(ctx, userID, collectionShares, id, g); err != nil {
+			return err
+		}
+	}
 	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toMemberJSON), nil, partial)
 }
 

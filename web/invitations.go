@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
@@ -24,7 +26,7 @@ type shareLinkJSON struct {
 }
 
 func (s *Server) toShareLinkJSON(l *planner.ShareLink) shareLinkJSON {
-	return shareLinkJSON{Type: string(l.Type), ReferenceID: l.ReferenceID, URL: s.cfg.BaseURL + "/invite/" + l.Code,
+	return shareLinkJSON{Type: string(l.Type), ReferenceID: l.ReferenceID, URL: s.inviteURL(l.Code),
 		TTL: int(time.Until(l.ExpiresAt).Round(time.Second).Seconds())}
 }
 
@@ -40,6 +42,140 @@ func (s *Server) createInvitation(typ planner.ShareType, param string) echo.Hand
 	}
 }
 
+// shareKind is what the link and removed-member routes of plans and collections differ in.
+type shareKind struct {
+	typ        planner.ShareType
+	param      string // the path parameter naming the plan or collection
+	ownerField string // the member id field of PATCH …/owner
+	path       func(id string) string
+	member     func(planner.Member) any // the resource's Member shape
+}
+
+var (
+	planShares = shareKind{typ: planner.SharePlan, param: "planId", ownerField: "plan_member_id", path: planPath,
+		member: func(m planner.Member) any { return toPlanMemberJSON(m) }}
+	collectionShares = shareKind{typ: planner.ShareCollection, param: "collectionId", ownerField: "collection_member_id", path: collectionPath,
+		member: func(m planner.Member) any { return toMemberJSON(m) }}
+)
+
+// invitationJSON is a link that still works, as its plan's or collection's members see it.
+type invitationJSON struct {
+	Code      string `json:"code"`
+	URL       string `json:"url"`
+	CreatedBy any    `json:"created_by"` // a PlanMember or a (collection) Member
+	CreatedAt string `json:"created_at"`
+	ExpiresAt string `json:"expires_at"`
+}
+
+// inviteURL is the address of a link.
+func (s *Server) inviteURL(code string) string { return s.cfg.BaseURL + "/invite/" + code }
+
+// listInvitations lists the links to the plan or collection that still work (members).
+func (s *Server) listInvitations(k shareKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		links, err := s.store.ShareLinks(c.Request().Context(), caller(c).UserID, k.typ, c.Param(k.param))
+		if err != nil {
+			return err
+		}
+		out := make([]invitationJSON, len(links))
+		for i, l := range links {
+			out[i] = invitationJSON{Code: l.Code, URL: s.inviteURL(l.Code), CreatedBy: k.member(l.CreatedBy),
+				CreatedAt: instant(l.CreatedAt), ExpiresAt: instant(l.ExpiresAt)}
+		}
+		return respond(c, http.StatusOK, out, nil, nil)
+	}
+}
+
+// revokeInvitation deletes a link (its owner, or the member who made it): it stops working at
+// once, for joining and for the guests it admitted. htmx gets the refreshed members drawer.
+func (s *Server) revokeInvitation(k shareKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx, id := c.Request().Context(), c.Param(k.param)
+		if err := s.store.RevokeShareLink(ctx, caller(c).UserID, k.typ, id, c.Param("code")); err != nil {
+			return err
+		}
+		return s.respondWithDrawer(c, k, id)
+	}
+}
+
+// listRemovedMembers lists the members the owner removed and has not let back in (the owner).
+func (s *Server) listRemovedMembers(k shareKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		removed, err := s.store.RemovedMembers(c.Request().Context(), caller(c).UserID, k.typ, c.Param(k.param))
+		if err != nil {
+			return err
+		}
+		out := make([]any, len(removed))
+		for i, m := range removed {
+			out[i] = k.member(m)
+		}
+		return respond(c, http.StatusOK, out, nil, nil)
+	}
+}
+
+// letMemberBack lets a removed member join again through a link (the owner). htmx gets the
+// refreshed members drawer.
+func (s *Server) letMemberBack(k shareKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx, id := c.Request().Context(), c.Param(k.param)
+		if err := s.store.LetMemberBack(ctx, caller(c).UserID, k.typ, id, c.Param("memberId")); err != nil {
+			return err
+		}
+		return s.respondWithDrawer(c, k, id)
+	}
+}
+
+// respondWithDrawer answers a change made from the members drawer: 204 for JSON, the drawer as
+// it is now for htmx, and the page for a plain form.
+func (s *Server) respondWithDrawer(c echo.Context, k shareKind, id string) error {
+	var drawer templ.Component
+	if wantsPartial(c) {
+		ctx, userID := c.Request().Context(), caller(c).UserID
+		var g *planner.MemberGroup
+		var err error
+		if k.typ == planner.SharePlan {
+			g, err = s.store.PlanMembers(ctx, userID, id)
+		} else {
+			g, err = s.store.CollectionMembers(ctx, userID, id)
+		}
+		if err != nil {
+			return err
+		}
+		if drawer, err = s.membersDrawer(ctx, userID, k, id, g); err != nil {
+			return err
+		}
+	}
+	return respondChange(c, http.StatusNoContent, nil, drawer, k.path(id))
+}
+
+// membersDrawer is the members drawer of a plan or collection as the caller sees it: members
+// also see the links that still work (each revocable by the owner and by its maker), the
+// owner also the members they removed.
+func (s *Server) membersDrawer(ctx context.Context, userID string, k shareKind, id string, g *planner.MemberGroup) (templ.Component, error) {
+	v := views.MembersView{BasePath: k.path(id), OwnerField: k.ownerField, Members: toMemberViews(g.Members)}
+	if g.Me == nil { // a guest
+		return views.MembersDrawer(v), nil
+	}
+	v.MeID, v.IAmOwner = g.Me.ID, g.Me.Role == planner.RoleOwner
+	links, err := s.store.ShareLinks(ctx, userID, k.typ, id)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		v.Links = append(v.Links, views.InviteLinkView{Code: l.Code, MadeBy: l.CreatedBy.Nickname,
+			Mine: l.CreatedBy.ID == g.Me.ID, Expires: l.ExpiresAt.UTC().Format("Jan 2, 15:04 UTC"),
+			CanRevoke: v.IAmOwner || l.CreatedBy.ID == g.Me.ID})
+	}
+	if v.IAmOwner {
+		removed, err := s.store.RemovedMembers(ctx, userID, k.typ, id)
+		if err != nil {
+			return nil, err
+		}
+		v.Removed = toMemberViews(removed)
+	}
+	return views.MembersDrawer(v), nil
+}
+
 // sharedPath is the page of a link's plan or collection.
 func sharedPath(l *planner.ShareLink) string {
 	if l.Type == planner.SharePlan {
@@ -49,8 +185,9 @@ func sharedPath(l *planner.ShareLink) string {
 }
 
 // openInvite opens an invite link: a signed-in user joins and goes to the page; an anonymous
-// visitor gets the guest cookie and goes there too (to sign in and join). A bad link is a 404
-// problem for JSON clients and an explanation page for browsers.
+// visitor gets the guest cookie and goes there too (to sign in and join). A bad link (404) or a
+// member the owner removed (403 MEMBER_REMOVED) is a problem for JSON clients and an
+// explanation page for browsers.
 func (s *Server) openInvite(c echo.Context) error {
 	ctx, code := c.Request().Context(), c.Param("code")
 	var l *planner.ShareLink
@@ -60,7 +197,7 @@ func (s *Server) openInvite(c echo.Context) error {
 	} else if l, err = s.store.ShareLink(ctx, code); err == nil {
 		c.SetCookie(s.cookie(guestCookie, code, int(planner.ShareLinkTTL.Seconds())))
 	}
-	if code := planner.ErrorCode(err); (code == planner.CodeInvalidLink || code == planner.CodeExpiredLink) && negotiate(c.Request()) != asJSON {
+	if code := planner.ErrorCode(err); linkErrors[code] != "" && negotiate(c.Request()) != asJSON {
 		return c.Redirect(http.StatusFound, views.LinkErrorPath+"?error="+url.QueryEscape(linkErrors[code]))
 	}
 	if err != nil {
@@ -70,20 +207,27 @@ func (s *Server) openInvite(c echo.Context) error {
 }
 
 // linkErrors are the link error page's ?error= values.
-var linkErrors = map[planner.Code]string{planner.CodeInvalidLink: "invalid_link", planner.CodeExpiredLink: "expired_link"}
+var linkErrors = map[planner.Code]string{planner.CodeInvalidLink: "invalid_link", planner.CodeExpiredLink: "expired_link",
+	planner.CodeMemberRemoved: "member_removed"}
 
 // linkErrorPage explains a link that does not work.
 func (s *Server) linkErrorPage(c echo.Context) error {
 	e := views.ErrorView{Status: http.StatusNotFound, Title: "This invite link does not work",
 		Detail: "Check that you copied the whole link, or ask the person who shared it for a new one.", Code: string(planner.CodeInvalidLink)}
-	if c.QueryParam("error") == linkErrors[planner.CodeExpiredLink] {
+	switch c.QueryParam("error") {
+	case linkErrors[planner.CodeExpiredLink]:
 		e.Title, e.Detail, e.Code = "This invite link has expired", "Invite links work for 7 days. Ask for a new one.", string(planner.CodeExpiredLink)
+	case linkErrors[planner.CodeMemberRemoved]:
+		e.Status, e.Title, e.Code = http.StatusForbidden, "You were removed, so this link can’t bring you back", string(planner.CodeMemberRemoved)
+		e.Detail = "The owner took you off this plan or collection. No invite link lets you back in until the owner chooses " +
+			"“Let back in” for you in the members list. Ask them if you think this was a mistake."
 	}
-	return render(c, http.StatusNotFound, views.ErrorPage(s.pageFor(c, e.Title), e))
+	return render(c, e.Status, views.ErrorPage(s.pageFor(c, e.Title), e))
 }
 
 // joinHeldInvite joins the user to the plan or collection of a guest cookie held at sign-in,
-// and returns its page ("" when there is none); the cookie is spent either way.
+// and returns its page ("" when there is none); the cookie is spent either way. A member the
+// owner removed goes to the page that says why they are not let back in.
 func (s *Server) joinHeldInvite(c echo.Context, userID string) string {
 	held, err := c.Cookie(guestCookie)
 	if err != nil || held.Value == "" {
@@ -91,6 +235,9 @@ func (s *Server) joinHeldInvite(c echo.Context, userID string) string {
 	}
 	c.SetCookie(s.cookie(guestCookie, "", -1))
 	l, err := s.store.JoinByLink(c.Request().Context(), userID, held.Value)
+	if planner.ErrorCode(err) == planner.CodeMemberRemoved {
+		return views.LinkErrorPath + "?error=" + linkErrors[planner.CodeMemberRemoved]
+	}
 	if err != nil {
 		return "" // an expired or withdrawn link just does nothing at sign-in
 	}

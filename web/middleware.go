@@ -142,7 +142,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if held, err := r.Cookie(guestCookie); err == nil && held.Value != "" {
 			// An invite link's guest: read-only access to its plan or collection while the link works.
 			if l, err := s.store.ShareLink(r.Context(), held.Value); err == nil {
-				c.Set(principalKey, &principal{UserID: planner.GuestViewer(l.Type, l.ReferenceID), Guest: true})
+				c.Set(principalKey, &principal{UserID: planner.GuestViewer(l), Guest: true})
 			}
 		}
 		return next(c)

@@ -144,6 +144,15 @@ var accessTable = map[string]accessRow{
 		return req{Method: "DELETE", Path: f.col + "/members/" + f.colThird}
 	})},
 	"POST /collections/:collectionId/invitations": {access: memberOnly, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.col + "/invitations"} })},
+	"GET /collections/:collectionId/invitations":  {access: memberOnly, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.col + "/invitations"} })},
+	// The owner's link: the member did not make it (the maker's own revoke is in TestRevokingLinks).
+	"DELETE /collections/:collectionId/invitations/:code": {access: ownerOnly, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.col + "/invitations/" + f.links["collection"]}
+	})},
+	"GET /collections/:collectionId/removed-members": {access: ownerOnly, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.col + "/removed-members"} })},
+	"DELETE /collections/:collectionId/removed-members/:memberId": {access: ownerOnly, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.col + "/removed-members/" + f.colRemoved}
+	})},
 	"POST /collections/:collectionId/places": {access: memberOnly, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.col+"/places", map[string]any{"place_id": f.spare})
 	})},
@@ -168,8 +177,16 @@ var accessTable = map[string]accessRow{
 	"DELETE /plans/:planId/members/me":            {access: leaving, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/members/me"} })},
 	"DELETE /plans/:planId/members/:planMemberId": {access: ownerOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/members/" + f.planThird} })},
 	"POST /plans/:planId/invitations":             {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.plan + "/invitations"} })},
-	"GET /plans/:planId/edit":                     {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/edit"} })},
-	"GET /plans/:planId/panel":                    {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/panel?collection=" + f.colID} })},
+	"GET /plans/:planId/invitations":              {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/invitations"} })},
+	"DELETE /plans/:planId/invitations/:code": {access: ownerOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.plan + "/invitations/" + f.links["plan"]}
+	})},
+	"GET /plans/:planId/removed-members": {access: ownerOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/removed-members"} })},
+	"DELETE /plans/:planId/removed-members/:memberId": {access: ownerOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.plan + "/removed-members/" + f.planRemoved}
+	})},
+	"GET /plans/:planId/edit":  {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/edit"} })},
+	"GET /plans/:planId/panel": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/panel?collection=" + f.colID} })},
 
 	// Plan collections.
 	"GET /plans/:planId/collections": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/collections"} })},
@@ -274,10 +291,13 @@ type matrixFixture struct {
 	spareColID           string
 	planThird, colThird  string // member ids of the third member
 	timeBlock, candidate string
-	second               string // the time block's second candidate
-	opinion              string // the owner's opinion of the first candidate
-	expense              string // an additional expense on day 1
-	job                  string // the owner's completed extraction job, which found the spare place
+	second               string            // the time block's second candidate
+	opinion              string            // the owner's opinion of the first candidate
+	expense              string            // an additional expense on day 1
+	job                  string            // the owner's completed extraction job, which found the spare place
+	links                map[string]string // the codes of the guests' links, by f.guests' names (all the owner's)
+	planRemoved          string            // the member id of someone the owner removed from the plan
+	colRemoved           string            // … and from the collection
 }
 
 var fixtureSeq atomic.Int64
@@ -285,7 +305,7 @@ var fixtureSeq atomic.Int64
 func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 	n := fixtureSeq.Add(1)
 	id := func(s string) string { return fmt.Sprintf("pm-%d-%s", n, s) }
-	f := &matrixFixture{tokens: map[role]string{}, guests: map[string]*http.Client{}}
+	f := &matrixFixture{tokens: map[role]string{}, guests: map[string]*http.Client{}, links: map[string]string{}}
 	f.tokens[owner] = a.member(id("owner"), "Owner")
 	f.tokens[member] = a.member(id("member"), "Member")
 	f.tokens[outsider] = a.member(id("out"), "Outsider")
@@ -304,6 +324,13 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 	f.plan = "/plans/" + p.PlanID
 	a.joinPlan(p.PlanID, id("member"))
 	f.planThird = a.joinPlan(p.PlanID, id("third"))
+	a.login(id("gone"), "Gone")
+	f.planRemoved, f.colRemoved = a.joinPlan(p.PlanID, id("gone")), a.joinCollection(col.CollectionID, id("gone"))
+	for _, table := range []string{"plan_members", "collection_members"} {
+		if _, err := a.db.Exec(`UPDATE `+table+` SET left_at = now(), removed_at = now() WHERE id IN ($1, $2)`, f.planRemoved, f.colRemoved); err != nil {
+			t.Fatal(err)
+		}
+	}
 	a.do(req{Method: "POST", Path: f.plan + "/collections", Token: f.tokens[owner], Body: map[string]any{"collection_ids": []string{col.CollectionID}}})
 	tb := decodeBlock(t, a.do(req{Method: "POST", Path: f.plan + "/blocks", Token: f.tokens[owner],
 		Body: map[string]any{"type": "PLACE", "collection_place_id": cp.CollectionPlaceID, "day": 1, "start_time": "10:00", "end_time": "11:00"}}))
@@ -340,6 +367,7 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		"other-plan": {f.tokens[outsider], "/plans/" + otherPlan.PlanID}, "other-collection": {f.tokens[outsider], "/collections/" + otherCol.CollectionID},
 	} {
 		link := a.invite(target[0], target[1])
+		f.links[name] = link.URL[strings.LastIndex(link.URL, "/")+1:]
 		g := browser(t)
 		a.do(req{Method: "GET", Path: strings.TrimPrefix(link.URL, a.http.URL), Client: g, Header: map[string]string{"Accept": "text/html"}})
 		f.guests[name] = g

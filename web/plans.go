@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
@@ -211,11 +212,17 @@ func toPlanMemberJSON(m planner.Member) planMemberJSON {
 
 // planMembers lists the plan's members and which one is the caller.
 func (s *Server) planMembers(c echo.Context) error {
-	g, err := s.store.PlanMembers(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	ctx, userID, id := c.Request().Context(), caller(c).UserID, c.Param("planId")
+	g, err := s.store.PlanMembers(ctx, userID, id)
 	if err != nil {
 		return err
 	}
-	partial := membersDrawer(g, planPath(c.Param("planId")), "plan_member_id")
+	var partial templ.Component
+	if wantsPartial(c) {
+		if partial, err = s.membersDrawer(ctx, userID, planShares, id, g); err != nil {
+			return err
+		}
+	}
 	return respond(c, http.StatusOK, toMemberGroupJSON(c, g, toPlanMemberJSON), nil, partial)
 }
 

@@ -80,6 +80,10 @@ func (s *Server) routes() {
 	e.DELETE("/collections/:collectionId/members/me", s.leaveCollection, user)
 	e.DELETE("/collections/:collectionId/members/:collectionMemberId", s.removeCollectionMember, user)
 	e.POST("/collections/:collectionId/invitations", s.createInvitation(planner.ShareCollection, "collectionId"), user)
+	e.GET("/collections/:collectionId/invitations", s.listInvitations(collectionShares), user)
+	e.DELETE("/collections/:collectionId/invitations/:code", s.revokeInvitation(collectionShares), user)
+	e.GET("/collections/:collectionId/removed-members", s.listRemovedMembers(collectionShares), user)
+	e.DELETE("/collections/:collectionId/removed-members/:memberId", s.letMemberBack(collectionShares), user)
 
 	// Collection places.
 	e.POST("/collections/:collectionId/places", s.addCollectionPlace, user)
@@ -107,6 +111,10 @@ func (s *Server) routes() {
 	e.DELETE("/plans/:planId/members/me", s.leavePlan, user)
 	e.DELETE("/plans/:planId/members/:planMemberId", s.removePlanMember, user)
 	e.POST("/plans/:planId/invitations", s.createInvitation(planner.SharePlan, "planId"), user)
+	e.GET("/plans/:planId/invitations", s.listInvitations(planShares), user)
+	e.DELETE("/plans/:planId/invitations/:code", s.revokeInvitation(planShares), user)
+	e.GET("/plans/:planId/removed-members", s.listRemovedMembers(planShares), user)
+	e.DELETE("/plans/:planId/removed-members/:memberId", s.letMemberBack(planShares), user)
 
 	// Notifications.
 	e.GET("/notifications", s.listNotifications, user)

@@ -103,6 +103,10 @@ type Store interface {
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
 	JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error)
+	ShareLinks(ctx context.Context, userID string, typ planner.ShareType, referenceID string) ([]planner.Invitation, error)
+	RevokeShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID, code string) error
+	RemovedMembers(ctx context.Context, userID string, typ planner.ShareType, referenceID string) ([]planner.Member, error)
+	LetMemberBack(ctx context.Context, userID string, typ planner.ShareType, referenceID, memberID string) error
 	AddOpinion(ctx context.Context, userID, planID, candidateID string, in planner.OpinionInput) (*planner.Opinion, error)
 	Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error)
 	Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error)

@@ -58,6 +58,7 @@ const (
 	CodeAlreadyDecided                Code = "ALREADY_DECIDED"
 	CodeInvalidLink                   Code = "INVALID_LINK"
 	CodeExpiredLink                   Code = "EXPIRED_LINK"
+	CodeMemberRemoved                 Code = "MEMBER_REMOVED"
 
 	// Plans and blocks.
 	CodePlanNotFound                  Code = "PLAN_NOT_FOUND"
@@ -123,6 +124,7 @@ var statuses = map[Code]int{
 	CodeAlreadyDecided:                http.StatusConflict,
 	CodeInvalidLink:                   http.StatusNotFound,
 	CodeExpiredLink:                   http.StatusNotFound,
+	CodeMemberRemoved:                 http.StatusForbidden,
 
 	CodePlanNotFound:                  http.StatusNotFound,
 	CodeInvalidDateRange:              http.StatusBadRequest,

@@ -193,7 +193,9 @@ func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeB
 func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (info planner.DayInfo, out []planner.TimeBlock, hasNext bool, err error) {
 	key := dayKey{plan: planID, user: userID, day: day, page: page.Number, pages: page.Size}
 	var at stamp
-	if db.days != nil {
+	// Guests read past the cache: their access hangs on a link that can be revoked or expire
+	// without any change to the plan, so it is checked on every read.
+	if db.days != nil && !planner.IsGuestViewer(userID) {
 		if e, ok := db.days.get(key); ok {
 			return e.info, e.blocks, e.hasNext, nil
 		}
@@ -205,7 +207,7 @@ func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, pag
 		}()
 	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, d, err := planMemberDay(ctx, tx, planID, userID, day)
+		me, d, err := planReaderDay(ctx, tx, planID, userID, day)
 		if err != nil {
 			return err
 		}
@@ -328,15 +330,21 @@ func placesOfCollectionPlaces(ctx context.Context, tx *sqlx.Tx, planID string, c
 	return out, nil
 }
 
-// existingPlaces checks that every place exists (PLACE_NOT_FOUND) and makes candidates of
-// them, in the order given.
-func existingPlaces(ctx context.Context, tx *sqlx.Tx, placeIDs []string) ([]newCandidate, error) {
+// existingPlaces checks that every place exists for the plan (PLACE_NOT_FOUND) and makes
+// candidates of them, in the order given. A manually entered place is readable only through
+// the plans that hold it, so the plan may name one by id only if it holds it already; another
+// plan's is PLACE_NOT_FOUND, as if it did not exist.
+func existingPlaces(ctx context.Context, tx *sqlx.Tx, planID string, placeIDs []string) ([]newCandidate, error) {
 	if len(placeIDs) == 0 {
 		return nil, nil
 	}
 	ids := unique(placeIDs)
 	var n int
-	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM places WHERE id = ANY($1)`, pq.Array(ids)); err != nil {
+	if err := tx.GetContext(ctx, &n, `
+		SELECT count(*) FROM places p
+		WHERE p.id = ANY($1) AND (p.provider <> 'MANUAL' OR EXISTS (
+		    SELECT 1 FROM time_blocks b JOIN candidates c ON c.time_block_id = b.id
+		    WHERE b.plan_id = $2 AND c.place_id = p.id))`, pq.Array(ids), planID); err != nil {
 		return nil, err
 	}
 	if n != len(ids) {
@@ -461,7 +469,7 @@ func (db *DB) AddBlock(ctx context.Context, userID, planID string, in planner.Ne
 // PLACE_NOT_FOUND stands where AddBlock checks the collection place.
 func (db *DB) AddBlockByPlace(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error) {
 	return db.addBlock(ctx, userID, planID, planner.BlockPlace, slot, memo, func(tx *sqlx.Tx) (newCandidate, error) {
-		cs, err := existingPlaces(ctx, tx, []string{placeID})
+		cs, err := existingPlaces(ctx, tx, planID, []string{placeID})
 		if err != nil {
 			return newCandidate{}, err
 		}
@@ -577,7 +585,7 @@ func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any)
 func (db *DB) BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error) {
 	var out *planner.BlockDetail
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, userID)
+		me, err := planReader(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
@@ -759,7 +767,7 @@ func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID str
 		if err != nil {
 			return err
 		}
-		byPlace, err := existingPlaces(ctx, tx, placeIDs)
+		byPlace, err := existingPlaces(ctx, tx, planID, placeIDs)
 		if err != nil {
 			return err
 		}
@@ -829,7 +837,7 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 func (db *DB) Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error) {
 	var out *planner.CandidateList
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, userID)
+		me, err := planReader(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}

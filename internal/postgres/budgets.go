@@ -53,7 +53,7 @@ func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*pla
 func (db *DB) Budget(ctx context.Context, userID, planID string) (*planner.Budget, error) {
 	var out *planner.Budget
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		var err error
@@ -93,7 +93,7 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 // (the active ones and anyone a payment names), and the currency.
 func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, payments []planner.Payment, currency string, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		var rows []struct {
@@ -142,7 +142,7 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 // expenses), in one query.
 func (db *DB) CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		var lines []struct {

@@ -105,7 +105,9 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 		}
 		var exists bool
 		if planner.ValidID(placeID) {
-			if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM places WHERE id = $1)`, placeID); err != nil {
+			// A manually entered place belongs to the plans that hold it: no collection can
+			// name it (PLACE_NOT_FOUND, as if it did not exist).
+			if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM places WHERE id = $1 AND provider <> 'MANUAL')`, placeID); err != nil {
 				return err
 			}
 		}
@@ -135,7 +137,7 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 // member, in three queries whatever the page size: membership, the page, its picks and passes.
 func (db *DB) CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
+		m, err := collectionReader(ctx, tx, collectionID, userID)
 		if err != nil {
 			return err
 		}
@@ -175,7 +177,7 @@ func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me str
 func (db *DB) CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error) {
 	var out *planner.CollectionPlace
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
+		m, err := collectionReader(ctx, tx, collectionID, userID)
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,9 @@ const collectionSummarySQL = `
 
 // CreateCollection creates a collection owned by the user.
 func (db *DB) CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error) {
+	if err := writer(userID); err != nil {
+		return nil, err
+	}
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		id := planner.NewID()
@@ -72,7 +75,7 @@ func (db *DB) Collections(ctx context.Context, userID string, page planner.Page,
 func (db *DB) Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error) {
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := collectionMember(ctx, tx, id, userID); err != nil {
+		if _, err := collectionReader(ctx, tx, id, userID); err != nil {
 			return err
 		}
 		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
@@ -89,23 +92,28 @@ type membership struct {
 	Role planner.Role `db:"role"`
 }
 
-// collectionMember is the user's active membership of an existing collection:
-// COLLECTION_NOT_FOUND when there is no such collection, FORBIDDEN_NOT_MEMBER when the user is
-// not an active member.
+// collectionMember is the user's active membership of an existing collection, for changes and
+// for what only members may read: GUEST_FORBIDDEN for a guest, COLLECTION_NOT_FOUND when there
+// is no such collection, FORBIDDEN_NOT_MEMBER when the user is not an active member.
 func collectionMember(ctx context.Context, q sqlx.QueryerContext, collectionID, userID string) (membership, error) {
+	if err := writer(userID); err != nil {
+		return membership{}, err
+	}
+	return collectionReader(ctx, q, collectionID, userID)
+}
+
+// collectionReader is collectionMember for reads a guest of the collection may make too (see
+// planReader).
+func collectionReader(ctx context.Context, q sqlx.QueryerContext, collectionID, viewer string) (membership, error) {
 	if !planner.ValidID(collectionID) {
 		return membership{}, planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
-	var r struct {
-		ID    sql.NullString `db:"id"`
-		Role  sql.NullString `db:"role"`
-		Actor string         `db:"actor"`
-	}
+	var r memberRow
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id, m.role, `+actorColumn+`
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("collection_id")+`
 		FROM collections c
 		LEFT JOIN collection_members m ON m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL
-		WHERE c.id = $1`, collectionID, userID)
+		WHERE c.id = $1`, collectionID, viewer, guestLink(viewer))
 	if errors.Is(err, sql.ErrNoRows) {
 		return membership{}, planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
@@ -113,7 +121,7 @@ func collectionMember(ctx context.Context, q sqlx.QueryerContext, collectionID, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return outsider(planner.ShareCollection, collectionID, userID, "collection")
+		return outsider(planner.ShareCollection, collectionID, viewer, "collection", r.GuestLink)
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
@@ -176,7 +184,7 @@ func (db *DB) CollectionPlans(ctx context.Context, userID, collectionID string) 
 func (db *DB) CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error) {
 	var g *planner.MemberGroup
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
+		m, err := collectionReader(ctx, tx, collectionID, userID)
 		if err != nil {
 			return err
 		}

@@ -341,7 +341,7 @@ func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, a
 func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error) {
 	var out []planner.ExpenseGroup
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		_, d, err := planMemberDay(ctx, tx, planID, userID, day)
+		_, d, err := planReaderDay(ctx, tx, planID, userID, day)
 		if err != nil {
 			return err
 		}

@@ -14,11 +14,11 @@ import (
 // PlanExport loads everything in a plan for someone who may read it, in one transaction and a
 // fixed number of statements whatever the plan's size: the membership check, the plan, its
 // days, its time blocks, their candidates and places, the opinions, the members, the linked
-// collections, the budget, and the expenses with their items and places.
+// collections (members only), the budget, and the expenses with their items and places.
 func (db *DB) PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error) {
 	out := &planner.PlanExport{}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, viewer)
+		me, err := planReader(ctx, tx, planID, viewer)
 		if err != nil {
 			return err
 		}
@@ -47,8 +47,12 @@ func (db *DB) PlanExport(ctx context.Context, viewer, planID string) (*planner.P
 			return err
 		}
 		out.Members = members.Members
-		if out.Collections, err = selectPlanCollections(ctx, tx, `pc.plan_id = $1`, planID); err != nil {
-			return err
+		// A guest reads what the plan's guest routes show: not the linked collections, which
+		// only members may browse.
+		if me.Role != planner.RoleGuest {
+			if out.Collections, err = selectPlanCollections(ctx, tx, `pc.plan_id = $1`, planID); err != nil {
+				return err
+			}
 		}
 		budget, err := loadBudget(ctx, tx, planID)
 		if err != nil {
@@ -75,9 +79,6 @@ func (db *DB) CreateCalendarFeed(ctx context.Context, userID, planID string) (to
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
-		}
-		if me.ID == "" {
-			return planner.Errorf(planner.CodeGuestForbidden, "Sign in and join the plan to publish its calendar.")
 		}
 		hash := sha256.Sum256([]byte(token))
 		_, err = tx.ExecContext(ctx, `

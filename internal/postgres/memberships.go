@@ -24,14 +24,18 @@ var (
 )
 
 // outsider answers for a viewer who is not an active member of the resource: the guest of
-// exactly this resource reads as GUEST; a guest of another is FORBIDDEN_NOT_GUEST; anyone else
-// FORBIDDEN_NOT_MEMBER.
-func outsider(t planner.ShareType, resourceID, viewer, noun string) (membership, error) {
-	if gt, gid, ok := planner.ParseGuestViewer(viewer); ok {
-		if gt == t && gid == resourceID {
-			return membership{Role: planner.RoleGuest}, nil
+// exactly this resource reads as GUEST while their link works (linkLive, from
+// guestLinkColumn) and is INVALID_LINK once it was revoked or expired; a guest of another is
+// FORBIDDEN_NOT_GUEST; anyone else FORBIDDEN_NOT_MEMBER.
+func outsider(t planner.ShareType, resourceID, viewer, noun string, linkLive bool) (membership, error) {
+	if g, ok := planner.ParseGuestViewer(viewer); ok {
+		if g.Type != t || g.ReferenceID != resourceID {
+			return membership{}, planner.Errorf(planner.CodeForbiddenNotGuest, "Your invite link is for another plan or collection.")
 		}
-		return membership{}, planner.Errorf(planner.CodeForbiddenNotGuest, "Your invite link is for another plan or collection.")
+		if !linkLive {
+			return membership{}, planner.Errorf(planner.CodeInvalidLink, "Your invite link no longer works; ask for a new one.")
+		}
+		return membership{Role: planner.RoleGuest}, nil
 	}
 	return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this %s.", noun)
 }
@@ -107,7 +111,8 @@ func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) e
 	return err
 }
 
-// remove ends another member's membership (the owner only; not themself). What they added
+// remove ends another member's membership (the owner only; not themself) and bars them from
+// rejoining through links until the owner lets them back (migration 00009). What they added
 // stays.
 func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
 	me, err := k.owner(ctx, tx, id, userID, "remove members")
@@ -120,7 +125,7 @@ func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberI
 	if err := k.active(ctx, tx, id, memberID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1`, memberID)
+	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now(), removed_at = now() WHERE id = $1`, memberID)
 	return err
 }
 

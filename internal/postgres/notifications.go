@@ -74,6 +74,9 @@ func (db *DB) UnreadCount(ctx context.Context, userID string) (int, error) {
 // MarkNotificationRead marks one of the user's notifications read (NOTIFICATION_NOT_FOUND for
 // anyone else's).
 func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error) {
+	if err := writer(userID); err != nil {
+		return nil, err
+	}
 	var n planner.Notification
 	err := sql.ErrNoRows
 	if planner.ValidID(id) {
@@ -91,6 +94,9 @@ func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (*pla
 
 // MarkAllNotificationsRead marks every unread notification of the user read.
 func (db *DB) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
+	if err := writer(userID); err != nil {
+		return 0, err
+	}
 	res, err := db.ExecContext(ctx, `UPDATE notifications SET read_at = now() WHERE user_id = $1 AND read_at IS NULL`, userID)
 	if err != nil {
 		return 0, mapError(err)

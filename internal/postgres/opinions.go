@@ -68,7 +68,7 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 func (db *DB) Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error) {
 	var out []planner.Opinion
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
@@ -85,7 +85,7 @@ func (db *DB) Opinions(ctx context.Context, userID, planID, candidateID string) 
 func (db *DB) Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error) {
 	var out *planner.Opinion
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {

@@ -14,6 +14,9 @@ import (
 // StartPictureUpload makes key the user's one pending picture upload for ttl; it replaces an
 // older pending upload, whose URL stops working.
 func (db *DB) StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	res, err := db.ExecContext(ctx, `
 		INSERT INTO picture_uploads (user_id, key, expires_at)
 		SELECT id, $2, now() + make_interval(secs => $3) FROM users WHERE id = $1 AND withdrawn_at IS NULL

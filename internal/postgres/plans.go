@@ -34,14 +34,40 @@ const planSQL = `
 
 // memberRow is the caller's membership as found by an outer join: NULL when not a member.
 type memberRow struct {
-	ID    sql.NullString `db:"member_id"`
-	Role  sql.NullString `db:"member_role"`
-	Actor string         `db:"actor"` // see actorColumn
+	ID        sql.NullString `db:"member_id"`
+	Role      sql.NullString `db:"member_role"`
+	Actor     string         `db:"actor"`      // see actorColumn
+	GuestLink bool           `db:"guest_link"` // see guestLinkColumn
 }
 
 // actorColumn, selected by the membership checks, names the user as the transaction's actor
 // for the events its changes record (migration 00005), at no extra round trip.
 const actorColumn = `set_config('tripplan.actor', $2, true) AS actor`
+
+// guestLinkColumn, selected by the membership checks with $1 the resource and $3 the link id
+// of a guest viewer ("" for anyone else), says whether the guest's link still works: a revoked
+// or expired link admits nobody, checked on every read and never cached. refColumn is the
+// share_links column that names the resource.
+func guestLinkColumn(refColumn string) string {
+	return `($3 <> '' AND EXISTS (SELECT 1 FROM share_links s
+	        WHERE s.id = $3 AND s.` + refColumn + ` = $1 AND s.expires_at > now())) AS guest_link`
+}
+
+// guestLink is the link id of a guest viewer, "" for anyone else: guestLinkColumn's $3.
+func guestLink(viewer string) string {
+	g, _ := planner.ParseGuestViewer(viewer)
+	return g.LinkID
+}
+
+// writer refuses a guest: reads may admit the guest of a resource, changes never do. Every
+// store method that writes on behalf of a caller calls it (through planMember and
+// collectionMember, or directly), so a route that forgot requireUser still changes nothing.
+func writer(userID string) error {
+	if planner.IsGuestViewer(userID) {
+		return planner.Errorf(planner.CodeGuestForbidden, "Guests can look but not change anything; sign in to join.")
+	}
+	return nil
+}
 
 // planMembership turns the result of a plan membership lookup into the membership or
 // PLAN_NOT_FOUND (no row) / the outsider's answer (no member).
@@ -53,26 +79,36 @@ func planMembership(r memberRow, err error, planID, viewer string) (membership, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return outsider(planner.SharePlan, planID, viewer, "plan")
+		return outsider(planner.SharePlan, planID, viewer, "plan", r.GuestLink)
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
 
 func planNotFound() error { return planner.Errorf(planner.CodePlanNotFound, "No such plan.") }
 
-// planMember is the user's active membership of an existing plan: PLAN_NOT_FOUND when there
-// is no such plan, FORBIDDEN_NOT_MEMBER when the user is not an active member.
+// planMember is the user's active membership of an existing plan, for changes and for what
+// only members may read: GUEST_FORBIDDEN for a guest, PLAN_NOT_FOUND when there is no such
+// plan, FORBIDDEN_NOT_MEMBER when the user is not an active member.
 func planMember(ctx context.Context, q sqlx.QueryerContext, planID, userID string) (membership, error) {
+	if err := writer(userID); err != nil {
+		return membership{}, err
+	}
+	return planReader(ctx, q, planID, userID)
+}
+
+// planReader is planMember for reads a guest of the plan may make too: the guest's membership
+// has role GUEST and no id while their link works (see outsider).
+func planReader(ctx context.Context, q sqlx.QueryerContext, planID, viewer string) (membership, error) {
 	if !planner.ValidID(planID) {
 		return membership{}, planNotFound()
 	}
 	var r memberRow
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
-		WHERE p.id = $1`, planID, userID)
-	return planMembership(r, err, planID, userID)
+		WHERE p.id = $1`, planID, viewer, guestLink(viewer))
+	return planMembership(r, err, planID, viewer)
 }
 
 // planDay is a day of a plan.
@@ -81,9 +117,17 @@ type planDay struct {
 	planner.DayInfo
 }
 
-// planMemberDay is planMember and then day N of the plan, in one query: PLAN_NOT_FOUND,
-// FORBIDDEN_NOT_MEMBER, then PLAN_DAY_NOT_FOUND.
+// planMemberDay is planMember and then day N of the plan, in one query: GUEST_FORBIDDEN,
+// PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, then PLAN_DAY_NOT_FOUND.
 func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID string, day int) (membership, planDay, error) {
+	if err := writer(userID); err != nil {
+		return membership{}, planDay{}, err
+	}
+	return planReaderDay(ctx, q, planID, userID, day)
+}
+
+// planReaderDay is planMemberDay for reads a guest of the plan may make too.
+func planReaderDay(ctx context.Context, q sqlx.QueryerContext, planID, viewer string, day int) (membership, planDay, error) {
 	if !planner.ValidID(planID) {
 		return membership{}, planDay{}, planNotFound()
 	}
@@ -92,13 +136,13 @@ func planMemberDay(ctx context.Context, q sqlx.QueryerContext, planID, userID st
 		planDay
 	}
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`,
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`,
 		       COALESCE(d.id, '') AS day_id, COALESCE(d.day, 0) AS day, COALESCE(d.date, p.start_date) AS date
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
-		LEFT JOIN plan_days d ON d.plan_id = p.id AND d.day = $3
-		WHERE p.id = $1`, planID, userID, day)
-	m, err := planMembership(r.memberRow, err, planID, userID)
+		LEFT JOIN plan_days d ON d.plan_id = p.id AND d.day = $4
+		WHERE p.id = $1`, planID, viewer, guestLink(viewer), day)
+	m, err := planMembership(r.memberRow, err, planID, viewer)
 	if err != nil {
 		return m, planDay{}, err
 	}
@@ -119,6 +163,9 @@ func getPlan(ctx context.Context, q sqlx.QueryerContext, planID string) (*planne
 // CreatePlan creates a plan owned by the user, with its days 1..N and its budget; more than
 // 30 days, or an end before the start, is INVALID_DATE_RANGE.
 func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error) {
+	if err := writer(userID); err != nil {
+		return nil, err
+	}
 	days, err := in.Days()
 	if err != nil {
 		return nil, err
@@ -194,7 +241,7 @@ func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out 
 func (db *DB) Plan(ctx context.Context, userID, planID string) (*planner.Plan, error) {
 	var out *planner.Plan
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		var err error
@@ -308,7 +355,7 @@ func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
 func (db *DB) PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error) {
 	var g *planner.MemberGroup
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, userID)
+		me, err := planReader(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ const PresenceTimeout = 45 * time.Second
 func (db *DB) EnterPlan(ctx context.Context, viewer, planID string) (string, error) {
 	conn := planner.NewID()
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := planMember(ctx, tx, planID, viewer)
+		m, err := planReader(ctx, tx, planID, viewer)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (db *DB) LeavePlanPresence(ctx context.Context, conn string) error {
 func (db *DB) PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error) {
 	out := planner.Presence{MemberGroup: planner.MemberGroup{Members: []planner.Member{}}}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planMember(ctx, tx, planID, viewer)
+		me, err := planReader(ctx, tx, planID, viewer)
 		if err != nil {
 			return err
 		}

@@ -118,6 +118,9 @@ func (s *SessionStore) Save(r *http.Request, w http.ResponseWriter, session *ses
 
 // RevokeUserSessions deletes every browser session of a user.
 func (db *DB) RevokeUserSessions(ctx context.Context, userID string) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	_, err := db.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = $1`, userID)
 	return mapError(err)
 }

@@ -13,6 +13,9 @@ import (
 
 // CreateRefreshToken stores the hash of a new refresh token that starts a new family (a login).
 func (db *DB) CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	_, err := db.ExecContext(ctx, `
 		INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at) VALUES ($1, $2, $3, $4)`,
 		hash, planner.NewID(), userID, expiresAt)

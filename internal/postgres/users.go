@@ -54,6 +54,9 @@ func (db *DB) User(ctx context.Context, id string) (*planner.User, error) {
 
 // AcceptTerms records the user's acceptance of the terms; accepting twice is a conflict.
 func (db *DB) AcceptTerms(ctx context.Context, id string) (*planner.User, error) {
+	if err := writer(id); err != nil {
+		return nil, err
+	}
 	var u planner.User
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &u, `
@@ -81,6 +84,9 @@ func (db *DB) AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 // UpdateNickname changes the user's nickname and copies it to the user's active memberships,
 // where other members see it.
 func (db *DB) UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error) {
+	if err := writer(userID); err != nil {
+		return nil, err
+	}
 	var u planner.User
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &u, `
@@ -117,6 +123,9 @@ func copyProfile(ctx context.Context, tx *sqlx.Tx, userID, nickname, picture str
 // active memberships. key is the storage key of a picture uploaded here ("" for none); it
 // answers the key of the picture it replaced ("" when that was not one of ours).
 func (db *DB) SetPicture(ctx context.Context, userID, picture, key string) (oldKey string, err error) {
+	if err := writer(userID); err != nil {
+		return "", err
+	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		var u planner.User
 		err := tx.GetContext(ctx, &oldKey, `SELECT coalesce(picture_key, '') FROM users WHERE id = $1 AND withdrawn_at IS NULL FOR UPDATE`, userID)

@@ -20,6 +20,9 @@ const WithdrawnNickname = "Withdrawn user"
 // sessions, picture and pending picture upload, and the same social account cannot sign in
 // again. The caller deletes the picture files (storage.Store.DeleteUser).
 func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		var id string
 		err := tx.GetContext(ctx, &id, `
