@@ -188,7 +188,8 @@ func (s *Server) addManualBlock(c echo.Context) error {
 		place = planner.ManualPlace{Name: strings.TrimSpace(in.ManualPlace.Name), Address: strings.TrimSpace(in.ManualPlace.Address), URL: strings.TrimSpace(in.ManualPlace.URL)}
 		n := utf8.RuneCountInString(place.Name)
 		v.Check(n >= 1 && n <= manualNameMax && !strings.ContainsRune(place.Name, 0), "manual_place.name", "must be 1–100 characters")
-		v.Check(utf8.RuneCountInString(place.Address) <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be at most 200 characters")
+		a := utf8.RuneCountInString(place.Address)
+		v.Check(a >= 1 && a <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be 1–200 characters")
 		v.Check(place.URL == "" || validWebURL(place.URL, manualURLMax), "manual_place.url", "must be an http(s) URL")
 	}
 	slot, memo := in.slot(&v)
