@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -377,9 +378,6 @@ type addCandidatesRequest struct {
 	PlaceIDs           []string `json:"place_ids" form:"place_ids"`
 }
 
-// maxCandidatesPerAdd bounds one request's new candidates.
-const maxCandidatesPerAdd = 20
-
 // addCandidates adds candidates to a PLACE time block, from collection places or places.
 func (s *Server) addCandidates(c echo.Context) error {
 	var in addCandidatesRequest
@@ -397,7 +395,7 @@ func (s *Server) addCandidates(c echo.Context) error {
 		name string
 		ids  []string
 	}{{"collection_place_ids", in.CollectionPlaceIDs}, {"place_ids", in.PlaceIDs}} {
-		v.Check(len(f.ids) <= maxCandidatesPerAdd, f.name, "must list at most 20 ids")
+		v.Check(len(f.ids) <= planner.CandidatesPerAddMax, f.name, fmt.Sprintf("must list at most %d ids", planner.CandidatesPerAddMax))
 		for _, id := range f.ids {
 			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
 		}
