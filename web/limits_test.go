@@ -275,3 +275,31 @@ func TestListRoutesHaveFlatQueryBudgets(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyLimitFitsTheLargestBody: the body limit holds the largest body a route takes — an
+// expense of the most items, each named with 100 Korean characters that the client escapes as
+// \uXXXX, shared among the members — and refuses a body one byte over the limit.
+func TestBodyLimitFitsTheLargestBody(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan := "/plans/" + f.plan.PlanID
+	name := strings.Repeat(`\uac00`, 100)
+	var body strings.Builder
+	body.WriteString(`{"day":1,"items":[`)
+	for i := range planner.ExpenseItemsMax {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		fmt.Fprintf(&body, `{"name":"%s","cost":"%d"}`, name, 1_000_000+i)
+	}
+	members := f.planMemberIDs(t)
+	fmt.Fprintf(&body, `],"paid_by":%q,"split_among":[%q,%q]}`, members[0], members[0], members[1])
+	res := a.do(req{Method: "POST", Path: plan + "/expenses", Token: f.ben, Body: body.String()})
+	var e expenseAddedJSON
+	if json.Unmarshal(res.Body, &e); res.Status != http.StatusCreated || len(e.Selected.Items) != planner.ExpenseItemsMax ||
+		e.Selected.Items[0].Name != strings.Repeat("가", 100) {
+		t.Fatalf("largest body (%d bytes): %d %.300s", body.Len(), res.Status, res.Body)
+	}
+	over := `{"day":1,"items":[],"split_among":["` + strings.Repeat("x", 64<<10) + `"]}`
+	a.do(req{Method: "POST", Path: plan + "/expenses", Token: f.ben, Body: over}).problem(t, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+}
