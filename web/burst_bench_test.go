@@ -18,10 +18,11 @@ import (
 // bodies the list caps allow (issue 15: under a burst of 20 such requests, another user's
 // GET /plans stays under 50 ms). Each iteration fires 20 requests at once — new expenses and
 // replaced expenses of 50 items shared among all 10 members, 20 candidates proposed at once,
-// 100 collections linked at once, and hostile expenses whose split_among fills the body limit with ids (refused) — while
-// a user of other plans lists them (GET /plans) back to back until the burst is over. The pool
-// has production's 20 connections. It reports that user's latency percentiles over all
-// iterations (p50-ms, p95-ms, max-ms) and the samples taken; "idle" is the same listing with
+// 100 collections linked at once, and hostile expenses whose split_among fills the body limit
+// with ids (refused) — while a user of other plans lists them (GET /plans) back to back until
+// the burst is over. The pool has production's 20 connections. It reports that user's latency percentiles over all
+// iterations (p50-ms, p95-ms, max-ms), the samples taken and how often a request waited for a
+// connection of the pool (pool-waits, over the whole run); "idle" is the same listing with
 // no burst, for the ratio; "mix-1MB-limit" is the mix under the body limit before issue 15,
 // whose hostile bodies hold 40,000 ids.
 func BenchmarkPlansDuringAListBurst(b *testing.B) {
@@ -165,4 +166,5 @@ func benchPlansDuringBurst(b *testing.B, kind string) {
 	b.ReportMetric(pct(0.95), "p95-ms")
 	b.ReportMetric(float64(samples[len(samples)-1].Microseconds())/1000, "max-ms")
 	b.ReportMetric(float64(len(samples)), "samples")
+	b.ReportMetric(float64(a.db.Stats().WaitCount), "pool-waits")
 }
