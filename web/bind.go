@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -76,9 +77,66 @@ func decodeJSON(body io.Reader, v any) error {
 			return planner.Errorf(planner.CodeInvalidRequest, "The body must be a JSON object.")
 		}
 		return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "The request has invalid fields.",
-			Fields: []planner.FieldError{{Field: te.Field, Reason: fmt.Sprintf("must be a JSON %s", jsonKind(te.Type.Kind().String()))}}}
+			Fields: []planner.FieldError{{Field: jsonPath(reflect.TypeOf(v), te.Field), Reason: fmt.Sprintf("must be a JSON %s", jsonKind(te.Type.Kind().String()))}}}
 	}
 	return planner.Errorf(planner.CodeInvalidRequest, "The body is not valid JSON.")
+}
+
+// jsonPath turns the path encoding/json reports for a type error into the dotted JSON path
+// of the field: the decoder puts the Go names of embedded structs on the path
+// ("SlotRequest.start_time"), which a client never sent, so each segment that is not a JSON
+// field of the struct reached so far but names an embedded struct is dropped.
+func jsonPath(t reflect.Type, path string) string {
+	var out []string
+	for _, seg := range strings.Split(path, ".") {
+		t = elemStruct(t)
+		if t == nil {
+			out = append(out, seg)
+			continue
+		}
+		if f, ok := jsonField(t, seg); ok {
+			out, t = append(out, seg), f.Type
+		} else if f, ok := t.FieldByName(seg); ok && f.Anonymous {
+			t = f.Type
+		} else {
+			out, t = append(out, seg), nil
+		}
+	}
+	return strings.Join(out, ".")
+}
+
+// elemStruct is the struct type a value of t holds, through pointers, slices, arrays and maps;
+// nil when it holds none.
+func elemStruct(t reflect.Type) reflect.Type {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			return t
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// jsonField finds the field of struct t (its own or promoted from an embedded struct) that
+// encoding/json names name.
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for _, f := range reflect.VisibleFields(t) {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag == "-" || f.Anonymous && tag == "" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		if tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // jsonKind names a Go kind the way a JSON client thinks of it.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -188,7 +189,8 @@ func (s *Server) addManualBlock(c echo.Context) error {
 		place = planner.ManualPlace{Name: strings.TrimSpace(in.ManualPlace.Name), Address: strings.TrimSpace(in.ManualPlace.Address), URL: strings.TrimSpace(in.ManualPlace.URL)}
 		n := utf8.RuneCountInString(place.Name)
 		v.Check(n >= 1 && n <= manualNameMax && !strings.ContainsRune(place.Name, 0), "manual_place.name", "must be 1–100 characters")
-		v.Check(utf8.RuneCountInString(place.Address) <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be at most 200 characters")
+		a := utf8.RuneCountInString(place.Address)
+		v.Check(a >= 1 && a <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be 1–200 characters")
 		v.Check(place.URL == "" || validWebURL(place.URL, manualURLMax), "manual_place.url", "must be an http(s) URL")
 	}
 	slot, memo := in.slot(&v)
@@ -376,9 +378,6 @@ type addCandidatesRequest struct {
 	PlaceIDs           []string `json:"place_ids" form:"place_ids"`
 }
 
-// maxCandidatesPerAdd bounds one request's new candidates.
-const maxCandidatesPerAdd = 20
-
 // addCandidates adds candidates to a PLACE time block, from collection places or places.
 func (s *Server) addCandidates(c echo.Context) error {
 	var in addCandidatesRequest
@@ -396,7 +395,7 @@ func (s *Server) addCandidates(c echo.Context) error {
 		name string
 		ids  []string
 	}{{"collection_place_ids", in.CollectionPlaceIDs}, {"place_ids", in.PlaceIDs}} {
-		v.Check(len(f.ids) <= maxCandidatesPerAdd, f.name, "must list at most 20 ids")
+		v.Check(len(f.ids) <= planner.CandidatesPerAddMax, f.name, fmt.Sprintf("must list at most %d ids", planner.CandidatesPerAddMax))
 		for _, id := range f.ids {
 			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
 		}

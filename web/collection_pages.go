@@ -88,17 +88,7 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	if err != nil {
 		return views.CollectionView{}, err
 	}
-	sorted := sortName(c, "LATEST")
-	sort, ok := collectionPlaceSorts[sorted]
-	if !ok {
-		sorted, sort = "LATEST", collectionPlaceSorts["LATEST"]
-	}
-	addedBy := c.QueryParam("added_by")
-	if !planner.ValidID(addedBy) {
-		addedBy = ""
-	}
-	page := planner.Page{Size: planner.DefaultPageSize}
-	list, hasNext, err := s.store.CollectionPlaces(ctx, userID, col.ID, page, sort, addedBy)
+	places, err := s.collectionPlacesView(c, col.ID)
 	if err != nil {
 		return views.CollectionView{}, err
 	}
@@ -118,8 +108,28 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 		ID:  col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Guest:  caller(c).Guest,
-		Places: s.placeListView(c, col.ID, list, hasNext, page, sorted, addedBy),
+		Places: places,
 	}, nil
+}
+
+// collectionPlacesView is the first page of the collection page's place list, sorted and
+// filtered as its query asks (unknown values fall back to the defaults).
+func (s *Server) collectionPlacesView(c echo.Context, collectionID string) (views.PlaceListView, error) {
+	sorted := sortName(c, "LATEST")
+	sort, ok := collectionPlaceSorts[sorted]
+	if !ok {
+		sorted, sort = "LATEST", collectionPlaceSorts["LATEST"]
+	}
+	addedBy := c.QueryParam("added_by")
+	if !planner.ValidID(addedBy) {
+		addedBy = ""
+	}
+	page := planner.Page{Size: planner.DefaultPageSize}
+	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, collectionID, page, sort, addedBy)
+	if err != nil {
+		return views.PlaceListView{}, err
+	}
+	return s.placeListView(c, collectionID, list, hasNext, page, sorted, addedBy), nil
 }
 
 // placeDetailView gathers a collection place's page.

@@ -90,14 +90,22 @@ func (s *Server) listCollections(c echo.Context) error {
 	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.lazyPage(c, "Collections", func(p views.Page) templ.Component { return views.Collections(p, view) }), views.CollectionCards(view))
 }
 
-// getCollection answers one collection to a member.
+// getCollection answers one collection to a member; browsers get the collection page, and
+// htmx its partial: the place list as the page's query sorts and filters it.
 func (s *Server) getCollection(c echo.Context) error {
 	col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"))
 	if err != nil {
 		return err
 	}
-	if !wantsHTML(c) {
+	switch negotiate(c.Request()) {
+	case asJSON:
 		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
+	case asPartial:
+		places, err := s.collectionPlacesView(c, col.ID)
+		if err != nil {
+			return err
+		}
+		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, views.PlaceCards(places))
 	}
 	v, err := s.collectionView(c, col)
 	if err != nil {

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -83,7 +84,7 @@ type itemRequest struct {
 
 // readItems validates an item list: each a 1–100 character name and a whole cost from 0.
 func readItems(v *planner.Validation, in []itemRequest) []planner.ExpenseItem {
-	v.Check(len(in) <= planner.ExpenseItemsMax, "items", "must list at most 50 items")
+	v.Check(len(in) <= planner.ExpenseItemsMax, "items", fmt.Sprintf("must list at most %d items", planner.ExpenseItemsMax))
 	out := make([]planner.ExpenseItem, len(in))
 	for i, it := range in {
 		name := strings.TrimSpace(it.Name)
@@ -144,6 +145,7 @@ func (s *Server) addExpense(c echo.Context) error {
 		}
 	}
 	ne.Items = readItems(&v, in.Items)
+	planner.CheckSharers(&v, ne.SplitAmong)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -207,6 +209,9 @@ func (s *Server) setExpense(c echo.Context) error {
 	}
 	var v planner.Validation
 	list := readItems(&v, items)
+	if payers != nil {
+		planner.CheckSharers(&v, payers.SplitAmong)
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}

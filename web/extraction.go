@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -134,7 +135,7 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	v.Check(len(in.PlaceIDs) > 0 && len(in.PlaceIDs) <= planner.MaxPageSize, "place_ids", "choose 1 to 100 places")
+	v.Check(len(in.PlaceIDs) > 0 && len(in.PlaceIDs) <= planner.ExtractionPicksMax, "place_ids", fmt.Sprintf("choose 1 to %d places", planner.ExtractionPicksMax))
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -17,11 +18,8 @@ type opinionRequest struct {
 	Comment *string  `json:"comment" form:"comment"`
 }
 
-// Opinion limits.
-const (
-	opinionCommentMax = 300
-	opinionTagsMax    = 10
-)
+// opinionCommentMax bounds an opinion's comment, in characters.
+const opinionCommentMax = 300
 
 // tagID is the shape of a reason tag: "view", "long_queue".
 var tagID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
@@ -35,7 +33,7 @@ func (in opinionRequest) input() (planner.OpinionInput, error) {
 		v.Add("type", "must be POSITIVE, NEUTRAL or NEGATIVE")
 	}
 	v.Check(utf8.RuneCountInString(out.Comment) <= opinionCommentMax && !strings.ContainsRune(out.Comment, 0), "comment", "must be at most 300 characters")
-	v.Check(len(in.TagIDs) <= opinionTagsMax, "tag_ids", "must list at most 10 tags")
+	v.Check(len(in.TagIDs) <= planner.OpinionTagsMax, "tag_ids", fmt.Sprintf("must list at most %d tags", planner.OpinionTagsMax))
 	for _, t := range in.TagIDs {
 		v.Check(tagID.MatchString(t), "tag_ids", "must hold tag ids of lower-case letters, digits, _ and -")
 	}

@@ -211,7 +211,7 @@ var accessTable = map[string]accessRow{
 		return jsonReq("POST", f.plan+"/blocks/by-place", map[string]any{"place_id": f.spare, "day": 2, "start_time": "11:00", "end_time": "12:00"})
 	})},
 	"POST /plans/:planId/blocks/manual": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
-		return jsonReq("POST", f.plan+"/blocks/manual", map[string]any{"day": 2, "start_time": "13:00", "end_time": "14:00", "manual_place": map[string]string{"name": "Home"}})
+		return jsonReq("POST", f.plan+"/blocks/manual", map[string]any{"day": 2, "start_time": "13:00", "end_time": "14:00", "manual_place": map[string]string{"name": "Home", "address": "Mapo-gu"}})
 	})},
 	"GET /plans/:planId/blocks":          {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/blocks?day=1"} })},
 	"GET /plans/:planId/blocks/:blockId": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/blocks/" + f.candidate} })},

@@ -214,25 +214,16 @@ const panelPageSize = 20
 // collections with the first one's places, and the viewer's collections that can be linked.
 func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, error) {
 	ctx, userID := c.Request().Context(), caller(c).UserID
-	day, err := strconv.Atoi(c.QueryParam("day"))
-	if err != nil || day < 1 || day > p.DurationDays() {
-		day = 1
-	}
 	members, err := s.store.PlanMembers(ctx, userID, p.ID)
 	if err != nil {
 		return nil, err
 	}
-	info, blocks, _, err := s.store.DayBlocks(ctx, userID, p.ID, day, planner.Page{Size: planDayPageSize})
-	if err != nil {
-		return nil, err
-	}
-	dv, err := s.dayView(ctx, p, info, blocks)
+	dv, err := s.planDayView(c, p)
 	if err != nil {
 		return nil, err
 	}
 	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
 		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dv, Guest: caller(c).Guest}
-	v.Day.ReadOnly = v.Guest
 	if v.Guest { // linked collections are for members only
 		return views.Plan(s.pageFor(c, p.Title), v), nil
 	}
@@ -263,6 +254,23 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 		v.Panel = s.planPlacesView(p.ID, linked[0].CollectionID, places, hasNext, page)
 	}
 	return views.Plan(s.pageFor(c, p.Title), v), nil
+}
+
+// planDayView is the day of the plan page: the one asked for (?day=, default 1), read-only
+// for guests.
+func (s *Server) planDayView(c echo.Context, p *planner.Plan) (views.DayView, error) {
+	ctx := c.Request().Context()
+	day, err := strconv.Atoi(c.QueryParam("day"))
+	if err != nil || day < 1 || day > p.DurationDays() {
+		day = 1
+	}
+	info, blocks, _, err := s.store.DayBlocks(ctx, caller(c).UserID, p.ID, day, planner.Page{Size: planDayPageSize})
+	if err != nil {
+		return views.DayView{}, err
+	}
+	v, err := s.dayView(ctx, p, info, blocks)
+	v.ReadOnly = caller(c).Guest
+	return v, err
 }
 
 // planPanel answers the side panel's places of the linked collection chosen in its menu.

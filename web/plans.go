@@ -11,6 +11,7 @@ import (
 
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
+	"tripplan/views"
 )
 
 // planJSON is the Plan resource.
@@ -120,14 +121,22 @@ func (s *Server) listPlans(c echo.Context) error {
 	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.plansPage(c, list, hasNext, page), s.planCardsPartial(list, hasNext, page))
 }
 
-// getPlan answers one plan; browsers get the plan page.
+// getPlan answers one plan; browsers get the plan page, and htmx its partial: the day grid of
+// the day asked for (?day=), as the day tabs load it.
 func (s *Server) getPlan(c echo.Context) error {
 	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
-	if !wantsHTML(c) {
+	switch negotiate(c.Request()) {
+	case asJSON:
 		return respond(c, http.StatusOK, toPlanJSON(p), nil, nil)
+	case asPartial:
+		day, err := s.planDayView(c, p)
+		if err != nil {
+			return err
+		}
+		return respond(c, http.StatusOK, toPlanJSON(p), nil, views.Day(day))
 	}
 	page, err := s.planPage(c, p)
 	if err != nil {

@@ -56,9 +56,6 @@ type NewExpense struct {
 	SplitAmong     []string
 }
 
-// ExpenseItemsMax bounds the items of one expense.
-const ExpenseItemsMax = 50
-
 // CostLine is a part of a plan's total cost: a day's or a category's (level-1 id; "" for
 // additional expenses).
 type CostLine struct {

@@ -68,16 +68,35 @@ func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string) (*e
 	return &r, err
 }
 
-// checkPayers reports MEMBER_NOT_FOUND unless every id is an active member of the plan.
+// checkPayers checks who paid and who share in one query, whatever the list's length:
+// INVALID_REQUEST when split lists more members than the plan has (planner.SharersFit; the
+// handler has refused repeats), MEMBER_NOT_FOUND unless paidBy ("" for nobody) and every id
+// of split are active members of the plan. The ids are matched only when they can all be
+// members, by a hash join, so a long list costs one pass over it.
 func checkPayers(ctx context.Context, tx *sqlx.Tx, planID, paidBy string, split []string) error {
-	ids := append([]string{}, split...)
-	if paidBy != "" {
-		ids = append(ids, paidBy)
+	if paidBy == "" && len(split) == 0 {
+		return nil
 	}
-	for _, id := range ids {
-		if err := planKind.active(ctx, tx, planID, id); err != nil {
-			return err
-		}
+	var r struct {
+		Members int  `db:"members"`
+		Known   int  `db:"known"`
+		Payer   bool `db:"payer"`
+	}
+	if err := tx.GetContext(ctx, &r, `
+		WITH m AS MATERIALIZED (SELECT id FROM plan_members WHERE plan_id = $1 AND left_at IS NULL),
+		     n AS (SELECT count(*) AS members FROM m)
+		SELECT n.members,
+		       CASE WHEN cardinality($2::text[]) <= n.members
+		            THEN (SELECT count(*) FROM m JOIN unnest($2::text[]) AS u(id) ON u.id = m.id) ELSE 0 END AS known,
+		       $3 = '' OR EXISTS (SELECT 1 FROM m WHERE m.id = $3) AS payer
+		FROM n`, planID, pq.Array(split), paidBy); err != nil {
+		return err
+	}
+	if err := planner.SharersFit(len(split), r.Members); err != nil {
+		return err
+	}
+	if r.Known != len(split) || !r.Payer {
+		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this plan.")
 	}
 	return nil
 }

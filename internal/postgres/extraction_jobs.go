@@ -219,28 +219,18 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 				return err
 			}
 		}
-		for _, id := range cpIDs {
-			if !contains(added, id) {
-				continue
-			}
-			cp, err := loadCollectionPlace(ctx, tx, collectionID, id, m.ID)
-			if err != nil {
-				return err
-			}
-			out.Places = append(out.Places, *cp)
+		if len(added) == 0 {
+			return nil
 		}
-		return nil
+		var rows []collectionPlaceRow
+		if err := tx.SelectContext(ctx, &rows, collectionPlaceSQL+` WHERE cp.id = ANY($1)
+			ORDER BY array_position($2::text[], cp.id)`, pq.Array(added), pq.Array(cpIDs)); err != nil {
+			return err
+		}
+		out.Places, err = withPreferences(ctx, tx, rows, m.ID)
+		return err
 	})
 	return out, err
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // WorkJob is the worker's view of a job: its URL and status, without a caller.

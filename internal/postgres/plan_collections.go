@@ -48,10 +48,8 @@ func (db *DB) LinkCollections(ctx context.Context, userID, planID string, collec
 			return err
 		}
 		ids := unique(collectionIDs)
-		for _, id := range ids {
-			if _, err := collectionMember(ctx, tx, id, userID); err != nil {
-				return err
-			}
+		if err := collectionsMember(ctx, tx, ids, userID); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO plan_collections (plan_id, collection_id, added_by)
@@ -66,6 +64,34 @@ func (db *DB) LinkCollections(ctx context.Context, userID, planID string, collec
 		return err
 	})
 	return out, err
+}
+
+// collectionsMember is collectionMember for a list of collections, in one query: the first
+// collection (in the list's order) that does not exist is COLLECTION_NOT_FOUND, the first the
+// user is not an active member of answers as collectionMember does for it.
+func collectionsMember(ctx context.Context, tx *sqlx.Tx, collectionIDs []string, userID string) error {
+	var rows []struct {
+		ID     string `db:"id"`
+		Found  bool   `db:"found"`
+		Member bool   `db:"member"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `
+		SELECT u.id, c.id IS NOT NULL AS found, m.id IS NOT NULL AS member
+		FROM unnest($1::text[]) WITH ORDINALITY AS u(id, n)
+		LEFT JOIN collections c ON c.id = u.id
+		LEFT JOIN collection_members m ON m.collection_id = c.id AND m.user_id = $2 AND m.left_at IS NULL
+		WHERE c.id IS NULL OR m.id IS NULL
+		ORDER BY u.n LIMIT 1`, pq.Array(collectionIDs), userID); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if !rows[0].Found {
+		return planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+	}
+	_, err := outsider(planner.ShareCollection, rows[0].ID, userID, "collection")
+	return err
 }
 
 // unique drops repeated strings, keeping the first of each.
