@@ -70,6 +70,9 @@ func (db *DB) LinkCollections(ctx context.Context, userID, planID string, collec
 // collection (in the list's order) that does not exist is COLLECTION_NOT_FOUND, the first the
 // user is not an active member of answers as collectionMember does for it.
 func collectionsMember(ctx context.Context, tx *sqlx.Tx, collectionIDs []string, userID string) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
 	var rows []struct {
 		ID     string `db:"id"`
 		Found  bool   `db:"found"`
@@ -90,7 +93,7 @@ func collectionsMember(ctx context.Context, tx *sqlx.Tx, collectionIDs []string,
 	if !rows[0].Found {
 		return planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
-	_, err := outsider(planner.ShareCollection, rows[0].ID, userID, "collection")
+	_, err := outsider(planner.ShareCollection, rows[0].ID, userID, "collection", false) // no guest gets here
 	return err
 }
 
