@@ -214,8 +214,9 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		}
 		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
 		if len(added) > 0 {
-			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_ADDED",
-				"{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", "/collections/" + collectionID}); err != nil {
+			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_ADDED",
+				message: "{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", link: "/collections/" + collectionID,
+				count: len(added), plural: "{actor} added {count} places to {collection}"}); err != nil {
 				return err
 			}
 		}
@@ -280,8 +281,8 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_COMPLETED",
-			"Places from your link are ready to add to {collection}", ""})
+		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_COMPLETED",
+			message: "Places from your link are ready to add to {collection}"})
 	})
 }
 
@@ -302,7 +303,7 @@ func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
 			updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_FAILED",
-			"We could not find places on your link for {collection}", ""})
+		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_FAILED",
+			message: "We could not find places on your link for {collection}"})
 	})
 }
