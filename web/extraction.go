@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +17,11 @@ import (
 	"tripplan/views"
 )
 
-// Jobs schedules background work in the transaction that records it (extraction.Queue).
+// Jobs schedules background work in the transaction that records it, and cancels it in the
+// one that dismisses it (extraction.Queue).
 type Jobs interface {
-	Enqueue(ctx context.Context, tx *sql.Tx, jobID string) error
+	Enqueue(ctx context.Context, tx *sql.Tx, jobID string) (int64, error)
+	Cancel(ctx context.Context, tx *sql.Tx, queueJobID int64) error
 }
 
 type jobJSON struct {
@@ -83,7 +87,14 @@ func (s *Server) startExtraction(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	j, err := s.store.CreateExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), url, normalized,
-		func(tx *sql.Tx, jobID string) error { return s.jobs.Enqueue(ctx, tx, jobID) })
+		func(tx *sql.Tx, jobID string) (int64, error) { return s.jobs.Enqueue(ctx, tx, jobID) })
+	var pe *planner.Error
+	if errors.As(err, &pe) && pe.Code == planner.CodeTooManyRequests {
+		// The user's share of the queue is taken: say when trying again may succeed.
+		if wait, ok := pe.Extra["retry_after"].(int); ok {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -152,7 +163,9 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 
 // dismissExtraction sets the caller's job aside.
 func (s *Server) dismissExtraction(c echo.Context) error {
-	if err := s.store.DismissExtractionJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("jobId")); err != nil {
+	ctx := c.Request().Context()
+	if err := s.store.DismissExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), c.Param("jobId"),
+		func(tx *sql.Tx, queueJobID int64) error { return s.jobs.Cancel(ctx, tx, queueJobID) }); err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, views.ExtractionForm(c.Param("collectionId")), collectionPath(c.Param("collectionId")))

@@ -3,14 +3,17 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tripplan/internal/extraction"
+	"tripplan/internal/planner"
 )
 
 // A page this project wrote for the test, naming catalog places as a listicle does.
@@ -28,7 +31,7 @@ const noPlaces = `<!doctype html><html><head><title>How to bake sourdough</title
 <body><h1>Sourdough at home</h1><p>Mix flour and water, wait, fold, wait again.</p><ul><li>Flour</li><li>Water</li><li>Salt</li></ul></body></html>`
 
 // pageServer serves the test's pages; /slow holds its first answer until release is closed.
-func pageServer(t *testing.T) (srv *httptest.Server, hostPort string, release chan struct{}) {
+func pageServer(t testing.TB) (srv *httptest.Server, hostPort string, release chan struct{}) {
 	release = make(chan struct{})
 	var once sync.Once
 	mux := http.NewServeMux()
@@ -215,5 +218,328 @@ func TestExtractionSurvivesARestart(t *testing.T) {
 	a.workJobs(host)
 	if done := f.waitJob(t, f.ben, j.JobID); done.Status != "COMPLETED" || done.Result.MatchedCount != 4 {
 		t.Fatalf("after the restart: %+v", done)
+	}
+}
+
+// startIn asks for a job in a collection and answers the response as it is.
+func (a *testApp) startIn(token, collection, url string) response {
+	return a.do(req{Method: "POST", Path: "/collections/" + collection + "/extraction-jobs", Token: token, Body: map[string]string{"url": url}})
+}
+
+// jobIn answers a job's current state.
+func (a *testApp) jobIn(t *testing.T, token, collection, id string) jobJSON {
+	t.Helper()
+	res := a.do(req{Method: "GET", Path: "/collections/" + collection + "/extraction-jobs/" + id, Token: token})
+	var j jobJSON
+	if err := json.Unmarshal(res.Body, &j); err != nil || res.Status != http.StatusOK {
+		t.Fatalf("job: %d %s", res.Status, res.Body)
+	}
+	return j
+}
+
+// eventually polls cond until it holds, failing with what after the deadline.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never happened: %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// queueState is the River state of an extraction job's queue entry.
+func (a *testApp) queueState(t *testing.T, jobID string) string {
+	t.Helper()
+	var state string
+	if err := a.db.Get(&state, `SELECT state FROM river_job WHERE args->>'job_id' = $1`, jobID); err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
+// A user has at most 3 jobs in progress across all collections, however many requests arrive
+// at once; a dismissed job leaves the count; reusing a finished analysis queues nothing and is
+// never refused; and 30 starts an hour are the most, with Retry-After saying when the oldest
+// leaves the hour.
+func TestExtractionShareOfTheQueue(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a // nobody works the queue: every job stays in progress
+	cols := make([]string, 10)
+	for i := range cols {
+		cols[i] = a.createCollection(f.ben, fmt.Sprintf("Trip %d", i)).CollectionID
+	}
+	res := make([]response, len(cols))
+	var wg sync.WaitGroup
+	for i, c := range cols {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i] = a.startIn(f.ben, c, fmt.Sprintf("https://blog.example/seoul/%d", i))
+		}()
+	}
+	wg.Wait()
+	var started []int
+	for i, r := range res {
+		switch r.Status {
+		case http.StatusAccepted:
+			started = append(started, i)
+		case http.StatusTooManyRequests:
+			p := r.problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+			if r.Header.Get("Retry-After") != "10" || p["retry_after"] != float64(10) {
+				t.Fatalf("Retry-After %q, body %v", r.Header.Get("Retry-After"), p)
+			}
+		default:
+			t.Fatalf("start %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	if len(started) != planner.MaxExtractionsInProgress {
+		t.Fatalf("%d jobs started at once, want %d", len(started), planner.MaxExtractionsInProgress)
+	}
+	var free string // a collection without a job of Ben's
+	for i, c := range cols {
+		if res[i].Status != http.StatusAccepted {
+			free = c
+		}
+	}
+	var first jobJSON
+	json.Unmarshal(res[started[0]].Body, &first)
+
+	// A finished analysis of a page (Ana's) is reused for anyone, even at the cap.
+	var done jobJSON
+	json.Unmarshal(a.startIn(f.ana, f.collection, "https://blog.example/done").Body, &done)
+	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', result = '{"places": []}' WHERE id = $1`, done.JobID); err != nil {
+		t.Fatal(err)
+	}
+	reused := a.startIn(f.ben, free, "https://blog.example/done")
+	if reused.Status != http.StatusAccepted || !strings.Contains(string(reused.Body), `"COMPLETED"`) {
+		t.Fatalf("reuse at the cap: %d %s", reused.Status, reused.Body)
+	}
+	var r jobJSON
+	json.Unmarshal(reused.Body, &r)
+	a.do(req{Method: "DELETE", Path: "/collections/" + free + "/extraction-jobs/" + r.JobID, Token: f.ben})
+	a.startIn(f.ben, free, "https://blog.example/more").problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+
+	// Dismissing one of the jobs in progress makes room for one more.
+	a.do(req{Method: "DELETE", Path: "/collections/" + cols[started[0]] + "/extraction-jobs/" + first.JobID, Token: f.ben})
+	more := a.startIn(f.ben, free, "https://blog.example/more")
+	if more.Status != http.StatusAccepted {
+		t.Fatalf("after a dismissal: %d %s", more.Status, more.Body)
+	}
+
+	// 30 starts an hour: with nothing in progress any more, start and dismiss until the hour is full.
+	dismissAll := map[string]response{free: more, cols[started[1]]: res[started[1]], cols[started[2]]: res[started[2]]}
+	for c, r := range dismissAll {
+		var j jobJSON
+		json.Unmarshal(r.Body, &j)
+		a.do(req{Method: "DELETE", Path: "/collections/" + c + "/extraction-jobs/" + j.JobID, Token: f.ben})
+	}
+	var n int
+	const ben = `(SELECT id FROM users WHERE provider_id = 'pf-ben')`
+	if err := a.db.Get(&n, `SELECT count(*) FROM extraction_starts WHERE user_id = `+ben); err != nil || n != 4 {
+		t.Fatalf("starts recorded: %d %v", n, err)
+	}
+	one := cols[started[0]]
+	for ; n < planner.MaxExtractionsPerHour; n++ {
+		res := a.startIn(f.ben, one, fmt.Sprintf("https://blog.example/hour/%d", n))
+		var j jobJSON
+		if json.Unmarshal(res.Body, &j); res.Status != http.StatusAccepted {
+			t.Fatalf("start %d: %d %s", n+1, res.Status, res.Body)
+		}
+		a.do(req{Method: "DELETE", Path: "/collections/" + one + "/extraction-jobs/" + j.JobID, Token: f.ben})
+	}
+	// The oldest start of the hour was 50 minutes ago: it leaves the hour in 10 minutes.
+	if _, err := a.db.Exec(`UPDATE extraction_starts SET started_at = now() - interval '50 minutes'
+		WHERE job_id = (SELECT job_id FROM extraction_starts WHERE user_id = ` + ben + ` ORDER BY started_at LIMIT 1)`); err != nil {
+		t.Fatal(err)
+	}
+	full := a.startIn(f.ben, one, "https://blog.example/one-more")
+	full.problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+	if wait, err := strconv.Atoi(full.Header.Get("Retry-After")); err != nil || wait <= 500 || wait > 600 {
+		t.Fatalf("Retry-After %q, want about 600", full.Header.Get("Retry-After"))
+	}
+	// Other users have their own share.
+	if got := a.startIn(f.ana, a.createCollection(f.ana, "Ana's").CollectionID, "https://blog.example/ana"); got.Status != http.StatusAccepted {
+		t.Fatalf("Ana: %d %s", got.Status, got.Body)
+	}
+}
+
+// heldPages serves the listicle at any path, each answer held until release is closed; a
+// request its client gives up on first is reported on abandoned.
+func heldPages(t testing.TB) (srv *httptest.Server, hostPort string, release chan struct{}, abandoned chan string) {
+	release, abandoned = make(chan struct{}), make(chan string, 10)
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			abandoned <- r.URL.Path
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(seoulListicle))
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	return srv, strings.TrimPrefix(srv.URL, "http://"), release, abandoned
+}
+
+// A dismissed job stops being worked on: waiting in the queue, its River job is cancelled at
+// once; being read, the worker gives the page up; and when the page answers just after the
+// dismissal, nothing it found is recorded. River does not retry any of them.
+func TestDismissedExtractionStops(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	srv, host, _ := pageServer(t)
+	held, heldHost, release, abandoned := heldPages(t)
+
+	queued := f.startJob(t, f.ben, srv.URL+"/seoul")
+	f.dismiss(t, f.ben, queued.JobID)
+	if s := a.queueState(t, queued.JobID); s != "cancelled" {
+		t.Fatalf("a dismissed job waiting in the queue is %s", s)
+	}
+
+	a.worker.Fetcher.Timeout = time.Minute // held pages stay held: only the dismissal may end the reading
+	a.workJobs(host, heldHost)
+	reading := f.startJob(t, f.ben, held.URL+"/reading")
+	eventually(t, "the page is being read", func() bool { return a.jobIn(t, f.ben, f.collection, reading.JobID).Status == "EXTRACTING" })
+	f.dismiss(t, f.ben, reading.JobID)
+	select {
+	case path := <-abandoned:
+		if path != "/reading" {
+			t.Fatalf("abandoned %s", path)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the worker went on reading the page of a dismissed job")
+	}
+
+	late := f.startJob(t, f.ben, held.URL+"/late")
+	eventually(t, "the page is being read", func() bool { return a.jobIn(t, f.ben, f.collection, late.JobID).Status == "EXTRACTING" })
+	f.dismiss(t, f.ben, late.JobID)
+	close(release) // the page answers at once now
+	for _, j := range []jobJSON{reading, late} {
+		eventually(t, "the River job is finished", func() bool {
+			s := a.queueState(t, j.JobID)
+			return s == "cancelled" || s == "completed" || s == "discarded"
+		})
+		if s := a.queueState(t, j.JobID); s != "cancelled" {
+			t.Fatalf("River job of a dismissed job: %s", s)
+		}
+		if got := a.jobIn(t, f.ben, f.collection, j.JobID); got.Status == "COMPLETED" || got.Result != nil || got.DecisionStatus != "IGNORED" {
+			t.Fatalf("dismissed job: %+v", got)
+		}
+	}
+	if n := a.notificationsOf(t, f.ben, "EXTRACTION_COMPLETED"); len(n) != 0 {
+		t.Fatalf("notified of a dismissed job: %+v", n)
+	}
+	var pages int
+	if err := a.db.Get(&pages, `SELECT count(*) FROM social_media`); err != nil || pages != 0 {
+		t.Fatalf("%d pages recorded (%v)", pages, err)
+	}
+}
+
+// One user's slow jobs do not hold up another's: Ana's pages are held, so her jobs stay in
+// progress as long as the test wants; Ben's job completes meanwhile.
+func TestOneUsersSlowJobsDoNotDelayAnothers(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	fast, fastHost, _ := pageServer(t)
+	slow, slowHost, release, _ := heldPages(t)
+	a.worker.Fetcher.Timeout = time.Minute // held pages stay held until the test releases them
+	a.workJobs(fastHost, slowHost)
+
+	// Ana asks for as many as there are workers; she gets her share (429 beyond it).
+	type job struct{ collection, id string }
+	var held []job
+	for i := range extraction.MaxWorkers {
+		c := a.createCollection(f.ana, fmt.Sprintf("Slow %d", i)).CollectionID
+		res := a.startIn(f.ana, c, fmt.Sprintf("%s/held/%d", slow.URL, i))
+		if res.Status == http.StatusTooManyRequests {
+			continue
+		}
+		var j jobJSON
+		if json.Unmarshal(res.Body, &j); res.Status != http.StatusAccepted {
+			t.Fatalf("Ana's job %d: %d %s", i, res.Status, res.Body)
+		}
+		held = append(held, job{c, j.JobID})
+	}
+	for _, j := range held {
+		eventually(t, "Ana's page is being read", func() bool { return a.jobIn(t, f.ana, j.collection, j.id).Status == "EXTRACTING" })
+	}
+
+	b := f.startJob(t, f.ben, fast.URL+"/seoul")
+	if done := f.waitJob(t, f.ben, b.JobID); done.Status != "COMPLETED" {
+		t.Fatalf("Ben's job: %+v", done)
+	}
+	for _, j := range held {
+		if s := a.jobIn(t, f.ana, j.collection, j.id).Status; s != "EXTRACTING" {
+			t.Fatalf("Ana's job finished first: %s", s)
+		}
+	}
+	if len(held) != planner.MaxExtractionsInProgress {
+		t.Fatalf("Ana had %d jobs in progress", len(held))
+	}
+	close(release)
+	for _, j := range held {
+		eventually(t, "Ana's job completes", func() bool { return a.jobIn(t, f.ana, j.collection, j.id).Status == "COMPLETED" })
+	}
+}
+
+// BenchmarkExtractionBesideASlowUser measures Ben's extraction from the request to COMPLETED
+// (polled every 5 ms), alone and while Ana's three slow jobs hold workers: the second should
+// cost what the first does (docs/PERFORMANCE.md).
+func BenchmarkExtractionBesideASlowUser(b *testing.B) {
+	f := newPlanFixture(b)
+	a := f.a
+	fast, fastHost, _ := pageServer(b)
+	slow, slowHost, _, _ := heldPages(b)
+	a.worker.Fetcher.Timeout = 10 * time.Minute
+	a.workJobs(fastHost, slowHost)
+	n := 0
+	extract := func(b *testing.B) {
+		for range b.N {
+			n++
+			res := a.startIn(f.ben, f.collection, fmt.Sprintf("%s/seoul?n=%d", fast.URL, n))
+			var j jobJSON
+			if json.Unmarshal(res.Body, &j); res.Status != http.StatusAccepted {
+				b.Fatalf("start: %d %s", res.Status, res.Body)
+			}
+			for j.Status != "COMPLETED" {
+				if j.Status == "FAILED" {
+					b.Fatalf("job failed: %+v", j)
+				}
+				time.Sleep(5 * time.Millisecond)
+				json.Unmarshal(a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/extraction-jobs/" + j.JobID, Token: f.ben}).Body, &j)
+			}
+			b.StopTimer()
+			a.do(req{Method: "DELETE", Path: "/collections/" + f.collection + "/extraction-jobs/" + j.JobID, Token: f.ben})
+			a.db.MustExec(`DELETE FROM extraction_starts`) // the hourly cap is not what is measured
+			b.StartTimer()
+		}
+	}
+	b.Run("alone", extract)
+	var held []string
+	for i := range planner.MaxExtractionsInProgress {
+		c := a.createCollection(f.ana, fmt.Sprintf("Slow %d", i)).CollectionID
+		var j jobJSON
+		json.Unmarshal(a.startIn(f.ana, c, fmt.Sprintf("%s/held/%d", slow.URL, i)).Body, &j)
+		for j.Status != "EXTRACTING" {
+			time.Sleep(5 * time.Millisecond)
+			json.Unmarshal(a.do(req{Method: "GET", Path: "/collections/" + c + "/extraction-jobs/" + j.JobID, Token: f.ana}).Body, &j)
+		}
+		held = append(held, "/collections/"+c+"/extraction-jobs/"+j.JobID)
+	}
+	b.Run("beside_3_slow_jobs", extract)
+	for _, path := range held {
+		var j jobJSON
+		if json.Unmarshal(a.do(req{Method: "GET", Path: path, Token: f.ana}).Body, &j); j.Status != "EXTRACTING" {
+			b.Fatalf("Ana's job stopped being slow: %+v", j)
+		}
 	}
 }

@@ -17,6 +17,7 @@ type notificationJSON struct {
 	EventType      string  `json:"event_type"`
 	Message        string  `json:"message"`
 	LinkURL        string  `json:"link_url"`
+	Count          int     `json:"count"`
 	IsRead         bool    `json:"is_read"`
 	ReadAt         *string `json:"read_at"`
 	CreatedAt      string  `json:"created_at"`
@@ -24,7 +25,7 @@ type notificationJSON struct {
 
 func toNotificationJSON(n *planner.Notification) notificationJSON {
 	out := notificationJSON{NotificationID: n.ID, Category: n.Category, EventType: n.EventType, Message: n.Message,
-		LinkURL: n.LinkURL, IsRead: n.ReadAt != nil, CreatedAt: instant(n.CreatedAt)}
+		LinkURL: n.LinkURL, Count: n.Count, IsRead: n.ReadAt != nil, CreatedAt: instant(n.CreatedAt)}
 	if n.ReadAt != nil {
 		r := instant(*n.ReadAt)
 		out.ReadAt = &r

@@ -120,10 +120,10 @@ type Store interface {
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)
-	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) error) (*planner.ExtractionJob, error)
+	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)
 	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)
-	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error
+	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error
 	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
 	Notifications(ctx context.Context, userID string, page planner.Page) ([]planner.Notification, bool, int, error)
 	UnreadCount(ctx context.Context, userID string) (int, error)

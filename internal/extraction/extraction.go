@@ -14,6 +14,7 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/rivertype"
 
 	"tripplan/internal/extract"
 	"tripplan/internal/fetch"
@@ -62,22 +63,47 @@ func (w *Worker) NextRetry(job *river.Job[Args]) time.Time {
 	return time.Now().Add(time.Duration(job.Attempt*job.Attempt) * 5 * time.Second)
 }
 
-// Work runs one attempt of a job.
+// watchEvery is how often a running job checks that it is still wanted.
+const watchEvery = 500 * time.Millisecond
+
+// Work runs one attempt of a job. A job dismissed or deleted with its collection (JOB_NOT_FOUND
+// from the store) is cancelled for good, whenever that is noticed.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
-	j, err := w.Store.WorkJob(ctx, job.Args.JobID)
+	err := w.work(ctx, job)
 	if planner.ErrorCode(err) == planner.CodeJobNotFound {
-		return river.JobCancel(err) // deleted with its collection
+		return river.JobCancel(err)
 	}
+	return err
+}
+
+func (w *Worker) work(ctx context.Context, job *river.Job[Args]) error {
+	j, err := w.Store.WorkJob(ctx, job.Args.JobID)
 	if err != nil {
 		return err
 	}
 	if j.Done() {
 		return nil
 	}
+	// Stop working on a job once it is no longer wanted, whichever instance dismissed it: the
+	// database/sql driver cannot hear River's cancellations, so the job looks for itself.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	go w.watch(ctx, stop, j.ID)
+	err = w.attempt(ctx, job, j)
+	if gone := context.Cause(ctx); planner.ErrorCode(gone) == planner.CodeJobNotFound {
+		return gone
+	}
+	return err
+}
+
+// attempt does the work and records its outcome.
+func (w *Worker) attempt(ctx context.Context, job *river.Job[Args], j *planner.ExtractionJob) error {
 	result, code, err := w.run(ctx, j)
 	switch {
 	case err == nil:
 		return w.Store.CompleteJob(ctx, j.ID, result)
+	case planner.ErrorCode(err) == planner.CodeJobNotFound: // the store noticed the job is gone
+		return err
 	case code == "" && job.Attempt < maxAttempts: // transient: try again later
 		if serr := w.Store.SetJobStatus(ctx, j.ID, planner.JobRetryWaiting); serr != nil {
 			return serr
@@ -92,6 +118,23 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
 		return ferr
 	}
 	return river.JobCancel(err)
+}
+
+// watch cancels ctx with the store's JOB_NOT_FOUND once the job is dismissed or deleted.
+func (w *Worker) watch(ctx context.Context, stop context.CancelCauseFunc, jobID string) {
+	tick := time.NewTicker(watchEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if _, err := w.Store.WorkJob(ctx, jobID); planner.ErrorCode(err) == planner.CodeJobNotFound {
+			stop(err)
+			return
+		}
+	}
 }
 
 // run does the work; a failure comes with its code, or "" when trying again may help.
@@ -161,6 +204,12 @@ func message(code string) string {
 	return "Something went wrong while reading the page."
 }
 
+// MaxWorkers is how many jobs an instance works at once: one more than a user may have in
+// progress (planner.MaxExtractionsInProgress), so one user's slow jobs always leave a worker
+// free for everyone else's, and another user's job waits at most for the quickest of the jobs
+// running (docs/PERFORMANCE.md).
+const MaxWorkers = planner.MaxExtractionsInProgress + 1
+
 // Queue is the River client: it takes jobs and works them.
 type Queue struct {
 	client *river.Client[*sql.Tx]
@@ -193,7 +242,7 @@ func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Q
 		periodicJobs = append(periodicJobs, p.job)
 	}
 	client, err := river.NewClient(riverdatabasesql.New(db), &river.Config{
-		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: MaxWorkers}},
 		Workers:           workers,
 		PeriodicJobs:      periodicJobs,
 		MaxAttempts:       maxAttempts,
@@ -206,9 +255,24 @@ func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Q
 	return &Queue{client: client}, nil
 }
 
-// Enqueue schedules an extraction job inside the transaction that creates it.
-func (q *Queue) Enqueue(ctx context.Context, tx *sql.Tx, jobID string) error {
-	_, err := q.client.InsertTx(ctx, tx, Args{JobID: jobID}, nil)
+// Enqueue schedules an extraction job inside the transaction that creates it and answers the
+// River job's id.
+func (q *Queue) Enqueue(ctx context.Context, tx *sql.Tx, jobID string) (int64, error) {
+	r, err := q.client.InsertTx(ctx, tx, Args{JobID: jobID}, nil)
+	if err != nil {
+		return 0, err
+	}
+	return r.Job.ID, nil
+}
+
+// Cancel cancels a River job inside the transaction that dismisses its extraction job: a job
+// waiting in the queue will not run; one running is marked so that River does not retry it
+// (the worker notices the dismissal itself). A job River no longer holds needs nothing.
+func (q *Queue) Cancel(ctx context.Context, tx *sql.Tx, queueJobID int64) error {
+	_, err := q.client.JobCancelTx(ctx, tx, queueJobID)
+	if errors.Is(err, rivertype.ErrNotFound) {
+		return nil
+	}
 	return err
 }
 

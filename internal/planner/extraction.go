@@ -15,6 +15,14 @@ const (
 	DecisionIgnored  = "IGNORED"
 )
 
+// A user's share of the extraction queue (API-additions §6): jobs in progress (neither COMPLETED
+// nor FAILED, and not dismissed) across all collections, and jobs started in any hour. Reusing
+// a completed analysis queues nothing and counts toward neither.
+const (
+	MaxExtractionsInProgress = 3
+	MaxExtractionsPerHour    = 30
+)
+
 // Failure codes of an extraction job.
 const (
 	FailureContentNotFound = "CONTENT_NOT_FOUND"

@@ -11,11 +11,13 @@ const (
 
 // Notification is a message to one user about something another did.
 type Notification struct {
-	ID        string     `db:"id"`
-	Category  string     `db:"category"`
-	EventType string     `db:"event_type"`
-	Message   string     `db:"message"`
-	LinkURL   string     `db:"link_url"`
+	ID        string `db:"id"`
+	Category  string `db:"category"`
+	EventType string `db:"event_type"`
+	Message   string `db:"message"`
+	LinkURL   string `db:"link_url"`
+	// Count is how many events of one actor on one target it stands for (merged within a minute).
+	Count     int        `db:"event_count"`
 	ReadAt    *time.Time `db:"read_at"`
-	CreatedAt time.Time  `db:"created_at"`
+	CreatedAt time.Time  `db:"created_at"` // the latest event's time
 }

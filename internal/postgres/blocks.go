@@ -437,8 +437,9 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if len(out.Candidates) > 0 && out.Candidates[0].Place != nil {
 			name = out.Candidates[0].Place.Name
 		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "BLOCK_ADDED",
-			"{actor} added " + name + " to {plan} (day " + strconv.Itoa(slot.Day) + ")", dayLink(planID, slot.Day)})
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "BLOCK_ADDED",
+			message: "{actor} added " + name + " to {plan} (day " + strconv.Itoa(slot.Day) + ")", link: dayLink(planID, slot.Day),
+			target: "plan_day:" + planID + ":" + strconv.Itoa(slot.Day), plural: "{actor} added {count} blocks to {plan} (day " + strconv.Itoa(slot.Day) + ")"})
 	})
 	return out, err
 }
@@ -694,8 +695,9 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 		if n, _ := res.RowsAffected(); n == 0 {
 			return blockNotFound()
 		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "BLOCK_REMOVED",
-			"{actor} removed a block from {plan}", "/plans/" + planID})
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "BLOCK_REMOVED",
+			message: "{actor} removed a block from {plan}", link: "/plans/" + planID,
+			plural: "{actor} removed {count} blocks from {plan}"})
 	})
 }
 
@@ -783,8 +785,21 @@ func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID str
 				return err
 			}
 		}
-		out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
-		return err
+		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID); err != nil {
+			return err
+		}
+		added := len(out.Candidates) - before
+		if added == 0 {
+			return nil
+		}
+		when := " for day " + strconv.Itoa(out.Day.Day) + ", " + out.Start.String()[:5] + " in {plan}"
+		what := strconv.Itoa(added) + " places"
+		if added == 1 {
+			what = out.Candidates[len(out.Candidates)-1].Place.Name // candidates are in creation order
+		}
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "CANDIDATE_ADDED",
+			message: "{actor} proposed " + what + when, link: dayLink(planID, out.Day.Day), count: added,
+			target: "time_block:" + timeBlockID, plural: "{actor} proposed {count} places" + when})
 	})
 	return out, err
 }
@@ -822,8 +837,8 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 			if err := tx.GetContext(ctx, &addedBy, `UPDATE candidates SET selected = true WHERE id = $1 RETURNING added_by`, candidateID); err != nil {
 				return err
 			}
-			if err := notifyMember(ctx, tx, planKind, planID, addedBy, userID, notice{planner.NotifyPlan, "CANDIDATE_CONFIRMED",
-				"{actor} confirmed the place you proposed in {plan}", "/plans/" + planID}); err != nil {
+			if err := notifyMember(ctx, tx, planKind, planID, addedBy, userID, notice{category: planner.NotifyPlan, eventType: "CANDIDATE_CONFIRMED",
+				message: "{actor} confirmed the place you proposed in {plan}", link: "/plans/" + planID, target: "time_block:" + timeBlockID}); err != nil {
 				return err
 			}
 		}

@@ -127,8 +127,9 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
 			return err
 		}
-		return notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_ADDED",
-			"{actor} added " + out.Place.Name + " to {collection}", "/collections/" + collectionID})
+		return notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_ADDED",
+			message: "{actor} added " + out.Place.Name + " to {collection}", link: "/collections/" + collectionID,
+			plural: "{actor} added {count} places to {collection}"})
 	})
 	return out, err
 }
@@ -242,8 +243,9 @@ func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, c
 	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
 		res, err := tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2`, cpID, collectionID)
 		if n, _ := res.RowsAffected(); err == nil && n > 0 {
-			err = notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_REMOVED",
-				"{actor} removed a place from {collection}", "/collections/" + collectionID})
+			err = notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_REMOVED",
+				message: "{actor} removed a place from {collection}", link: "/collections/" + collectionID,
+				plural: "{actor} removed {count} places from {collection}"})
 		}
 		return res, err
 	})
@@ -284,8 +286,9 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 				SELECT added_by FROM collection_places WHERE id = $1`, cpID, m.ID, pref)
 			if err == nil {
 				verb := map[planner.Preference]string{planner.PreferencePick: "picked", planner.PreferencePass: "passed on"}[pref]
-				err = notifyMember(ctx, tx, collectionKind, collectionID, adder, userID, notice{planner.NotifyCollection, "PREFERENCE_ADDED",
-					"{actor} " + verb + " a place you added to {collection}", "/collections/" + collectionID})
+				err = notifyMember(ctx, tx, collectionKind, collectionID, adder, userID, notice{category: planner.NotifyCollection, eventType: "PREFERENCE_ADDED",
+					message: "{actor} " + verb + " a place you added to {collection}", link: "/collections/" + collectionID,
+					plural: "{actor} picked or passed on places you added to {collection} ({count} times)"})
 			}
 		}
 		if err != nil {

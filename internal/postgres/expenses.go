@@ -164,8 +164,9 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if out, err = loadExpense(ctx, tx, planID, id); err != nil {
 			return err
 		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{planner.NotifyPlan, "EXPENSE_ADDED",
-			"{actor} added an expense to {plan}", "/plans/" + planID + "/budget"})
+		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "EXPENSE_ADDED",
+			message: "{actor} added an expense to {plan}", link: "/plans/" + planID + "/budget",
+			plural: "{actor} added {count} expenses to {plan}"})
 	})
 	return out, err
 }

@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/jmoiron/sqlx"
@@ -58,9 +60,10 @@ func ownJob(ctx context.Context, tx *sqlx.Tx, collectionID, memberID, jobID stri
 
 // CreateExtractionJob records a member's request to analyse a URL. A member has one undecided
 // job per collection (JOB_IN_PROGRESS, with its id). A completed analysis of the same
-// normalised URL from the last day is reused at once; otherwise enqueue schedules the work in
-// the same transaction, so the job and its queue entry commit together.
-func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) error) (*planner.ExtractionJob, error) {
+// normalised URL from the last day is reused at once; otherwise the user's share of the queue
+// is checked (claimExtraction) and enqueue schedules the work in the same transaction, so the
+// job and its queue entry commit together. enqueue answers the queue's id of the work.
+func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error) {
 	var out *planner.ExtractionJob
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, collectionID, userID)
@@ -86,23 +89,69 @@ func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url
 		}
 		id := planner.NewID()
 		status := planner.JobPending
+		var queued sql.NullInt64
 		if reused != nil {
 			status = planner.JobCompleted
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, result)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, collectionID, m.ID, url, normalized, status, reused); err != nil {
-			return err
-		}
-		if reused == nil {
-			if err := enqueue(tx.Tx, id); err != nil {
+		} else {
+			if err := claimExtraction(ctx, tx, userID, id); err != nil {
 				return err
 			}
+			if queued.Int64, err = enqueue(tx.Tx, id); err != nil {
+				return err
+			}
+			queued.Valid = true
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, result, queue_job_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, collectionID, m.ID, url, normalized, status, reused, queued); err != nil {
+			return err
 		}
 		out, err = ownJob(ctx, tx, collectionID, m.ID, id)
 		return err
 	})
 	return out, err
+}
+
+// inProgressRetryAfter is the wait, in seconds, suggested to a user with 3 jobs in progress:
+// a job usually takes seconds, and the user's own jobs say when one is done.
+const inProgressRetryAfter = 10
+
+// claimExtraction records that the user starts job jobID, or refuses with TOO_MANY_REQUESTS
+// (retry_after in seconds) when the user has MaxExtractionsInProgress jobs in progress or
+// started MaxExtractionsPerHour in the last hour. The user's row is locked first, so
+// concurrent starts of one user take turns and each counts the ones committed before it (the
+// counting statement starts after the lock is granted, with a fresh snapshot).
+func claimExtraction(ctx context.Context, tx *sqlx.Tx, userID, jobID string) error {
+	if _, err := tx.ExecContext(ctx, `SELECT FROM users WHERE id = $1 FOR NO KEY UPDATE`, userID); err != nil {
+		return err
+	}
+	var s struct {
+		InProgress int `db:"in_progress"`
+		Started    int `db:"started"`
+		Wait       int `db:"wait"` // seconds until the oldest start of the hour leaves it
+	}
+	if err := tx.GetContext(ctx, &s, `
+		SELECT (SELECT count(*) FROM extraction_jobs j JOIN collection_members m ON m.id = j.requested_by
+		        WHERE m.user_id = $1 AND j.status NOT IN ('COMPLETED', 'FAILED') AND j.decision_status <> 'IGNORED') AS in_progress,
+		    count(*) AS started,
+		    COALESCE(ceil(extract(epoch FROM min(started_at) + interval '1 hour' - now())), 0)::int AS wait
+		FROM extraction_starts WHERE user_id = $1 AND started_at > now() - interval '1 hour'`, userID); err != nil {
+		return err
+	}
+	wait := 0
+	if s.Started >= planner.MaxExtractionsPerHour {
+		wait = max(s.Wait, 1)
+	}
+	if s.InProgress >= planner.MaxExtractionsInProgress {
+		wait = max(wait, inProgressRetryAfter)
+	}
+	if wait > 0 {
+		return &planner.Error{Code: planner.CodeTooManyRequests, Extra: map[string]any{"retry_after": wait},
+			Detail: fmt.Sprintf("You may have %d links being read at once and start %d an hour; try again in %d seconds.",
+				planner.MaxExtractionsInProgress, planner.MaxExtractionsPerHour, wait)}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO extraction_starts (job_id, user_id) VALUES ($1, $2)`, jobID, userID)
+	return err
 }
 
 // ExtractionJob answers one of the caller's jobs.
@@ -143,17 +192,22 @@ func (db *DB) LatestExtractionJob(ctx context.Context, userID, collectionID stri
 	return out, err
 }
 
-// decide marks an undecided job decided; ALREADY_DECIDED otherwise.
-func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision string) error {
+// decide marks an undecided job decided (ALREADY_DECIDED otherwise) and answers the queue's
+// id of its work (not valid when an analysis was reused).
+func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision string) (queued sql.NullInt64, err error) {
 	if j.DecisionStatus != planner.DecisionPending {
-		return planner.Errorf(planner.CodeAlreadyDecided, "This job was already decided on.")
+		return queued, planner.Errorf(planner.CodeAlreadyDecided, "This job was already decided on.")
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET decision_status = $2, decided_at = now(), updated_at = now() WHERE id = $1`, j.ID, decision)
-	return err
+	err = tx.GetContext(ctx, &queued, `UPDATE extraction_jobs SET decision_status = $2, decided_at = now(), updated_at = now()
+		WHERE id = $1 RETURNING queue_job_id`, j.ID, decision)
+	return queued, err
 }
 
-// DismissExtractionJob sets the caller's job aside without adding anything.
-func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error {
+// DismissExtractionJob sets the caller's job aside without adding anything. A job still being
+// worked on stops: cancel cancels its queue entry in the same transaction, and the worker
+// treats a dismissed job as gone (WorkJob, SetJobStatus, CompleteJob and FailJob answer
+// JOB_NOT_FOUND), so nothing it finds is recorded.
+func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, collectionID, userID)
 		if err != nil {
@@ -163,7 +217,11 @@ func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jo
 		if err != nil {
 			return err
 		}
-		return decide(ctx, tx, j, planner.DecisionIgnored)
+		queued, err := decide(ctx, tx, j, planner.DecisionIgnored)
+		if err != nil || !queued.Valid || j.Done() {
+			return err
+		}
+		return cancel(tx.Tx, queued.Int64)
 	})
 }
 
@@ -180,7 +238,7 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		if err != nil {
 			return err
 		}
-		if err := decide(ctx, tx, j, planner.DecisionSelected); err != nil {
+		if _, err := decide(ctx, tx, j, planner.DecisionSelected); err != nil {
 			return err
 		}
 		if j.Result == nil {
@@ -214,8 +272,9 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		}
 		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
 		if len(added) > 0 {
-			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{planner.NotifyCollection, "PLACE_ADDED",
-				"{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", "/collections/" + collectionID}); err != nil {
+			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_ADDED",
+				message: "{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", link: "/collections/" + collectionID,
+				count: len(added), plural: "{actor} added {count} places to {collection}"}); err != nil {
 				return err
 			}
 		}
@@ -233,10 +292,11 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 	return out, err
 }
 
-// WorkJob is the worker's view of a job: its URL and status, without a caller.
+// WorkJob is the worker's view of a job: its URL and status, without a caller. A dismissed job
+// is, for the worker, gone: JOB_NOT_FOUND, as for one deleted with its collection.
 func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error) {
 	var r jobRow
-	err := db.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j WHERE j.id = $1`, jobID)
+	err := db.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j WHERE j.id = $1 AND j.decision_status <> 'IGNORED'`, jobID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, jobNotFound()
 	}
@@ -246,15 +306,38 @@ func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob
 	return r.job()
 }
 
-// SetJobStatus records the work's progress (EXTRACTING, SEARCHING, RETRY_WAITING).
+// SetJobStatus records the work's progress (EXTRACTING, SEARCHING, RETRY_WAITING);
+// JOB_NOT_FOUND when the job is gone, dismissed or already over.
 func (db *DB) SetJobStatus(ctx context.Context, jobID, status string) error {
-	_, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = $2, updated_at = now() WHERE id = $1 AND status NOT IN ('COMPLETED', 'FAILED')`, jobID, status)
+	res, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = $2, updated_at = now()
+		WHERE id = $1 AND status NOT IN ('COMPLETED', 'FAILED') AND decision_status <> 'IGNORED'`, jobID, status)
+	if err != nil {
+		return mapError(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, jobNotFound())
+	}
+	return nil
+}
+
+// lockWorkJob locks a job the worker is about to finish, so a dismissal waits for the result
+// or the result for the dismissal; JOB_NOT_FOUND when it is gone or dismissed.
+func lockWorkJob(ctx context.Context, tx *sqlx.Tx, jobID string) error {
+	var id string
+	err := tx.GetContext(ctx, &id, `SELECT id FROM extraction_jobs WHERE id = $1 AND decision_status <> 'IGNORED' FOR UPDATE`, jobID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return jobNotFound()
+	}
 	return err
 }
 
-// CompleteJob stores what the job found, with the page it came from.
+// CompleteJob stores what the job found, with the page it came from (JOB_NOT_FOUND, storing
+// nothing, when the job is gone or dismissed).
 func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if err := lockWorkJob(ctx, tx, jobID); err != nil {
+			return err
+		}
 		if err := tx.GetContext(ctx, &result.SocialMediaID, `
 			INSERT INTO social_media (id, media_type, url, author_name, title, summary) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT ON CONSTRAINT social_media_url DO UPDATE SET media_type = EXCLUDED.media_type,
@@ -270,8 +353,8 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_COMPLETED",
-			"Places from your link are ready to add to {collection}", ""})
+		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_COMPLETED",
+			message: "Places from your link are ready to add to {collection}"})
 	})
 }
 
@@ -285,14 +368,17 @@ func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, n notice) e
 	return err
 }
 
-// FailJob records that the job failed for good.
+// FailJob records that the job failed for good (JOB_NOT_FOUND when it is gone or dismissed).
 func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if err := lockWorkJob(ctx, tx, jobID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', failure_code = $2, failure_message = $3,
 			updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{planner.NotifyCollection, "EXTRACTION_FAILED",
-			"We could not find places on your link for {collection}", ""})
+		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_FAILED",
+			message: "We could not find places on your link for {collection}"})
 	})
 }

@@ -57,7 +57,7 @@ func newGuestFixture(t *testing.T, db *postgres.DB) *guestFixture {
 	f.expense = must(db.AddExpense(ctx, f.owner, f.plan, planner.NewExpense{Day: 1, Items: []planner.ExpenseItem{{Name: "Bus", Cost: 1500}}})).ID
 	must(db.CreateCalendarFeed(ctx, f.owner, f.plan))
 	f.job = must(db.CreateExtractionJob(ctx, f.owner, f.col, "https://blog.example/a", "https://blog.example/a",
-		func(*sql.Tx, string) error { return nil })).ID
+		func(*sql.Tx, string) (int64, error) { return 0, nil })).ID
 
 	f.planLink = must(db.CreateShareLink(ctx, f.owner, planner.SharePlan, f.plan))
 	f.colLink = must(db.CreateShareLink(ctx, f.owner, planner.ShareCollection, f.col))
@@ -95,7 +95,7 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 	total := int64(1000)
 	input := planner.PlanInput{Title: "Hijack", StartDate: day("2026-11-27"), EndDate: day("2026-11-29")}
 	items := []planner.ExpenseItem{{Name: "Taxi", Cost: 100}}
-	noQueue := func(*sql.Tx, string) error { return nil }
+	noQueue := func(*sql.Tx, string) (int64, error) { return 0, nil }
 	return map[string]func(ctx context.Context, db *postgres.DB) error{
 		// Plans and their members.
 		"CreatePlan": func(ctx context.Context, db *postgres.DB) error { _, err := db.CreatePlan(ctx, pg, input); return err },
@@ -215,7 +215,7 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"DismissExtractionJob": func(ctx context.Context, db *postgres.DB) error {
-			return db.DismissExtractionJob(ctx, cg, f.col, f.job)
+			return db.DismissExtractionJob(ctx, cg, f.col, f.job, func(*sql.Tx, int64) error { return nil })
 		},
 		"AddPlacesFromJob": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddPlacesFromJob(ctx, cg, f.col, f.job, []string{f.places[2]})

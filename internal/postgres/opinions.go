@@ -54,8 +54,9 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 		if err := tx.GetContext(ctx, &adder, `SELECT added_by FROM candidates WHERE id = $1`, candidateID); err != nil {
 			return err
 		}
-		if err := notifyMember(ctx, tx, planKind, planID, adder, userID, notice{planner.NotifyPlan, "OPINION_ADDED",
-			"{actor} gave an opinion on a place you proposed in {plan}", "/plans/" + planID}); err != nil {
+		if err := notifyMember(ctx, tx, planKind, planID, adder, userID, notice{category: planner.NotifyPlan, eventType: "OPINION_ADDED",
+			message: "{actor} gave an opinion on a place you proposed in {plan}", link: "/plans/" + planID,
+			plural: "{actor} gave {count} opinions on places you proposed in {plan}"}); err != nil {
 			return err
 		}
 		out, err = oneOpinion(ctx, tx, candidateID, id)

@@ -7,7 +7,7 @@ import (
 )
 
 // PruneExpired deletes expired refresh tokens and browser sessions, old read notifications
-// old live-update events and abandoned presence.
+// old live-update events, extraction starts out of the hour and abandoned presence.
 func (db *DB) PruneExpired(ctx context.Context) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE expires_at < now()`); err != nil {
@@ -25,6 +25,10 @@ func (db *DB) PruneExpired(ctx context.Context) error {
 		}
 		// Picture uploads never made before their URL expired.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM picture_uploads WHERE expires_at < now()`); err != nil {
+			return err
+		}
+		// Extraction starts count toward the hourly cap for an hour.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM extraction_starts WHERE started_at < now() - interval '1 hour'`); err != nil {
 			return err
 		}
 		// Presence rows left by a server that went away (live ones are touched every 15 s).

@@ -7,8 +7,8 @@ import (
 )
 
 // PruneExpired removes what has run out and keeps the rest: expired tokens and sessions,
-// notifications read over 90 days ago (never unread ones), events older than a day, and
-// presence rows nobody has touched for 10 minutes.
+// notifications read over 90 days ago (never unread ones), events older than a day, extraction
+// starts older than an hour, and presence rows nobody has touched for 10 minutes.
 func TestPruneExpired(t *testing.T) {
 	db := pgtest.New(t)
 	f := newTrip(t, db)
@@ -27,6 +27,8 @@ func TestPruneExpired(t *testing.T) {
 		('plan:x', 'block', now() - interval '25 hours'), ('plan:x', 'block', now() - interval '23 hours')`)
 	conn := must(db.EnterPlan(ctx, f.member, f.plan.ID))
 	db.MustExec(`INSERT INTO presence (connection, plan_id, seen_at) VALUES ('abandoned', $1, now() - interval '11 minutes')`, f.plan.ID)
+	db.MustExec(`INSERT INTO extraction_starts (job_id, user_id, started_at) VALUES
+		('hour-old', $1, now() - interval '61 minutes'), ('this-hour', $1, now() - interval '59 minutes')`, u)
 
 	if err := db.PruneExpired(ctx); err != nil {
 		t.Fatal(err)
@@ -41,6 +43,7 @@ func TestPruneExpired(t *testing.T) {
 		{`SELECT count(*)::text FROM events WHERE created_at < now() - interval '1 day'`, "0"},
 		{`SELECT count(*)::text FROM events WHERE topic = 'plan:x'`, "1"},
 		{`SELECT string_agg(connection, ',') FROM presence`, conn},
+		{`SELECT string_agg(job_id, ',') FROM extraction_starts`, "this-hour"},
 	} {
 		var got string
 		if err := db.Get(&got, c.query); err != nil {

@@ -125,7 +125,7 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		if l.Type == planner.SharePlan {
 			category, link = planner.NotifyPlan, "/plans/"+l.ReferenceID
 		}
-		return notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category, "MEMBER_JOINED", "{actor} joined {" + k.noun + "}", link})
+		return notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category: category, eventType: "MEMBER_JOINED", message: "{actor} joined {" + k.noun + "}", link: link})
 	})
 	if err != nil {
 		return nil, err
