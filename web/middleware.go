@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -36,9 +37,29 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.String("request_id", res.Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
-			slog.Duration("duration", time.Since(start)), slog.String("remote", c.RealIP()))
+			slog.Duration("duration", time.Since(start)), slog.String("remote", clientAddress(c)))
 		return nil
 	}
+}
+
+// clientAddress is the address of the client behind a request, the one every per-address
+// limit and the request log use: the connection's peer, or — when the peer is a trusted proxy
+// (Config.TrustedProxies) — the right-most address of X-Forwarded-For that is not a trusted
+// proxy, the last hop no client can forge.
+func clientAddress(c echo.Context) string { return c.RealIP() }
+
+// addressExtractor is what clientAddress reads for the trusted proxies. Echo's X-Forwarded-For
+// extractor trusts loopback, link-local and private peers by default; here nothing is trusted
+// but the configured ranges.
+func addressExtractor(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, r := range trusted {
+		opts = append(opts, echo.TrustIPRange(r))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // recoverPanics turns a panic into 500 INTERNAL; the stack goes to the log, never to the client.
@@ -219,7 +240,7 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 	}
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store:               store,
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		IdentifierExtractor: func(c echo.Context) (string, error) { return clientAddress(c), nil },
 		ErrorHandler:        func(c echo.Context, err error) error { return tooMany(c) },
 		DenyHandler:         func(c echo.Context, _ string, _ error) error { return tooMany(c) },
 	})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -36,6 +37,9 @@ type Config struct {
 	// CORSOrigins are front-end origins (scheme://host:port) allowed to call the API from
 	// the browser with credentials; their unsafe requests also pass the CSRF check.
 	CORSOrigins []string
+	// TrustedProxies are the reverse proxies' address ranges: only a request from one of them
+	// has its X-Forwarded-For believed (see clientAddress). None: the peer is the client.
+	TrustedProxies []*net.IPNet
 	// MapTileURL is the {z}/{x}/{y} tile template the maps load ("" or "none": no tiles; the
 	// maps then show the places without a background). MapTileAttribution credits it.
 	MapTileURL, MapTileAttribution string
@@ -200,9 +204,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Binder = binder{}
-	// Client addresses (for rate limits and logs) come from the connection, not from headers a
-	// client can forge; a deployment behind a proxy configures that proxy here.
-	s.echo.IPExtractor = echo.ExtractIPDirect()
+	s.echo.IPExtractor = addressExtractor(cfg.TrustedProxies)
 	s.routes()
 	return s, nil
 }

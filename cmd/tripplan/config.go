@@ -30,6 +30,9 @@ type config struct {
 	JWTPreviousSecrets [][]byte
 	// CORSOrigins are the front-end origins allowed to call the API with credentials.
 	CORSOrigins []string
+	// TrustedProxies are the address ranges of reverse proxies whose X-Forwarded-For is
+	// believed (TRUSTED_PROXIES); none: the connection's address is the client's.
+	TrustedProxies []*net.IPNet
 	// ExtractAllowHosts are host:port pairs link extraction may fetch even though they are
 	// private (tests, self-hosters).
 	ExtractAllowHosts []string
@@ -175,6 +178,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
 	}
+	for _, r := range splitList(getenv("TRUSTED_PROXIES")) {
+		ipNet, err := parseRange(r)
+		if err != nil {
+			return c, fmt.Errorf("TRUSTED_PROXIES must list address ranges such as 10.0.0.0/8 or 192.0.2.10, not %q", r)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, ipNet)
+	}
 	c.ExtractAllowHosts = splitList(getenv("EXTRACT_ALLOW_HOSTS"))
 	if base := getenv("LLM_BASE_URL"); base != "" {
 		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -229,6 +239,22 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// parseRange reads a CIDR range, or a single address as the range of just that address.
+func parseRange(s string) (*net.IPNet, error) {
+	if _, ipNet, err := net.ParseCIDR(s); err == nil {
+		return ipNet, nil
+	}
+	ip := net.ParseIP(s)
+	if ip == nil {
+		return nil, fmt.Errorf("not an address range: %q", s)
+	}
+	bits := 8 * net.IPv6len
+	if ip4 := ip.To4(); ip4 != nil {
+		ip, bits = ip4, 8*net.IPv4len
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }
 
 // signInVariables are the groups of variables that enable each social sign-in provider,

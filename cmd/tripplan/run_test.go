@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -264,5 +265,28 @@ func TestSecretsOutsideDevelopment(t *testing.T) {
 	}
 	if !first.DevLogin || string(first.SignIn.Key) != string(first.SessionSecret) {
 		t.Fatalf("test mode: dev login %v, sign-in key from the session secret %v", first.DevLogin, string(first.SignIn.Key) == string(first.SessionSecret))
+	}
+}
+
+func TestTrustedProxiesConfig(t *testing.T) {
+	c, err := loadConfig(env(nil))
+	if err != nil || len(c.TrustedProxies) != 0 {
+		t.Fatalf("default: %v %v, want no trusted proxy", c.TrustedProxies, err)
+	}
+	c, err = loadConfig(env(map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.10,fd00::/8, 2001:db8::1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.TrustedProxies {
+		got = append(got, r.String())
+	}
+	if want := []string{"10.0.0.0/8", "192.0.2.10/32", "fd00::/8", "2001:db8::1/128"}; !slices.Equal(got, want) {
+		t.Fatalf("TRUSTED_PROXIES: %v, want %v", got, want)
+	}
+	for _, bad := range []string{"10.0.0.0/33", "proxy.local", "10.0.0"} {
+		if _, err := loadConfig(env(map[string]string{"TRUSTED_PROXIES": bad})); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
+			t.Errorf("TRUSTED_PROXIES=%s: %v", bad, err)
+		}
 	}
 }
