@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math"
@@ -113,6 +114,9 @@ type principal struct {
 	PreTerms bool
 	Bearer   bool // authenticated by an Authorization header (exempt from CSRF checks)
 	Guest    bool // not signed in, holding an invite link's guest cookie
+	// Session is the sign-in session (refresh-token family) the access token or browser
+	// session belongs to; "" for guests and for credentials issued before sessions were named.
+	Session string
 }
 
 const (
@@ -120,6 +124,7 @@ const (
 	authErrKey   = "auth_error"
 	sessionName  = "tripplan_session"
 	sessionTerms = "terms"
+	sessionID    = "sid" // the browser session's sign-in session (see principal.Session)
 )
 
 func bearerToken(r *http.Request) string {
@@ -131,7 +136,8 @@ func bearerToken(r *http.Request) string {
 }
 
 // authenticate identifies the caller from a bearer token or the session cookie and loads
-// nothing else. A bad token is remembered, and reported only by routes that require a user.
+// nothing else (whether the credential was revoked is known without a query: tokenRevoked).
+// A bad or revoked token is remembered, and reported only by routes that require a user.
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -146,8 +152,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Set(authErrKey, err)
 				return next(c)
 			}
-			c.Set(principalKey, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true})
-			return next(c)
+			return s.signedIn(c, next, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true, Session: claims.Session})
 		}
 		if _, err := r.Cookie(sessionName); err == nil {
 			sess, err := s.sessions.Get(r, sessionName)
@@ -156,8 +161,8 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			if id, ok := sess.Values[postgres.SessionUserKey].(string); ok && id != "" {
 				terms, _ := sess.Values[sessionTerms].(bool)
-				c.Set(principalKey, &principal{UserID: id, PreTerms: !terms})
-				return next(c)
+				session, _ := sess.Values[sessionID].(string)
+				return s.signedIn(c, next, &principal{UserID: id, PreTerms: !terms, Session: session})
 			}
 		}
 		if held, err := r.Cookie(guestCookie); err == nil && held.Value != "" {
@@ -168,6 +173,34 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// signedIn continues as p unless p's sign-in session has been signed out or revoked (or its
+// user withdrawn): then as nobody, remembering INVALID_TOKEN for routes that require a user.
+func (s *Server) signedIn(c echo.Context, next echo.HandlerFunc, p *principal) error {
+	revoked, err := s.tokenRevoked(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	if revoked {
+		c.Set(authErrKey, planner.Errorf(planner.CodeInvalidToken, "The access token was revoked: its sign-in has ended (signed out, revoked, or the account deleted)."))
+		return next(c)
+	}
+	c.Set(principalKey, p)
+	return next(c)
+}
+
+// tokenRevoked reports whether the principal's credential — an access token or a browser
+// session — may no longer be used: its sign-in session was signed out (POST /auth/logout on
+// any instance), revoked (a replayed refresh token), or its user withdrew. It costs no query
+// while the revocations feed is followed (one otherwise), so long-lived requests such as event
+// streams may ask again at every heartbeat. Guests are never revoked here (their access is
+// their link's).
+func (s *Server) tokenRevoked(ctx context.Context, p *principal) (bool, error) {
+	if p == nil || p.Guest {
+		return false, nil
+	}
+	return s.store.SessionRevoked(ctx, p.UserID, p.Session)
 }
 
 // caller returns the authenticated principal or nil.

@@ -57,9 +57,11 @@ type Store interface {
 	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
 	SetPicture(ctx context.Context, userID, picture string) (old string, err error)
 	WithdrawUser(ctx context.Context, userID, reason string) error
-	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
-	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
+	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error)
+	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, string, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
+	RevokeSession(ctx context.Context, userID, session string) error
+	SessionRevoked(ctx context.Context, userID, session string) (bool, error)
 	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
 	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
 	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
