@@ -115,3 +115,30 @@ func must1(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkSessionRevoked is the revocation check every authenticated request makes, with
+// the feed followed: it must send no statement.
+func BenchmarkSessionRevoked(b *testing.B) {
+	db, queries, url := pgtest.Counted(b)
+	ctx := b.Context()
+	if err := db.Listen(ctx, url, nil); err != nil {
+		b.Fatal(err)
+	}
+	u, err := db.SignInUser(ctx, planner.User{Provider: "GOOGLE", ProviderID: "rv-bench", Nickname: "Bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	session, err := db.CreateRefreshToken(ctx, u.ID, []byte("bench"), time.Now().Add(time.Hour))
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries.Reset()
+	for b.Loop() {
+		if revoked, err := db.SessionRevoked(ctx, u.ID, session); err != nil || revoked {
+			b.Fatal(revoked, err)
+		}
+	}
+	if n := queries.Count(); n != 0 {
+		b.Fatalf("%d statements for %d checks, want none", n, b.N)
+	}
+}
