@@ -29,6 +29,7 @@ const revocationMemory = 2 * time.Hour
 type revocations struct {
 	mu       sync.RWMutex
 	live     bool   // the channel is followed and the sets are complete
+	down     bool   // the listener has no connection
 	conn     uint64 // counts lost connections, so a reload started before one is not trusted
 	sessions map[string]time.Time
 	users    map[string]time.Time
@@ -81,8 +82,16 @@ func (r *revocations) add(set map[string]time.Time, id string, at time.Time) {
 func (r *revocations) lost() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.live = false
+	r.live, r.down = false, true
 	r.conn++
+}
+
+// up records that the listener has a connection again (and listens on it); the sets are
+// trusted again once reloaded.
+func (r *revocations) up() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.down = false
 }
 
 // connection names the current connection, for reloaded.
@@ -93,7 +102,7 @@ func (r *revocations) connection() uint64 {
 }
 
 // reloaded merges what the database holds, read while connection conn was listening, and
-// trusts the sets from then on unless that connection has been lost meanwhile.
+// trusts the sets from then on if that connection is still up.
 func (r *revocations) reloaded(conn uint64, sessions, users map[string]time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -103,19 +112,23 @@ func (r *revocations) reloaded(conn uint64, sessions, users map[string]time.Time
 	for id, at := range users {
 		r.users[id] = at
 	}
-	r.live = r.conn == conn
+	r.live = r.conn == conn && !r.down
 }
 
 // followRevocations listens on the revocations channel on its own connection to url until
 // ctx ends (Listen calls it), after loading the recent revocations.
 func (db *DB) followRevocations(ctx context.Context, url string, log *slog.Logger) error {
 	r := newRevocations()
+	// pq calls this in order from one goroutine, before it sends the nil of a reconnection.
 	l := pq.NewListener(url, 100*time.Millisecond, time.Second, func(ev pq.ListenerEventType, err error) {
-		if ev == pq.ListenerEventDisconnected || ev == pq.ListenerEventConnectionAttemptFailed {
+		switch ev {
+		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
 			r.lost()
 			if log != nil {
 				log.Warn("revocations feed: disconnected; checking tokens against the database", "err", err)
 			}
+		case pq.ListenerEventReconnected:
+			r.up()
 		}
 	})
 	listening := make(chan error, 1)
@@ -130,7 +143,9 @@ func (db *DB) followRevocations(ctx context.Context, url string, log *slog.Logge
 		l.Close()
 		return ctx.Err()
 	}
-	// Listening first, then loading: nothing revoked in between is missed.
+	// Listening (so connected: failed attempts before count no more), then loading: nothing
+	// revoked in between is missed.
+	r.up()
 	if err := db.reloadRevocations(ctx, r); err != nil {
 		l.Close()
 		return err
