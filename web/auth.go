@@ -97,12 +97,13 @@ func (s *Server) afterSignIn(c echo.Context, u *planner.User, next string) strin
 // session and refresh cookies.
 func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, error) {
 	ctx := c.Request().Context()
-	access, expiresIn, err := s.tokens.Issue(u.ID, u.TermsAccepted())
+	secret, hash := auth.NewRefreshToken()
+	session, err := s.store.CreateRefreshToken(ctx, u.ID, hash, time.Now().Add(auth.RefreshTTL))
 	if err != nil {
 		return nil, err
 	}
-	secret, hash := auth.NewRefreshToken()
-	if err := s.store.CreateRefreshToken(ctx, u.ID, hash, time.Now().Add(auth.RefreshTTL)); err != nil {
+	access, expiresIn, err := s.tokens.Issue(u.ID, session, u.TermsAccepted())
+	if err != nil {
 		return nil, err
 	}
 	s.setRefreshCookie(c, secret)
@@ -110,9 +111,10 @@ func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, 
 	if err != nil {
 		return nil, err
 	}
-	// A new session id at every sign-in (no session fixation).
+	// A new session id at every sign-in (no session fixation). The browser session belongs to
+	// the sign-in's session too: signing out of either ends both.
 	sess.ID = ""
-	sess.Values = map[any]any{postgres.SessionUserKey: u.ID, sessionTerms: u.TermsAccepted()}
+	sess.Values = map[any]any{postgres.SessionUserKey: u.ID, sessionTerms: u.TermsAccepted(), sessionID: session}
 	if err := sess.Save(c.Request(), c.Response()); err != nil {
 		return nil, err
 	}
@@ -163,14 +165,14 @@ func (s *Server) reissue(c echo.Context) error {
 		return planner.Errorf(planner.CodeInvalidToken, "A refresh token is required (cookie or body).")
 	}
 	secret, hash := auth.NewRefreshToken()
-	u, err := s.store.RotateRefreshToken(c.Request().Context(), auth.HashRefreshToken(presented), hash, time.Now().Add(auth.RefreshTTL))
+	u, session, err := s.store.RotateRefreshToken(c.Request().Context(), auth.HashRefreshToken(presented), hash, time.Now().Add(auth.RefreshTTL))
 	if err != nil {
 		if planner.ErrorCode(err) == planner.CodeInvalidToken {
 			c.SetCookie(s.cookie(refreshCookie, "", -1))
 		}
 		return err
 	}
-	access, expiresIn, err := s.tokens.Issue(u.ID, u.TermsAccepted())
+	access, expiresIn, err := s.tokens.Issue(u.ID, session, u.TermsAccepted())
 	if err != nil {
 		return err
 	}
@@ -178,8 +180,9 @@ func (s *Server) reissue(c echo.Context) error {
 	return c.JSON(http.StatusOK, tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret})
 }
 
-// logout revokes the presented refresh token's family, deletes the browser session and
-// clears the cookies.
+// logout ends the caller's sign-in session — the one its access token or browser session
+// names, and the presented refresh token's family — so that their refresh and access tokens
+// stop working on every instance, deletes the browser session and clears the cookies.
 func (s *Server) logout(c echo.Context) error {
 	presented, err := presentedRefreshToken(c)
 	if err != nil {
@@ -188,6 +191,11 @@ func (s *Server) logout(c echo.Context) error {
 	ctx := c.Request().Context()
 	if presented != "" {
 		if err := s.store.RevokeRefreshToken(ctx, auth.HashRefreshToken(presented)); err != nil {
+			return err
+		}
+	}
+	if p := caller(c); p.Session != "" {
+		if err := s.store.RevokeSession(ctx, p.UserID, p.Session); err != nil {
 			return err
 		}
 	}

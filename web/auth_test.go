@@ -52,7 +52,7 @@ func TestTokenSignedWithAnotherKeyIsInvalid(t *testing.T) {
 	if err := a.db.Get(&userID, `SELECT id FROM users WHERE provider_id = 'k-1'`); err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := forger.Issue(userID, true)
+	token, _, err := forger.Issue(userID, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}

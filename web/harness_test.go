@@ -27,6 +27,7 @@ type testApp struct {
 	t      testing.TB
 	srv    *Server
 	db     *postgres.DB
+	url    string // the database's, for more connections to it
 	http   *httptest.Server
 	now    time.Time // the token clock; tests move it to expire tokens
 	logBuf *bytes.Buffer
@@ -50,7 +51,7 @@ func newTestAppWith(t testing.TB, deps func(*Deps), mutate ...func(*Config)) *te
 	if err := db.Listen(ctx, url, nil); err != nil { // the day cache, as in production
 		t.Fatal(err)
 	}
-	a := &testApp{t: t, db: db, now: time.Now(), logBuf: &bytes.Buffer{}, queries: queries}
+	a := &testApp{t: t, db: db, url: url, now: time.Now(), logBuf: &bytes.Buffer{}, queries: queries}
 	tokens, err := auth.NewIssuer([]byte("test-secret-test-secret-test-secret!"), func() time.Time { return a.now })
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -36,9 +38,29 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.String("request_id", res.Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
-			slog.Duration("duration", time.Since(start)), slog.String("remote", c.RealIP()))
+			slog.Duration("duration", time.Since(start)), slog.String("remote", clientAddress(c)))
 		return nil
 	}
+}
+
+// clientAddress is the address of the client behind a request, the one every per-address
+// limit and the request log use: the connection's peer, or — when the peer is a trusted proxy
+// (Config.TrustedProxies) — the right-most address of X-Forwarded-For that is not a trusted
+// proxy, the last hop no client can forge.
+func clientAddress(c echo.Context) string { return c.RealIP() }
+
+// addressExtractor is what clientAddress reads for the trusted proxies. Echo's X-Forwarded-For
+// extractor trusts loopback, link-local and private peers by default; here nothing is trusted
+// but the configured ranges.
+func addressExtractor(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, r := range trusted {
+		opts = append(opts, echo.TrustIPRange(r))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // recoverPanics turns a panic into 500 INTERNAL; the stack goes to the log, never to the client.
@@ -92,6 +114,9 @@ type principal struct {
 	PreTerms bool
 	Bearer   bool // authenticated by an Authorization header (exempt from CSRF checks)
 	Guest    bool // not signed in, holding an invite link's guest cookie
+	// Session is the sign-in session (refresh-token family) the access token or browser
+	// session belongs to; "" for guests and for credentials issued before sessions were named.
+	Session string
 }
 
 const (
@@ -99,6 +124,7 @@ const (
 	authErrKey   = "auth_error"
 	sessionName  = "tripplan_session"
 	sessionTerms = "terms"
+	sessionID    = "sid" // the browser session's sign-in session (see principal.Session)
 )
 
 func bearerToken(r *http.Request) string {
@@ -110,7 +136,8 @@ func bearerToken(r *http.Request) string {
 }
 
 // authenticate identifies the caller from a bearer token or the session cookie and loads
-// nothing else. A bad token is remembered, and reported only by routes that require a user.
+// nothing else (whether the credential was revoked is known without a query: tokenRevoked).
+// A bad or revoked token is remembered, and reported only by routes that require a user.
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -125,8 +152,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Set(authErrKey, err)
 				return next(c)
 			}
-			c.Set(principalKey, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true})
-			return next(c)
+			return s.signedIn(c, next, &principal{UserID: claims.Subject, PreTerms: claims.PreTerms(), Bearer: true, Session: claims.Session})
 		}
 		if _, err := r.Cookie(sessionName); err == nil {
 			sess, err := s.sessions.Get(r, sessionName)
@@ -135,8 +161,8 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			if id, ok := sess.Values[postgres.SessionUserKey].(string); ok && id != "" {
 				terms, _ := sess.Values[sessionTerms].(bool)
-				c.Set(principalKey, &principal{UserID: id, PreTerms: !terms})
-				return next(c)
+				session, _ := sess.Values[sessionID].(string)
+				return s.signedIn(c, next, &principal{UserID: id, PreTerms: !terms, Session: session})
 			}
 		}
 		if held, err := r.Cookie(guestCookie); err == nil && held.Value != "" {
@@ -147,6 +173,34 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// signedIn continues as p unless p's sign-in session has been signed out or revoked (or its
+// user withdrawn): then as nobody, remembering INVALID_TOKEN for routes that require a user.
+func (s *Server) signedIn(c echo.Context, next echo.HandlerFunc, p *principal) error {
+	revoked, err := s.tokenRevoked(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	if revoked {
+		c.Set(authErrKey, planner.Errorf(planner.CodeInvalidToken, "The access token was revoked: its sign-in has ended (signed out, revoked, or the account deleted)."))
+		return next(c)
+	}
+	c.Set(principalKey, p)
+	return next(c)
+}
+
+// tokenRevoked reports whether the principal's credential — an access token or a browser
+// session — may no longer be used: its sign-in session was signed out (POST /auth/logout on
+// any instance), revoked (a replayed refresh token), or its user withdrew. It costs no query
+// while the revocations feed is followed (one otherwise), so long-lived requests such as event
+// streams may ask again at every heartbeat. Guests are never revoked here (their access is
+// their link's).
+func (s *Server) tokenRevoked(ctx context.Context, p *principal) (bool, error) {
+	if p == nil || p.Guest {
+		return false, nil
+	}
+	return s.store.SessionRevoked(ctx, p.UserID, p.Session)
 }
 
 // caller returns the authenticated principal or nil.
@@ -219,7 +273,7 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 	}
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store:               store,
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		IdentifierExtractor: func(c echo.Context) (string, error) { return clientAddress(c), nil },
 		ErrorHandler:        func(c echo.Context, err error) error { return tooMany(c) },
 		DenyHandler:         func(c echo.Context, _ string, _ error) error { return tooMany(c) },
 	})

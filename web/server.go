@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -36,6 +37,9 @@ type Config struct {
 	// CORSOrigins are front-end origins (scheme://host:port) allowed to call the API from
 	// the browser with credentials; their unsafe requests also pass the CSRF check.
 	CORSOrigins []string
+	// TrustedProxies are the reverse proxies' address ranges: only a request from one of them
+	// has its X-Forwarded-For believed (see clientAddress). None: the peer is the client.
+	TrustedProxies []*net.IPNet
 	// MapTileURL is the {z}/{x}/{y} tile template the maps load ("" or "none": no tiles; the
 	// maps then show the places without a background). MapTileAttribution credits it.
 	MapTileURL, MapTileAttribution string
@@ -55,9 +59,11 @@ type Store interface {
 	StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error
 	ClaimPictureUpload(ctx context.Context, key string) (userID string, err error)
 	WithdrawUser(ctx context.Context, userID, reason string) error
-	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error
-	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error)
+	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error)
+	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, string, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
+	RevokeSession(ctx context.Context, userID, session string) error
+	SessionRevoked(ctx context.Context, userID, session string) (bool, error)
 	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
 	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
 	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
@@ -212,9 +218,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Binder = binder{}
-	// Client addresses (for rate limits and logs) come from the connection, not from headers a
-	// client can forge; a deployment behind a proxy configures that proxy here.
-	s.echo.IPExtractor = echo.ExtractIPDirect()
+	s.echo.IPExtractor = addressExtractor(cfg.TrustedProxies)
 	s.routes()
 	return s, nil
 }

@@ -67,7 +67,7 @@ func (s *Server) acceptTerms(c echo.Context) error {
 			return err
 		}
 	}
-	access, expiresIn, err := s.tokens.Issue(u.ID, true)
+	access, expiresIn, err := s.tokens.Issue(u.ID, p.Session, true)
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,8 @@ func TestWithdrawal(t *testing.T) {
 	a.do(req{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": login.RefreshToken}}).problem(t, 401, "INVALID_TOKEN")
 	a.do(req{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "pf-ana", "nickname": "Ana"}}).
 		problem(t, 403, "USER_WITHDRAWN")
-	a.do(req{Method: "GET", Path: "/users/me", Token: f.ana}).problem(t, 404, "USER_NOT_FOUND")
+	// Her access tokens are refused (API-additions §6), not just her user gone.
+	a.do(req{Method: "GET", Path: "/users/me", Token: f.ana}).problem(t, 401, "INVALID_TOKEN")
 	var email string
 	a.db.Get(&email, `SELECT email FROM users WHERE provider_id = 'pf-ana'`)
 	if email != "" {

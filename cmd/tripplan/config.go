@@ -2,10 +2,13 @@ package main
 
 import (
 	"cmp"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +30,9 @@ type config struct {
 	JWTPreviousSecrets [][]byte
 	// CORSOrigins are the front-end origins allowed to call the API with credentials.
 	CORSOrigins []string
+	// TrustedProxies are the address ranges of reverse proxies whose X-Forwarded-For is
+	// believed (TRUSTED_PROXIES); none: the connection's address is the client's.
+	TrustedProxies []*net.IPNet
 	// ExtractAllowHosts are host:port pairs link extraction may fetch even though they are
 	// private (tests, self-hosters).
 	ExtractAllowHosts []string
@@ -59,8 +65,8 @@ const (
 	defaultMapTileAttribution = "© OpenStreetMap contributors"
 )
 
-// Development-only secrets, so that `make run` needs no configuration. Production refuses to
-// start without its own.
+// Development-only secrets, so that `make run` needs no configuration. They are public, so no
+// other environment starts with them: production requires its own, test generates random ones.
 const (
 	devSessionSecret = "tripplan-development-session-secret-not-for-production"
 	devJWTSecret     = "tripplan-development-jwt-secret-not-for-production"
@@ -129,6 +135,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if err := loadSignIn(&c, getenv); err != nil {
 		return c, err
 	}
+	if c.Env == "production" && c.DevLogin {
+		return c, errors.New("DEV_LOGIN=true is refused with APP_ENV=production: dev sign-in lets anyone sign in as anyone")
+	}
+	if err := refuseDevelopmentSecrets(c.Env, getenv); err != nil {
+		return c, err
+	}
 	if c.Env == "production" {
 		var missing []string
 		if len(c.SessionSecret) < 32 {
@@ -145,10 +157,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	if len(c.SessionSecret) == 0 {
-		c.SessionSecret = []byte(devSessionSecret)
+		c.SessionSecret = defaultSecret(c.Env, devSessionSecret)
 	}
 	if len(c.JWTSecret) == 0 {
-		c.JWTSecret = []byte(devJWTSecret)
+		c.JWTSecret = defaultSecret(c.Env, devJWTSecret)
 	}
 	if len(c.SessionSecret) < 32 || len(c.JWTSecret) < 32 {
 		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
@@ -166,6 +178,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
 	}
+	for _, r := range splitList(getenv("TRUSTED_PROXIES")) {
+		ipNet, err := parseRange(r)
+		if err != nil {
+			return c, fmt.Errorf("TRUSTED_PROXIES must list address ranges such as 10.0.0.0/8 or 192.0.2.10, not %q", r)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, ipNet)
+	}
 	c.ExtractAllowHosts = splitList(getenv("EXTRACT_ALLOW_HOSTS"))
 	if base := getenv("LLM_BASE_URL"); base != "" {
 		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -177,6 +196,40 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
+// refuseDevelopmentSecrets refuses the built-in development secrets, which are public, outside
+// development: as SESSION_SECRET, JWT_SECRET or one of JWT_PREVIOUS_SECRETS, anyone could sign
+// cookies and tokens the server accepts.
+func refuseDevelopmentSecrets(env string, getenv func(string) string) error {
+	if env == "development" {
+		return nil
+	}
+	public := func(secret string) bool { return secret == devSessionSecret || secret == devJWTSecret }
+	var name string
+	switch {
+	case public(getenv("SESSION_SECRET")):
+		name = "SESSION_SECRET"
+	case public(getenv("JWT_SECRET")):
+		name = "JWT_SECRET"
+	case slices.ContainsFunc(splitList(getenv("JWT_PREVIOUS_SECRETS")), public):
+		name = "JWT_PREVIOUS_SECRETS"
+	default:
+		return nil
+	}
+	return fmt.Errorf("%s holds a built-in development secret, refused with APP_ENV=%s: set a random one (e.g. openssl rand -base64 48)", name, env)
+}
+
+// defaultSecret is the secret used when none is configured: the fixed development one in
+// development (sessions survive restarts of `make run`), 32 random bytes in test (production
+// requires its own).
+func defaultSecret(env, dev string) []byte {
+	if env != "test" {
+		return []byte(dev)
+	}
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand.Read panics internally on failure since Go 1.24)
+	return []byte(base64.RawURLEncoding.EncodeToString(b))
+}
+
 // splitList splits a comma-separated variable, dropping blanks.
 func splitList(s string) []string {
 	var out []string
@@ -186,6 +239,22 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// parseRange reads a CIDR range, or a single address as the range of just that address.
+func parseRange(s string) (*net.IPNet, error) {
+	if _, ipNet, err := net.ParseCIDR(s); err == nil {
+		return ipNet, nil
+	}
+	ip := net.ParseIP(s)
+	if ip == nil {
+		return nil, fmt.Errorf("not an address range: %q", s)
+	}
+	bits := 8 * net.IPv6len
+	if ip4 := ip.To4(); ip4 != nil {
+		ip, bits = ip4, 8*net.IPv4len
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }
 
 // signInVariables are the groups of variables that enable each social sign-in provider,

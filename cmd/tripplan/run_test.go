@@ -4,9 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"maps"
 	"net/http"
+	"os"
+	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +182,111 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("run did not shut down")
+	}
+}
+
+// TestUnsafeConfigurationRefusesToStart starts the program with configurations that must not
+// serve: it exits 1 having printed one line that says why, and nothing else.
+func TestUnsafeConfigurationRefusesToStart(t *testing.T) {
+	secret, other := strings.Repeat("s", 32), strings.Repeat("o", 32)
+	production := func(extra map[string]string) map[string]string {
+		m := map[string]string{"APP_ENV": "production", "BASE_URL": "https://tripplan.example", "SESSION_SECRET": secret, "JWT_SECRET": other}
+		maps.Copy(m, extra)
+		return m
+	}
+	cases := []struct {
+		name string
+		env  map[string]string
+		says string
+	}{
+		{"dev sign-in in production", production(map[string]string{"DEV_LOGIN": "true"}), "DEV_LOGIN=true is refused with APP_ENV=production"},
+		{"development session secret in production", production(map[string]string{"SESSION_SECRET": devSessionSecret}), "SESSION_SECRET holds a built-in development secret, refused with APP_ENV=production"},
+		{"development JWT secret in production", production(map[string]string{"JWT_SECRET": devJWTSecret}), "JWT_SECRET holds a built-in development secret, refused with APP_ENV=production"},
+		{"development JWT secret as a previous one", production(map[string]string{"JWT_PREVIOUS_SECRETS": secret + "," + devJWTSecret}), "JWT_PREVIOUS_SECRETS holds a built-in development secret"},
+		{"development JWT secret in test", map[string]string{"APP_ENV": "test", "JWT_SECRET": devJWTSecret}, "JWT_SECRET holds a built-in development secret, refused with APP_ENV=test"},
+		{"development session secret in test", map[string]string{"APP_ENV": "test", "SESSION_SECRET": devSessionSecret}, "SESSION_SECRET holds a built-in development secret, refused with APP_ENV=test"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// run returns the reason, one line, before touching a database or printing anything
+			// (were it to go on, the database it would find is unreachable).
+			vars := map[string]string{"ADDR": "127.0.0.1:0", "DATABASE_URL": "postgres://127.0.0.1:1/unreachable"}
+			maps.Copy(vars, tc.env)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var stdout strings.Builder
+			err := run(ctx, nil, env(vars), &stdout)
+			if err == nil || !strings.Contains(err.Error(), tc.says) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("run: %v, want one line saying %q", err, tc.says)
+			}
+			if stdout.Len() > 0 {
+				t.Fatalf("run printed before refusing: %q", stdout.String())
+			}
+			// The program prints it once, on stderr, and exits 1.
+			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+			cmd.Env = []string{"TRIPPLAN_TEST_SERVE=1"}
+			for k, v := range vars {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			var out, errOut strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			err = cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+				t.Fatalf("exit: %v, want status 1", err)
+			}
+			if want := "tripplan: " + tc.says; out.Len() > 0 || strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), want) {
+				t.Fatalf("stdout %q, stderr %q; want one line starting %q", out.String(), errOut.String(), want)
+			}
+		})
+	}
+}
+
+// TestSecretsOutsideDevelopment: development uses the fixed development secrets (sessions
+// survive a restart of make run), test mode random ones, different at every start.
+func TestSecretsOutsideDevelopment(t *testing.T) {
+	dev, err := loadConfig(env(nil))
+	if err != nil || string(dev.SessionSecret) != devSessionSecret || string(dev.JWTSecret) != devJWTSecret {
+		t.Fatalf("development: %q %q %v", dev.SessionSecret, dev.JWTSecret, err)
+	}
+	first, err := loadConfig(env(map[string]string{"APP_ENV": "test"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _ := loadConfig(env(map[string]string{"APP_ENV": "test"}))
+	for _, s := range [][]byte{first.SessionSecret, first.JWTSecret} {
+		if len(s) < 32 || string(s) == devSessionSecret || string(s) == devJWTSecret {
+			t.Fatalf("test mode secret %q: want 32 random bytes or more", s)
+		}
+	}
+	if string(first.JWTSecret) == string(second.JWTSecret) || string(first.SessionSecret) == string(second.SessionSecret) ||
+		string(first.JWTSecret) == string(first.SessionSecret) {
+		t.Fatal("test mode secrets repeat")
+	}
+	if !first.DevLogin || string(first.SignIn.Key) != string(first.SessionSecret) {
+		t.Fatalf("test mode: dev login %v, sign-in key from the session secret %v", first.DevLogin, string(first.SignIn.Key) == string(first.SessionSecret))
+	}
+}
+
+func TestTrustedProxiesConfig(t *testing.T) {
+	c, err := loadConfig(env(nil))
+	if err != nil || len(c.TrustedProxies) != 0 {
+		t.Fatalf("default: %v %v, want no trusted proxy", c.TrustedProxies, err)
+	}
+	c, err = loadConfig(env(map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.10,fd00::/8, 2001:db8::1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.TrustedProxies {
+		got = append(got, r.String())
+	}
+	if want := []string{"10.0.0.0/8", "192.0.2.10/32", "fd00::/8", "2001:db8::1/128"}; !slices.Equal(got, want) {
+		t.Fatalf("TRUSTED_PROXIES: %v, want %v", got, want)
+	}
+	for _, bad := range []string{"10.0.0.0/33", "proxy.local", "10.0.0"} {
+		if _, err := loadConfig(env(map[string]string{"TRUSTED_PROXIES": bad})); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
+			t.Errorf("TRUSTED_PROXIES=%s: %v", bad, err)
+		}
 	}
 }

@@ -31,6 +31,10 @@ const issuer = "tripplan"
 // Claims are the claims of an access token; Subject is the user's public id.
 type Claims struct {
 	Scope string `json:"scope"`
+	// Session names the sign-in the token was issued to (the refresh-token family a sign-in
+	// starts): signing out of it, or its revocation, revokes the token too. Empty in tokens
+	// issued before sessions were named.
+	Session string `json:"sid,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -69,15 +73,16 @@ func NewIssuer(secret []byte, now func() time.Time, previous ...[]byte) (*Issuer
 	return i, nil
 }
 
-// Issue signs an access token for the user; termsAccepted chooses its scope.
-func (i *Issuer) Issue(userID string, termsAccepted bool) (token string, expiresIn int, err error) {
+// Issue signs an access token for the user's sign-in session; termsAccepted chooses its scope.
+func (i *Issuer) Issue(userID, session string, termsAccepted bool) (token string, expiresIn int, err error) {
 	now := i.now()
 	scope := ScopePreTerms
 	if termsAccepted {
 		scope = ScopeUser
 	}
 	claims := Claims{
-		Scope: scope,
+		Scope:   scope,
+		Session: session,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
 			Subject:   userID,

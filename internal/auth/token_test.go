@@ -17,18 +17,18 @@ func TestIssueAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := planner.NewID()
+	id, session := planner.NewID(), planner.NewID()
 	for _, terms := range []bool{true, false} {
-		token, expiresIn, err := iss.Issue(id, terms)
+		token, expiresIn, err := iss.Issue(id, session, terms)
 		if err != nil || expiresIn != 3600 {
 			t.Fatal(err, expiresIn)
 		}
 		c, err := iss.Verify(token)
-		if err != nil || c.Subject != id || c.PreTerms() == terms {
+		if err != nil || c.Subject != id || c.Session != session || c.PreTerms() == terms {
 			t.Fatalf("terms=%v: claims %+v, err %v", terms, c, err)
 		}
 	}
-	token, _, _ := iss.Issue(id, true)
+	token, _, _ := iss.Issue(id, session, true)
 	now = now.Add(AccessTTL + time.Second)
 	if _, err := iss.Verify(token); planner.ErrorCode(err) != planner.CodeExpiredToken {
 		t.Fatalf("expired: %v", err)
@@ -84,8 +84,8 @@ func TestKeyRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := planner.NewID()
-	issuedBefore, _, _ := before.Issue(id, true)
-	issuedAfter, _, _ := after.Issue(id, true)
+	issuedBefore, _, _ := before.Issue(id, "", true)
+	issuedAfter, _, _ := after.Issue(id, "", true)
 	if _, err := after.Verify(issuedBefore); err != nil {
 		t.Errorf("a token signed with the previous key: %v", err)
 	}

@@ -110,8 +110,12 @@ func (c *dayCache) setLive(live bool) {
 
 // Listen follows the change feed on its own connection to url until ctx ends: it turns on
 // the day-listing cache and delivers events to subscribers (see Subscribe) while it does.
-// Without Listen nothing is cached and nothing is delivered live.
+// Without Listen nothing is cached and nothing is delivered live. It also follows the
+// revocations channel (revocations.go).
 func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
+	if err := db.followRevocations(ctx, url, log); err != nil {
+		return err
+	}
 	cache := newDayCache()
 	hub := newHub()
 	l := pq.NewListener(url, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {

@@ -28,6 +28,9 @@ type DB struct {
 	*sqlx.DB
 	days   *dayCache // nil until Listen: nothing cached
 	events *hub      // nil until Listen: no live events
+	// revoked is what this instance knows of revoked sessions; nil until Listen: every
+	// SessionRevoked asks the database.
+	revoked *revocations
 }
 
 // Open connects to url, checks the connection and sizes the pool.

@@ -260,8 +260,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 		},
 		"CreateRefreshToken": func(ctx context.Context, db *postgres.DB) error {
 			hash := sha256.Sum256([]byte("guest"))
-			return db.CreateRefreshToken(ctx, pg, hash[:], time.Now().Add(time.Hour))
+			_, err := db.CreateRefreshToken(ctx, pg, hash[:], time.Now().Add(time.Hour))
+			return err
 		},
+		"RevokeSession":      func(ctx context.Context, db *postgres.DB) error { return db.RevokeSession(ctx, pg, "any-session") },
 		"RevokeUserSessions": func(ctx context.Context, db *postgres.DB) error { return db.RevokeUserSessions(ctx, pg) },
 	}
 }
@@ -286,6 +288,7 @@ var notWrites = map[string]string{
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
 	"ClaimPictureUpload": "the signed upload URL is the authorization", "PictureKeysInUse": "periodic job",
+	"SessionRevoked":     "read",
 	"RotateRefreshToken": "the refresh token is the authorization", "RevokeRefreshToken": "the refresh token is the authorization",
 	"Tx": "test helper (export_test.go)",
 }

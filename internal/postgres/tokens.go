@@ -11,25 +11,32 @@ import (
 	"tripplan/internal/planner"
 )
 
-// CreateRefreshToken stores the hash of a new refresh token that starts a new family (a login).
-func (db *DB) CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) error {
+// CreateRefreshToken stores the hash of a new refresh token that starts a new family (a
+// sign-in) and returns the family's id, which names the sign-in session in access tokens.
+func (db *DB) CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error) {
 	if err := writer(userID); err != nil {
-		return err
+		return "", err
 	}
-	_, err := db.ExecContext(ctx, `
+	session = planner.NewID()
+	_, err = db.ExecContext(ctx, `
 		INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at) VALUES ($1, $2, $3, $4)`,
-		hash, planner.NewID(), userID, expiresAt)
-	return mapError(err)
+		hash, session, userID, expiresAt)
+	if err != nil {
+		return "", mapError(err)
+	}
+	return session, nil
 }
 
 var errInvalidRefresh = planner.Errorf(planner.CodeInvalidToken, "The refresh token is not valid; sign in again.")
 
 // RotateRefreshToken exchanges a refresh token for a new one in the same family and returns
-// the user. A token that was already rotated or revoked is a replay: the whole family is
-// revoked (so the thief's and the victim's copies both stop working) and INVALID_TOKEN returned.
-func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, error) {
+// the user and the family (the sign-in session). A token that was already rotated or revoked
+// is a replay: the whole family is revoked (so the thief's and the victim's copies both stop
+// working, access tokens included) and INVALID_TOKEN returned.
+func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, string, error) {
 	var (
 		user   planner.User
+		family string
 		replay bool
 	)
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
@@ -50,6 +57,7 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 		if err != nil {
 			return err
 		}
+		family = t.FamilyID
 		if t.RotatedAt != nil || t.RevokedAt != nil {
 			replay = true
 			_, err := tx.ExecContext(ctx, `
@@ -74,19 +82,43 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if replay {
 		// The revocation above is committed; only then is the replay refused.
-		return nil, errInvalidRefresh
+		db.revokedHere("", family)
+		return nil, "", errInvalidRefresh
 	}
-	return &user, nil
+	return &user, family, nil
 }
 
-// RevokeRefreshToken revokes the family of the given token (logout). Unknown tokens are ignored.
+// RevokeRefreshToken revokes the family of the given token (logout), its access tokens
+// included. Unknown tokens are ignored.
 func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) error {
-	_, err := db.ExecContext(ctx, `
+	var families []string
+	err := db.SelectContext(ctx, &families, `
 		UPDATE refresh_tokens SET revoked_at = now()
-		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`, hash)
-	return mapError(err)
+		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL
+		RETURNING family_id`, hash)
+	if err != nil {
+		return mapError(err)
+	}
+	db.revokedHere("", families...)
+	return nil
+}
+
+// RevokeSession revokes the user's sign-in session (a refresh-token family, named by the
+// access token or browser session that signs out): its refresh and access tokens stop working.
+func (db *DB) RevokeSession(ctx context.Context, userID, session string) error {
+	if err := writer(userID); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `
+		UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
+		session, userID)
+	if err != nil {
+		return mapError(err)
+	}
+	db.revokedHere("", session)
+	return nil
 }

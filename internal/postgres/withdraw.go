@@ -17,13 +17,14 @@ const WithdrawnNickname = "Withdrawn user"
 // WithdrawUser deletes an account: the user leaves every plan and collection (ownership passes
 // to the earliest-joined remaining member; a plan or collection with nobody left is deleted),
 // is shown as "Withdrawn user" beside what they added, loses their refresh tokens, browser
-// sessions, picture and pending picture upload, and the same social account cannot sign in
-// again. The caller deletes the picture files (storage.Store.DeleteUser).
+// sessions (their access tokens are refused from then on), picture and pending picture upload,
+// and the same social account cannot sign in again. The caller deletes the picture files
+// (storage.Store.DeleteUser).
 func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 	if err := writer(userID); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		var id string
 		err := tx.GetContext(ctx, &id, `
 			UPDATE users SET withdrawn_at = now(), withdraw_reason = $2, nickname = $3, picture = '', picture_key = NULL, email = '', updated_at = now()
@@ -49,6 +50,10 @@ func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 		_, err = tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = $1`, userID)
 		return err
 	})
+	if err == nil {
+		db.revokedHere(userID)
+	}
+	return err
 }
 
 // leaveAll ends the user's active memberships of one kind of resource: owned resources with
