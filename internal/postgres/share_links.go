@@ -79,7 +79,10 @@ func shareLink(ctx context.Context, q sqlx.QueryerContext, code string) (*planne
 // former member restored with the same member id and a fresh nickname and picture. A current
 // member stays as they are.
 func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error) {
-	var out *planner.ShareLink
+	var (
+		out    *planner.ShareLink
+		events []int64
+	)
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		l, err := shareLink(ctx, tx, code)
 		if err != nil {
@@ -107,13 +110,19 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		if l.Type == planner.SharePlan {
 			category, link = planner.NotifyPlan, "/plans/"+l.ReferenceID
 		}
-		return notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category, "MEMBER_JOINED", "{actor} joined {" + k.noun + "}", link})
+		if err := notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category, "MEMBER_JOINED", "{actor} joined {" + k.noun + "}", link}); err != nil {
+			return err
+		}
+		if l.Type == planner.SharePlan && db.days != nil {
+			events, err = ownEvents(ctx, tx, l.ReferenceID)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if out.Type == planner.SharePlan {
-		db.planChanged(out.ReferenceID)
+		db.planChanged(out.ReferenceID, events)
 	}
 	return out, nil
 }
