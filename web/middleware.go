@@ -149,6 +149,44 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// credentialValid checks again that the credential the request was authenticated with still
+// holds, for requests that outlive a moment (event streams ask at every heartbeat): a bearer
+// token still verifies, a browser session's row still exists (signing out deletes it), a
+// guest's invite link still works. It answers the error the request would now get.
+func (s *Server) credentialValid(c echo.Context) error {
+	p, r := caller(c), c.Request()
+	signedOut := planner.Errorf(planner.CodeMissingToken, "Sign in to continue.")
+	switch {
+	case p == nil:
+		return signedOut
+	case p.Bearer:
+		_, err := s.tokens.Verify(bearerToken(r))
+		return err
+	case p.Guest:
+		held, err := r.Cookie(guestCookie)
+		if err != nil {
+			return signedOut
+		}
+		l, err := s.store.ShareLink(r.Context(), held.Value)
+		if err != nil {
+			return err
+		}
+		if planner.GuestViewer(l.Type, l.ReferenceID) != p.UserID {
+			return signedOut
+		}
+		return nil
+	default:
+		sess, err := s.sessions.New(r, sessionName) // from the store, not the request's registry
+		if err != nil {
+			return err
+		}
+		if id, _ := sess.Values[postgres.SessionUserKey].(string); id != p.UserID {
+			return signedOut
+		}
+		return nil
+	}
+}
+
 // caller returns the authenticated principal or nil.
 func caller(c echo.Context) *principal {
 	p, _ := c.Get(principalKey).(*principal)
