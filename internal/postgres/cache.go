@@ -265,10 +265,15 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 	f := &feed{db: db, cache: cache, hub: newHub(), log: log, seen: newRecentIDs(feedMemory)}
 	l := pq.NewListener(url, 50*time.Millisecond, reconnectMax, func(ev pq.ListenerEventType, err error) {
 		switch ev {
-		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
+		case pq.ListenerEventDisconnected:
 			cache.disconnected()
 			if log != nil {
-				log.Warn("change feed: disconnected; serving without the cache", "err", err)
+				log.Warn("change feed: disconnected; serving without the cache until it is back", "err", err)
+			}
+		case pq.ListenerEventConnectionAttemptFailed: // every second while the database is away
+			cache.disconnected()
+			if log != nil {
+				log.Debug("change feed: reconnection failed", "err", err)
 			}
 		}
 	})
