@@ -203,6 +203,42 @@ func (s *Server) tokenRevoked(ctx context.Context, p *principal) (bool, error) {
 	return s.store.SessionRevoked(ctx, p.UserID, p.Session)
 }
 
+// credentialValid checks again that the credential the request was authenticated with still
+// holds, for requests that outlive a moment (event streams ask at every heartbeat): a bearer
+// token still verifies and its sign-in was not ended (tokenRevoked), a browser session's row
+// still exists (signing out deletes it). A guest's link is checked by the store's read check,
+// which the stream runs right after. It answers the error the request would now get.
+func (s *Server) credentialValid(c echo.Context) error {
+	p, r := caller(c), c.Request()
+	signedOut := planner.Errorf(planner.CodeMissingToken, "Sign in to continue.")
+	switch {
+	case p == nil:
+		return signedOut
+	case p.Guest:
+		return nil
+	case p.Bearer:
+		if _, err := s.tokens.Verify(bearerToken(r)); err != nil {
+			return err
+		}
+	default:
+		sess, err := s.sessions.New(r, sessionName) // from the store, not the request's registry
+		if err != nil {
+			return err
+		}
+		if id, _ := sess.Values[postgres.SessionUserKey].(string); id != p.UserID {
+			return signedOut
+		}
+	}
+	revoked, err := s.tokenRevoked(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	if revoked {
+		return planner.Errorf(planner.CodeInvalidToken, "The access token was revoked: its sign-in has ended.")
+	}
+	return nil
+}
+
 // caller returns the authenticated principal or nil.
 func caller(c echo.Context) *principal {
 	p, _ := c.Get(principalKey).(*principal)

@@ -3,11 +3,13 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -45,6 +47,13 @@ type Config struct {
 	MapTileURL, MapTileAttribution string
 	// SignIn enables the social sign-in providers; their callbacks are under BaseURL.
 	SignIn signin.Config
+	// StreamLimit caps the live-update streams open at once on this instance,
+	// StreamLimitPerUser those of one user or guest, StreamLimitPerAddress those from one client
+	// address (defaults 2000, 10, 50); beyond them a new stream is answered 429.
+	StreamLimit, StreamLimitPerUser, StreamLimitPerAddress int
+	// Heartbeat is how often an open stream sends a comment and checks that its reader may
+	// still read (default 15 s).
+	Heartbeat time.Duration
 }
 
 // Store is the persistence the handlers call. postgres.DB implements it.
@@ -138,7 +147,7 @@ type Store interface {
 	Subscribe(topic string) (<-chan planner.Event, func(), error)
 	EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error)
 	EnterPlan(ctx context.Context, viewer, planID string) (string, error)
-	TouchPresence(ctx context.Context, conn string) error
+	TouchPresence(ctx context.Context, viewer, planID, conn string) error
 	LeavePlanPresence(ctx context.Context, conn string) error
 	PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error)
 	PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
@@ -183,6 +192,10 @@ type Server struct {
 	taxonomy *places.Taxonomy
 	// pages are the routes that serve HTML only (not part of the JSON API).
 	pages map[string]bool
+	// streams counts the open event streams; streamsDone ends them (EndStreams).
+	streams     *streamLimits
+	streamsDone chan struct{}
+	endStreams  sync.Once
 }
 
 // DefaultBodyLimit caps request bodies (uploads aside) at what the largest a route takes needs:
@@ -199,6 +212,10 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if cfg.SignInRate == 0 {
 		cfg.SignInRate, cfg.SignInBurst = 1, 10
 	}
+	cfg.StreamLimit = cmp.Or(cfg.StreamLimit, defaultStreamLimit)
+	cfg.StreamLimitPerUser = cmp.Or(cfg.StreamLimitPerUser, defaultStreamLimitPerUser)
+	cfg.StreamLimitPerAddress = cmp.Or(cfg.StreamLimitPerAddress, defaultStreamLimitPerAddress)
+	cfg.Heartbeat = cmp.Or(cfg.Heartbeat, defaultHeartbeat)
 	doc, err := loadOpenAPI()
 	if err != nil {
 		return nil, err
@@ -214,6 +231,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	s := &Server{
 		router: router, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
+		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
 	}
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError

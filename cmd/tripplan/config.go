@@ -57,6 +57,10 @@ type config struct {
 	// SignIn: the social sign-in providers with their clients configured; its key is the
 	// session secret.
 	SignIn signin.Config
+	// Live-update streams open at once: in all (STREAM_LIMIT), per user or guest
+	// (STREAM_LIMIT_PER_USER) and per client address (STREAM_LIMIT_PER_ADDRESS); 0 is the
+	// server's default.
+	StreamLimit, StreamLimitPerUser, StreamLimitPerAddress int
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -99,6 +103,16 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("DATABASE_STATEMENT_TIMEOUT must be a duration such as 10s (0: none), not %q", v)
 		}
 		c.StatementTimeout = d
+	}
+	for name, limit := range map[string]*int{"STREAM_LIMIT": &c.StreamLimit, "STREAM_LIMIT_PER_USER": &c.StreamLimitPerUser,
+		"STREAM_LIMIT_PER_ADDRESS": &c.StreamLimitPerAddress} {
+		if v := getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return c, fmt.Errorf("%s must be a whole number of streams, at least 1, not %q", name, v)
+			}
+			*limit = n
+		}
 	}
 	c.DevLogin = c.Env != "production"
 	if v := getenv("DEV_LOGIN"); v != "" {

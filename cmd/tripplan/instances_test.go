@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -204,7 +205,44 @@ func TestTwoInstancesShareLiveUpdates(t *testing.T) {
 	}
 	slices.Sort(latencies)
 	p50, p95 := latencies[len(latencies)/2], latencies[len(latencies)*95/100]
-	// Reported, not asserted: on a busy machine any bar would fail now and then. The budget
-	// (p95 under 100 ms) is checked by reading this line in `go test -v -run TwoInstances`.
+	// Measured, not asserted (no test holds a latency bar): docs/PERFORMANCE.md keeps it.
 	t.Logf("write on A → event on B, %d changes: p50 %v, p95 %v, max %v", n, p50, p95, latencies[len(latencies)-1])
+}
+
+// TestShutdownWithOpenStreams sends SIGTERM to a server holding 100 open event streams: it
+// ends them and exits 0 (streams never end by themselves, so without that, graceful shutdown
+// would wait out its timeout and fail). The time from the signal to the exit is logged
+// (docs/PERFORMANCE.md; the goal is under 2 s); the bound here is only a generous guard.
+func TestShutdownWithOpenStreams(t *testing.T) {
+	a := startInstance(t, pgtest.URL(t), "STREAM_LIMIT_PER_USER=100", "STREAM_LIMIT_PER_ADDRESS=100")
+	ana := a.member(t, "shutdown-ana", "Ana")
+	plan := a.createPlan(t, ana, "Shutdown", 2)
+	var ended sync.WaitGroup
+	for i := range 100 {
+		r, _ := http.NewRequest("GET", a.base+"/plans/"+plan+"/events", nil)
+		r.Header.Set("Authorization", "Bearer "+ana)
+		res, err := http.DefaultClient.Do(r)
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("stream %d: %v %v", i, err, res)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		ended.Go(func() { io.Copy(io.Discard, res.Body) })
+	}
+	exited := make(chan error, 1)
+	start := time.Now()
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go func() { exited <- a.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		took := time.Since(start)
+		t.Logf("SIGTERM with 100 open streams: exited after %v", took.Round(time.Millisecond))
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server has not exited 10 s after SIGTERM")
+	}
+	ended.Wait() // every stream was ended by the server
 }

@@ -67,7 +67,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.publicURL(), DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
 		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn,
-		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies}
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, StreamLimit: cfg.StreamLimit,
+		StreamLimitPerUser: cfg.StreamLimitPerUser, StreamLimitPerAddress: cfg.StreamLimitPerAddress}
 	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
 	if err != nil {
 		return err
@@ -126,6 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
 	}
+	hs.RegisterOnShutdown(srv.EndStreams) // open event streams would hold Shutdown until its timeout
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {

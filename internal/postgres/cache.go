@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	"tripplan/internal/planner"
@@ -17,17 +18,57 @@ import (
 const eventsChannel = "tripplan_events"
 
 // Day listings are cached per plan, user, day and page, and trusted only while the plan has
-// not changed: every change to a plan's rows records an event that PostgreSQL announces at
-// commit to every instance (migration 00005), which bumps the plan's version here. An entry is served
-// only when the version it was loaded at is still current, the notification connection has
-// been up the whole time (a reconnection forgets everything, since notifications may have been
-// missed), and it is younger than dayCacheTTL (which bounds how stale place details, changed
-// outside any plan, can be). Writes through this instance also bump at once, so a client
-// reads its own writes without waiting for the notification.
+// not changed. Every change to a plan's rows records an event that PostgreSQL announces at
+// commit to every instance (migration 00005); the plan's version here moves once per event
+// id, however the event is learnt: from its notification, from the catch-up after the
+// notification connection came back, or — for a write through this instance, so that a
+// client reads its own writes at once — from the writing transaction itself, which reads the
+// ids of the events it recorded before committing (planTx). An event learnt twice (a local
+// write and then its own notification) moves the version once, so a listing cached in
+// between stays. An entry is served only when the version it was loaded at is still
+// current, the notification connection is up (while it is down, nothing is cached or
+// served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
+// outside any plan, can be).
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
+	// feedMemory is how many event ids the cache and the feed remember having seen, to take
+	// each once (it must well exceed catchUpWindow).
+	feedMemory = 8192
+	// catchUpWindow is how far below the newest event id seen the catch-up after a
+	// reconnection starts reading: ids are taken when a transaction writes and announced when
+	// it commits, so an event committed late may carry an id lower than ones already seen.
+	catchUpWindow = 1000
+	// catchUpBatch is how many events the catch-up reads at once.
+	catchUpBatch = 1000
+	// reconnectMax is the longest pause between the change feed's reconnection attempts.
+	reconnectMax = time.Second
 )
+
+// recentIDs remembers the last n event ids added, forgetting the oldest first.
+type recentIDs struct {
+	set  map[int64]struct{}
+	ring []int64
+	next int
+}
+
+func newRecentIDs(n int) *recentIDs {
+	return &recentIDs{set: make(map[int64]struct{}, n), ring: make([]int64, n)}
+}
+
+// add remembers id and reports whether it was new.
+func (r *recentIDs) add(id int64) bool {
+	if _, ok := r.set[id]; ok {
+		return false
+	}
+	if old := r.ring[r.next]; old != 0 {
+		delete(r.set, old)
+	}
+	r.ring[r.next] = id
+	r.next = (r.next + 1) % len(r.ring)
+	r.set[id] = struct{}{}
+	return true
+}
 
 // stamp is when, in the change feed's terms, something was loaded.
 type stamp struct{ epoch, version uint64 }
@@ -47,15 +88,20 @@ type dayEntry struct {
 
 // dayCache holds day listings and the plans' versions.
 type dayCache struct {
-	mu       sync.Mutex
-	live     bool // LISTEN is in place
+	mu   sync.Mutex
+	live bool // the notification connection is up and caught up
+	// conn counts the notification connection's losses, so that a catch-up that raced one
+	// does not turn the cache back on.
+	conn uint64
+	// epoch starts again when the entries are dropped wholesale (with the versions).
 	epoch    uint64
 	versions map[string]uint64
+	applied  *recentIDs
 	entries  map[dayKey]dayEntry
 }
 
 func newDayCache() *dayCache {
-	return &dayCache{versions: map[string]uint64{}, entries: map[dayKey]dayEntry{}}
+	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{}}
 }
 
 // now is the plan's current stamp, and whether the cache may be used at all.
@@ -84,50 +130,155 @@ func (c *dayCache) put(k dayKey, e dayEntry) {
 	}
 	if len(c.entries) >= dayCacheEntries {
 		clear(c.entries)
+		clear(c.versions)
+		c.epoch++
 	}
 	c.entries[k] = e
 }
 
-// changed records that the plan changed.
-func (c *dayCache) changed(plan string) {
+// apply records the plan's events: its version moves when any of them is new here.
+func (c *dayCache) apply(plan string, events ...int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.versions[plan]++
+	moved := false
+	for _, id := range events {
+		if c.applied.add(id) {
+			moved = true
+		}
+	}
+	if moved {
+		c.versions[plan]++
+	}
 }
 
-// setLive turns the cache on or off; coming back on starts a new epoch, forgetting
-// everything, since notifications may have been missed.
-func (c *dayCache) setLive(live bool) {
+// disconnected turns the cache off: notifications may be missed until the catch-up.
+func (c *dayCache) disconnected() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if live && !c.live {
-		c.epoch++
-		clear(c.versions)
-		clear(c.entries)
+	c.live = false
+	c.conn++
+}
+
+// connection is the count of losses so far, to hand to resume.
+func (c *dayCache) connection() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn
+}
+
+// resume turns the cache back on after a catch-up, unless the connection was lost again
+// since connection() answered conn.
+func (c *dayCache) resume(conn uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == conn {
+		c.live = true
 	}
-	c.live = live
+}
+
+// feed takes the change feed's events, each once, to the day cache and the hub, and catches
+// up from the events table after the notification connection comes back.
+type feed struct {
+	db    *DB
+	cache *dayCache
+	hub   *hub
+	log   *slog.Logger
+	// seen are the ids delivered lately; last is the highest of them, start the highest
+	// recorded before the feed began (catching up never reads below it).
+	seen        *recentIDs
+	last, start int64
+}
+
+// deliver hands an event to the cache and the subscribers, unless it was delivered already.
+// Presence events (id 0) are never recorded, so never repeated: they always pass.
+func (f *feed) deliver(ev planner.Event) {
+	if ev.ID != 0 {
+		if !f.seen.add(ev.ID) {
+			return
+		}
+		f.last = max(f.last, ev.ID)
+	}
+	if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok && ev.Kind != planner.KindPresence {
+		f.cache.apply(plan, ev.ID)
+	}
+	f.hub.publish(ev)
+}
+
+// catchUp delivers, in order, the recorded events the feed may have missed while its
+// connection was down: those after the newest it saw (less catchUpWindow, for late commits).
+func (f *feed) catchUp(ctx context.Context) (int, error) {
+	from, n := max(f.start, f.last-catchUpWindow), 0
+	for {
+		var batch []planner.Event
+		if err := f.db.SelectContext(ctx, &batch, `SELECT id, topic, kind, object_id, actor FROM events
+			WHERE id > $1 ORDER BY id LIMIT $2`, from, catchUpBatch); err != nil {
+			return n, mapError(err)
+		}
+		for _, ev := range batch {
+			f.deliver(ev)
+		}
+		n += len(batch)
+		if len(batch) < catchUpBatch {
+			return n, nil
+		}
+		from = batch[len(batch)-1].ID
+	}
+}
+
+// reconnected catches up after the listener's connection came back (retrying while the
+// database is not answering yet) and then turns the cache back on, unless the connection
+// was lost again meanwhile — the next reconnection catches up then.
+func (f *feed) reconnected(ctx context.Context, l *pq.Listener) {
+	conn := f.cache.connection()
+	for delay := 50 * time.Millisecond; ; delay = min(2*delay, reconnectMax) {
+		n, err := f.catchUp(ctx)
+		if err == nil {
+			if f.log != nil {
+				f.log.Info("change feed: reconnected and caught up", "events", n)
+			}
+			break
+		}
+		if f.log != nil {
+			f.log.Warn("change feed: catching up failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(delay):
+		}
+		if f.cache.connection() != conn {
+			return
+		}
+	}
+	if l.Ping() == nil {
+		f.cache.resume(conn)
+	}
 }
 
 // Listen follows the change feed on its own connection to url until ctx ends: it turns on
 // the day-listing cache and delivers events to subscribers (see Subscribe) while it does.
-// Without Listen nothing is cached and nothing is delivered live. It also follows the
-// revocations channel (revocations.go).
+// When the connection drops it reconnects (after at most reconnectMax) and catches up from
+// the events table, so subscribers and the cache miss nothing. Without Listen nothing is
+// cached and nothing is delivered live. It also follows the revocations channel
+// (revocations.go).
 func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 	if err := db.followRevocations(ctx, url, log); err != nil {
 		return err
 	}
 	cache := newDayCache()
-	hub := newHub()
-	l := pq.NewListener(url, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
+	f := &feed{db: db, cache: cache, hub: newHub(), log: log, seen: newRecentIDs(feedMemory)}
+	l := pq.NewListener(url, 50*time.Millisecond, reconnectMax, func(ev pq.ListenerEventType, err error) {
 		switch ev {
-		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
-			cache.setLive(false)
+		case pq.ListenerEventDisconnected:
+			cache.disconnected()
 			if log != nil {
-				log.Warn("change feed: disconnected; serving without the cache", "err", err)
+				log.Warn("change feed: disconnected; serving without the cache until it is back", "err", err)
 			}
-		case pq.ListenerEventReconnected:
-			cache.setLive(false) // a new epoch, whatever was seen before
-			cache.setLive(true)
+		case pq.ListenerEventConnectionAttemptFailed: // every second while the database is away
+			cache.disconnected()
+			if log != nil {
+				log.Debug("change feed: reconnection failed", "err", err)
+			}
 		}
 	})
 	listening := make(chan error, 1)
@@ -142,36 +293,54 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 		l.Close()
 		return ctx.Err()
 	}
-	cache.setLive(true)
-	db.days, db.events = cache, hub
+	// Events recorded from here on are announced to this listener.
+	if err := db.GetContext(ctx, &f.start, `SELECT COALESCE(max(id), 0) FROM events`); err != nil {
+		l.Close()
+		return mapError(err)
+	}
+	f.last = f.start
+	if conn := cache.connection(); l.Ping() == nil {
+		cache.resume(conn)
+	}
+	db.days, db.events = cache, f.hub
 	go func() {
 		defer l.Close()
 		for {
 			select {
 			case <-ctx.Done():
-				cache.setLive(false)
+				cache.disconnected()
 				return
 			case n := <-l.Notify:
-				if n == nil { // reconnected: the event handler already started a new epoch
+				if n == nil { // reconnected
+					f.reconnected(ctx, l)
 					continue
 				}
 				var ev planner.Event
 				if err := json.Unmarshal([]byte(n.Extra), &ev); err != nil {
 					continue
 				}
-				if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok && ev.Kind != planner.KindPresence {
-					cache.changed(plan)
-				}
-				hub.publish(ev)
+				f.deliver(ev)
 			}
 		}
 	}()
 	return nil
 }
 
-// planChanged bumps the plan's version after a write through this instance commits.
-func (db *DB) planChanged(plan string) {
+// ownEvents answers the ids of the plan's events the transaction recorded (and perhaps a few
+// that others committed meanwhile: applying those early is harmless, since the transaction
+// sees them committed). Events carry their transaction's start time, so the index on
+// created_at finds them among the few newer rows.
+func ownEvents(ctx context.Context, tx *sqlx.Tx, planID string) ([]int64, error) {
+	var ids pq.Int64Array
+	err := tx.GetContext(ctx, &ids, `SELECT COALESCE(array_agg(id), '{}') FROM events
+		WHERE created_at >= now() AND topic = 'plan:' || $1`, planID)
+	return ids, err
+}
+
+// planChanged applies a write through this instance, once committed, to the day cache: the
+// events it recorded, read by ownEvents.
+func (db *DB) planChanged(plan string, events []int64) {
 	if db.days != nil {
-		db.days.changed(plan)
+		db.days.apply(plan, events...)
 	}
 }

@@ -131,11 +131,21 @@ func migrateQueue(ctx context.Context, db *sql.DB) error {
 const queueMigrationLock = 7_340_981_276_002
 
 // planTx is tx for a change to a plan: once committed, this instance's cached views of the
-// plan are dropped at once (other instances learn it from the change feed).
+// plan are dropped at once (other instances learn it from the change feed). The transaction
+// reads the ids of the events it recorded, so that their notifications, arriving later, do
+// not drop the views again (see cache.go).
 func (db *DB) planTx(ctx context.Context, planID string, fn func(tx *sqlx.Tx) error) error {
-	err := db.tx(ctx, fn)
+	var events []int64
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if err := fn(tx); err != nil || db.days == nil {
+			return err
+		}
+		var err error
+		events, err = ownEvents(ctx, tx, planID)
+		return err
+	})
 	if err == nil {
-		db.planChanged(planID)
+		db.planChanged(planID, events)
 	}
 	return err
 }

@@ -16,8 +16,9 @@ type hub struct {
 
 func newHub() *hub { return &hub{subs: map[string]map[chan planner.Event]struct{}{}} }
 
-// publish delivers an event to its topic's subscribers; one too slow to take it misses it
-// (and catches up from the table when it reconnects with Last-Event-ID).
+// publish delivers an event to its topic's subscribers. One too slow to take it (its buffer
+// is full) is dropped, its channel closed: a stream then ends, and its client catches up
+// from the table when it reconnects with Last-Event-ID, so it misses nothing.
 func (h *hub) publish(ev planner.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -25,14 +26,25 @@ func (h *hub) publish(ev planner.Event) {
 		select {
 		case ch <- ev:
 		default:
+			close(ch)
+			h.drop(ev.Topic, ch)
 		}
+	}
+}
+
+// drop forgets a subscriber; h.mu is held.
+func (h *hub) drop(topic string, ch chan planner.Event) {
+	delete(h.subs[topic], ch)
+	if len(h.subs[topic]) == 0 {
+		delete(h.subs, topic)
 	}
 }
 
 // ErrNoFeed is Subscribe without Listen.
 var ErrNoFeed = errors.New("postgres: live events need Listen")
 
-// Subscribe delivers the topic's events from now on until cancel is called.
+// Subscribe delivers the topic's events from now on until cancel is called. The channel is
+// closed when the subscriber fell behind (see publish).
 func (db *DB) Subscribe(topic string) (events <-chan planner.Event, cancel func(), err error) {
 	h := db.events
 	if h == nil {
@@ -47,10 +59,7 @@ func (db *DB) Subscribe(topic string) (events <-chan planner.Event, cancel func(
 	h.mu.Unlock()
 	return ch, func() {
 		h.mu.Lock()
-		delete(h.subs[topic], ch)
-		if len(h.subs[topic]) == 0 {
-			delete(h.subs, topic)
-		}
+		h.drop(topic, ch)
 		h.mu.Unlock()
 	}, nil
 }

@@ -34,10 +34,17 @@ func (db *DB) EnterPlan(ctx context.Context, viewer, planID string) (string, err
 	return conn, nil
 }
 
-// TouchPresence keeps the connection's presence current.
-func (db *DB) TouchPresence(ctx context.Context, conn string) error {
-	_, err := db.ExecContext(ctx, `UPDATE presence SET seen_at = now() WHERE connection = $1`, conn)
-	return mapError(err)
+// TouchPresence keeps the connection's presence current, after checking again, as
+// EnterPlan did, that the viewer may still read the plan (FORBIDDEN_NOT_MEMBER once removed,
+// PLAN_NOT_FOUND once deleted).
+func (db *DB) TouchPresence(ctx context.Context, viewer, planID, conn string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planReader(ctx, tx, planID, viewer); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE presence SET seen_at = now() WHERE connection = $1`, conn)
+		return err
+	})
 }
 
 // LeavePlanPresence ends the connection's presence.

@@ -84,7 +84,10 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 	if err := writer(userID); err != nil {
 		return nil, err
 	}
-	var out *planner.ShareLink
+	var (
+		out    *planner.ShareLink
+		events []int64
+	)
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		l, err := shareLink(ctx, tx, code)
 		if err != nil {
@@ -125,13 +128,19 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		if l.Type == planner.SharePlan {
 			category, link = planner.NotifyPlan, "/plans/"+l.ReferenceID
 		}
-		return notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category: category, eventType: "MEMBER_JOINED", message: "{actor} joined {" + k.noun + "}", link: link})
+		if err := notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category: category, eventType: "MEMBER_JOINED", message: "{actor} joined {" + k.noun + "}", link: link}); err != nil {
+			return err
+		}
+		if l.Type == planner.SharePlan && db.days != nil {
+			events, err = ownEvents(ctx, tx, l.ReferenceID)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if out.Type == planner.SharePlan {
-		db.planChanged(out.ReferenceID)
+		db.planChanged(out.ReferenceID, events)
 	}
 	return out, nil
 }
