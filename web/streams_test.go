@@ -218,7 +218,7 @@ func TestStreamLimits(t *testing.T) {
 
 // TestStreamsEndWhenTheReaderLosesAccess: an open stream checks at each heartbeat (here every
 // 20 ms) that its reader may still read, and ends when they may not — removed from the plan
-// or the collection, their guest link expired, signed out — while a reader who keeps access
+// or the collection, their guest link expired, signed out in a browser or an app — while a reader who keeps access
 // keeps the stream.
 func TestStreamsEndWhenTheReaderLosesAccess(t *testing.T) {
 	f := newPlanFixtureOn(t, newTestApp(t, func(c *Config) { c.Heartbeat = 20 * time.Millisecond }))
@@ -267,6 +267,17 @@ func TestStreamsEndWhenTheReaderLosesAccess(t *testing.T) {
 		t.Fatalf("logout: %d %s", r.Status, r.Body)
 	}
 	eveStream.ends(t, "Eve signed out")
+
+	// Zoe, an app with a bearer token, signs out: the token's sign-in is revoked, so her
+	// stream ends although the token itself has not expired.
+	zoe, _ := a.signIn("pf-zoe", "Zoe")
+	a.joinPlan(f.plan.PlanID, "pf-zoe")
+	zoeStream := a.stream(t, http.DefaultClient, plan+"/events", zoe)
+	zoeStream.pings(t, 1)
+	if r := a.do(req{Method: "POST", Path: "/auth/logout", Token: zoe}); r.Status >= 400 {
+		t.Fatalf("bearer logout: %d %s", r.Status, r.Body)
+	}
+	zoeStream.ends(t, "Zoe signed out")
 
 	// Ana kept her access all along.
 	ana.pings(t, 3)
