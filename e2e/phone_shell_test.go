@@ -19,9 +19,13 @@ type screen struct {
 	phone         bool // emulate a phone (touch, mobile viewport); the header's actions are a menu
 }
 
+// The sizes of issue 16: the two of its browser tests, and the small phone and the tablet
+// that no page may be wider than either.
 var (
-	phone   = screen{"phone-390x844", 390, 844, true}
-	desktop = screen{"desktop-1440x900", 1440, 900, false}
+	phone      = screen{"phone-390x844", 390, 844, true}
+	desktop    = screen{"desktop-1440x900", 1440, 900, false}
+	smallPhone = screen{"phone-360x740", 360, 740, true}
+	tablet     = screen{"tablet-768x1024", 768, 1024, false}
 )
 
 // axeSource is the vendored axe-core (make vendor-js copies it from node_modules; it is
@@ -49,7 +53,7 @@ type shell struct {
 }
 
 // TestEveryPageFitsTheScreen visits every page of the main flows at 390×844 (a phone) and at
-// 1440×900, as Ana (signed in, with the demo data) and as a guest through an invite link. On
+// 1440×900 (and at 360×740 and 768×1024 too), as Ana (signed in, with the demo data) and as a guest through an invite link. On
 // each page it checks that nothing is wider than the screen, opens the page's dialogs and
 // menus (the header menu on phones, the Export menu, the members drawer, the add-block
 // dialog, the Rename menu) and checks they lie inside the viewport and close as menus should,
@@ -59,7 +63,7 @@ func TestEveryPageFitsTheScreen(t *testing.T) {
 	chromium := findChromium(t)
 	srv := startServer(t)
 	axe := axeSource(t)
-	for _, scr := range []screen{phone, desktop} {
+	for _, scr := range []screen{phone, desktop, smallPhone, tablet} {
 		t.Run(scr.name, func(t *testing.T) {
 			s := &shell{t: t, srv: srv, scr: scr, axeJS: axe,
 				ana:   newBrowser(t, "ana-"+scr.name, chromium),
@@ -320,6 +324,10 @@ func insideJS(css string, scr screen) string {
 // inside checks that the element is shown inside the viewport.
 func (s *shell) inside(t *testing.T, b *browser, css, what string) {
 	t.Helper()
+	if iw := eval[int](t, b, `window.innerWidth`); iw > int(s.scr.width) {
+		t.Errorf("%s at %s: cannot be placed inside the screen: the page is wider than the screen, so the browser zoomed out to %d px (see the overflow reported for the page)", what, s.scr.name, iw)
+		return
+	}
 	if got := eval[string](t, b, insideJS(css, s.scr)); got != "inside" {
 		t.Errorf("%s at %s: %s (%s) should lie inside the viewport; it is %s", what, s.scr.name, what, css, got)
 	}
@@ -341,7 +349,9 @@ func (s *shell) headerMenu(t *testing.T) {
 		}
 		return
 	}
-	expanded := func() string { return eval[string](t, b, `document.querySelector("header [data-menu-button]").getAttribute("aria-expanded")`) }
+	expanded := func() string {
+		return eval[string](t, b, `document.querySelector("header [data-menu-button]").getAttribute("aria-expanded")`)
+	}
 	if got := expanded(); got != "false" {
 		t.Errorf("the menu button's aria-expanded is %q before opening, want false", got)
 	}
