@@ -421,6 +421,10 @@ func (s *shell) membersDrawer(t *testing.T, page string) {
 	s.axe(t, b, page+" with the members drawer open")
 	b.do(t, "press Escape", chromedp.KeyEvent(kb.Escape))
 	b.waitUntil(t, "Escape to close the members drawer", `!document.querySelector("#members-dialog").open`)
+	// A tap on the backdrop (the top left corner is outside the sheet and the centred dialog) closes it too.
+	b.do(t, "open the members drawer again", chromedp.Evaluate[chromedp.Void](`document.querySelector("#members-dialog").showModal()`))
+	b.do(t, "tap the backdrop", chromedp.MouseClickXY(4, 4))
+	b.waitUntil(t, "a tap on the backdrop to close the members drawer", `!document.querySelector("#members-dialog").open`)
 }
 
 // addDialog opens the plan page's add-block dialog ("Free time") and checks it lies in the
