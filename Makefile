@@ -42,14 +42,14 @@ generate: ## regenerate templ output, the built CSS and the vendored JS (all com
 css: node_modules/.package-lock.json
 	npx --no-install tailwindcss -c tailwind.config.js -i static/css/input.css -o static/css/app.css --minify
 
-vendor-js: node_modules/.package-lock.json ## copy the pinned htmx files into static/js
+vendor-js: node_modules/.package-lock.json ## copy the pinned htmx, Leaflet (static/) and axe-core (e2e/testdata, tests only) files
 	npm run vendor
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 generate-check: generate ## fail when committed generated files are stale
-	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor || \
+	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor e2e/testdata || \
 		(echo "generated files are stale: run 'make generate' and commit" >&2; exit 1)
 
 fmt:

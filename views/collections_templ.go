@@ -487,7 +487,7 @@ func Collection(p Page, v CollectionView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "Invite</button> <details class=\"relative\"><summary class=\"btn btn-secondary btn-sm cursor-pointer list-none\">Rename</summary><form class=\"card absolute right-0 z-20 mt-2 w-72 p-4\" hx-put=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "Invite</button> <details class=\"relative\" data-menu><summary class=\"btn btn-secondary btn-sm cursor-pointer list-none\">Rename</summary><form class=\"card absolute right-0 z-20 mt-2 w-72 p-4\" hx-put=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1371,7 +1371,7 @@ func preferenceButton(c PlaceCard, pref, label, iconName string, count int, who 
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var63 = []any{"inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm font-medium transition-colors",
-			templ.KV("border-brand-600 bg-brand-600 text-white hover:bg-brand-700", c.MyPreference == pref && pref == "PICK"),
+			templ.KV("border-brand-700 bg-brand-700 text-white hover:bg-brand-800", c.MyPreference == pref && pref == "PICK"),
 			templ.KV("border-slate-600 bg-slate-600 text-white hover:bg-slate-700", c.MyPreference == pref && pref == "PASS"),
 			templ.KV("border-slate-300 bg-white text-slate-700 hover:bg-slate-50", c.MyPreference != pref)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var63...)

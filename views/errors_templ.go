@@ -43,7 +43,7 @@ func ErrorPage(p Page, e ErrorView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mx-auto flex w-full max-w-xl flex-col items-center px-4 py-16 text-center sm:py-24\"><span class=\"flex h-14 w-14 items-center justify-center rounded-full bg-brand-50 text-brand-600 ring-1 ring-brand-100\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"content\" tabindex=\"-1\" class=\"focus:outline-none mx-auto flex w-full max-w-xl flex-col items-center px-4 py-16 text-center sm:py-24\"><span class=\"flex h-14 w-14 items-center justify-center rounded-full bg-brand-50 text-brand-600 ring-1 ring-brand-100\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -102,7 +102,7 @@ func ErrorPage(p Page, e ErrorView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if e.Code != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p class=\"mt-3 font-mono text-xs text-slate-400\">Code: ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p class=\"mt-3 font-mono text-xs text-slate-500\">Code: ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

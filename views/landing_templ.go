@@ -43,7 +43,7 @@ func Landing(p Page) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 via-white to-slate-50\"><div class=\"mx-auto grid max-w-page grid-cols-1 items-center gap-12 px-4 py-12 sm:px-6 sm:py-20 lg:grid-cols-2 lg:px-8\"><div><p class=\"inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-800\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section id=\"content\" tabindex=\"-1\" class=\"focus:outline-none relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 via-white to-slate-50\"><div class=\"mx-auto grid max-w-page grid-cols-1 items-center gap-12 px-4 py-12 sm:px-6 sm:py-20 lg:grid-cols-2 lg:px-8\"><div><p class=\"inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-800\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -55,7 +55,7 @@ func Notifications(p Page, v NotificationsView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mx-auto w-full max-w-2xl px-4 py-10 sm:px-6\"><div class=\"flex items-center justify-between gap-4\"><h1 class=\"text-2xl font-bold tracking-tight text-slate-900\">Notifications</h1>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"content\" tabindex=\"-1\" class=\"focus:outline-none mx-auto w-full max-w-2xl px-4 py-10 sm:px-6\"><div class=\"flex items-center justify-between gap-4\"><h1 class=\"text-2xl font-bold tracking-tight text-slate-900\">Notifications</h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

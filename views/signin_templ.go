@@ -44,7 +44,7 @@ func SignIn(p Page, v SignInView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mx-auto w-full max-w-md px-4 py-10 sm:py-16\"><div class=\"text-center\"><img src=\"/static/img/logo.svg\" alt=\"\" width=\"56\" height=\"56\" class=\"mx-auto h-14 w-14\"><h1 class=\"mt-5 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl\">Sign in to Tripplan</h1><p class=\"mt-2 text-slate-600\">Plan trips with your friends, all in one place.</p></div><div class=\"card mt-8 p-6 sm:p-8\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"content\" tabindex=\"-1\" class=\"focus:outline-none mx-auto w-full max-w-md px-4 py-10 sm:py-16\"><div class=\"text-center\"><img src=\"/static/img/logo.svg\" alt=\"\" width=\"56\" height=\"56\" class=\"mx-auto h-14 w-14\"><h1 class=\"mt-5 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl\">Sign in to Tripplan</h1><p class=\"mt-2 text-slate-600\">Plan trips with your friends, all in one place.</p></div><div class=\"card mt-8 p-6 sm:p-8\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -119,7 +119,7 @@ func SignIn(p Page, v SignInView) templ.Component {
 			}
 			if v.DevLogin || p.DevLogin {
 				if len(v.Providers) > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<div class=\"my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-400\"><span class=\"h-px flex-1 bg-slate-200\"></span> or for development <span class=\"h-px flex-1 bg-slate-200\"></span></div>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<div class=\"my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-500\"><span class=\"h-px flex-1 bg-slate-200\"></span> or for development <span class=\"h-px flex-1 bg-slate-200\"></span></div>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -212,7 +212,7 @@ func devSignIn(p Page, v SignInView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</div><div class=\"my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-400\"><span class=\"h-px flex-1 bg-slate-200\"></span> or any account <span class=\"h-px flex-1 bg-slate-200\"></span></div><form method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</div><div class=\"my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-500\"><span class=\"h-px flex-1 bg-slate-200\"></span> or any account <span class=\"h-px flex-1 bg-slate-200\"></span></div><form method=\"post\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -43,7 +43,7 @@ func Terms(p Page, v TermsView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mx-auto w-full max-w-2xl px-4 py-10 sm:py-14\"><p class=\"text-sm font-semibold text-brand-700\">One last step</p><h1 class=\"mt-1 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"content\" tabindex=\"-1\" class=\"focus:outline-none mx-auto w-full max-w-2xl px-4 py-10 sm:py-14\"><p class=\"text-sm font-semibold text-brand-700\">One last step</p><h1 class=\"mt-1 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -237,7 +237,7 @@ func NicknameStep(p Page, v NicknameStepView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div class=\"mx-auto w-full max-w-lg px-4 py-10 sm:py-14\"><p class=\"text-sm font-semibold text-brand-700\">Almost there</p><h1 class=\"mt-1 text-2xl font-bold tracking-tight text-slate-900\">What should your friends call you?</h1><p class=\"mt-2 text-slate-600\">Your nickname is shown beside the places and blocks you add.</p><form hx-put=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div id=\"content\" tabindex=\"-1\" class=\"focus:outline-none mx-auto w-full max-w-lg px-4 py-10 sm:py-14\"><p class=\"text-sm font-semibold text-brand-700\">Almost there</p><h1 class=\"mt-1 text-2xl font-bold tracking-tight text-slate-900\">What should your friends call you?</h1><p class=\"mt-2 text-slate-600\">Your nickname is shown beside the places and blocks you add.</p><form hx-put=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -53,7 +53,7 @@ func TestLayoutBasics(t *testing.T) {
 		`<meta name="htmx-config"`,
 		`<div id="flash" aria-live="polite"`,
 		`<main id="main"`,
-		`href="#main"`, "Skip to content",
+		`<a href="#content" data-skip-link`, "Skip to content", `id="content"`,
 		`href="/login"`, // signed out: Sign in link
 		"<footer",
 	)
@@ -100,10 +100,19 @@ func TestHeaderSignedIn(t *testing.T) {
 		">Ana</span>",
 	)
 	// The current section is marked, and only that one.
-	if strings.Count(html, `aria-current="page"`) != 2 { // desktop and mobile nav
+	if strings.Count(html, `aria-current="page"`) != 2 { // desktop nav and the phone menu
 		t.Errorf("want the Plans link marked current in both navs")
 	}
 	mustNotContain(t, html, `href="/login"`)
+	// On narrow screens the actions are behind a menu button that says whether it is open.
+	mustContain(t, html,
+		`data-menu-button aria-expanded="false" aria-controls="site-menu"`,
+		`<div id="site-menu" hidden data-menu-panel`,
+		`<nav aria-label="Main menu"`,
+	)
+	if n := strings.Count(html, `action="/auth/logout"`); n != 2 {
+		t.Errorf("Sign out appears %d times, want in the header and in its phone menu", n)
+	}
 }
 
 func TestLanding(t *testing.T) {

@@ -168,6 +168,128 @@
     }
   });
 
+  // A click on a modal dialog's backdrop (outside its box) closes it, as Escape does.
+  doc.addEventListener("click", function (evt) {
+    var dialog = evt.target;
+    if (!(dialog instanceof HTMLDialogElement) || !dialog.open) return;
+    var r = dialog.getBoundingClientRect();
+    var inside = evt.clientX >= r.left && evt.clientX <= r.right && evt.clientY >= r.top && evt.clientY <= r.bottom;
+    if (!inside) dialog.close();
+  });
+
+  // Menus, two kinds with one behaviour: a [data-menu] holding a [data-menu-button] (with
+  // aria-expanded and aria-controls) and its [data-menu-panel] (shown by removing hidden), or a
+  // <details data-menu> dropdown whose <summary> opens it. One menu is open at a time; an open
+  // menu closes on Escape (focus goes back to its button), on a click or tap outside it, and on
+  // a selection inside it (a link, a submitted form, or an element marked data-menu-close).
+  // On phones a dropdown's panel is a sheet at the bottom (input.css); from sm up a panel that
+  // would stick out of the viewport is shifted back inside it.
+  var sheetQuery = window.matchMedia("(max-width: 639.98px)");
+  function isDetails(m) {
+    return m instanceof HTMLDetailsElement;
+  }
+  function menuButton(m) {
+    return isDetails(m) ? m.querySelector(":scope > summary") : m.querySelector("[data-menu-button]");
+  }
+  function menuPanel(m) {
+    return isDetails(m) ? m.querySelector(":scope > :not(summary)") : m.querySelector("[data-menu-panel]");
+  }
+  function menuIsOpen(m) {
+    return isDetails(m) ? m.open : menuButton(m).getAttribute("aria-expanded") === "true";
+  }
+  function fitMenu(m) {
+    var panel = menuPanel(m);
+    if (!panel) return;
+    panel.style.transform = "";
+    if (isDetails(m) && sheetQuery.matches) return;
+    var margin = 8;
+    var width = doc.documentElement.clientWidth;
+    var r = panel.getBoundingClientRect();
+    var dx = 0;
+    if (r.right > width) dx = width - margin - r.right;
+    if (r.left + dx < 0) dx = margin - r.left;
+    if (dx) panel.style.transform = "translateX(" + Math.round(dx) + "px)";
+  }
+  function setMenu(m, open) {
+    if (isDetails(m)) {
+      m.open = open; // the toggle listener below does the rest
+      return;
+    }
+    var button = menuButton(m);
+    var panel = menuPanel(m);
+    if (!button || !panel) return;
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    panel.hidden = !open;
+    if (open) {
+      closeMenus(m);
+      fitMenu(m);
+    }
+  }
+  function openMenus() {
+    return Array.prototype.filter.call(doc.querySelectorAll("[data-menu]"), menuIsOpen);
+  }
+  function closeMenus(except) {
+    openMenus().forEach(function (m) {
+      if (m !== except) setMenu(m, false);
+    });
+  }
+  doc.addEventListener(
+    "toggle",
+    function (evt) {
+      var m = evt.target;
+      if (!(m instanceof HTMLDetailsElement) || !m.hasAttribute("data-menu")) return;
+      if (m.open) {
+        closeMenus(m);
+        fitMenu(m);
+      } else {
+        var panel = menuPanel(m);
+        if (panel) panel.style.transform = "";
+      }
+    },
+    true
+  );
+  doc.addEventListener("click", function (evt) {
+    var target = evt.target instanceof Element ? evt.target : null;
+    if (!target) return;
+    var button = target.closest("[data-menu-button]");
+    if (button) {
+      var own = button.closest("[data-menu]");
+      if (own) setMenu(own, !menuIsOpen(own));
+    }
+    openMenus().forEach(function (m) {
+      if (!m.contains(target)) {
+        setMenu(m, false);
+        return;
+      }
+      var panel = menuPanel(m);
+      if (panel && panel.contains(target) && target.closest("a[href], [data-menu-close]")) setMenu(m, false);
+    });
+  });
+  doc.addEventListener("submit", function (evt) {
+    var m = evt.target instanceof Element ? evt.target.closest("[data-menu]") : null;
+    if (m && menuIsOpen(m)) setMenu(m, false);
+  });
+  doc.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape") return;
+    var open = openMenus();
+    if (!open.length) return;
+    open.forEach(function (m) {
+      var hadFocus = m.contains(doc.activeElement);
+      setMenu(m, false);
+      var button = menuButton(m);
+      if (hadFocus && button) button.focus();
+    });
+    evt.preventDefault();
+  });
+  window.addEventListener("resize", function () {
+    openMenus().forEach(fitMenu);
+  });
+
+  // The layout's "Skip to content" link goes to the page's #content (its main region: on the
+  // plan page, the day); a page without one gets <main> instead.
+  var skip = doc.querySelector("[data-skip-link]");
+  if (skip && !doc.getElementById("content")) skip.setAttribute("href", "#main");
+
   // Profile photo: preview the chosen file, ask for a signed upload URL, upload, reload.
   doc.addEventListener("change", function (evt) {
     var input = evt.target;
