@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -33,14 +32,9 @@ type collectionRequest struct {
 	Title string `json:"title" form:"title"`
 }
 
-// titleMax bounds collection and plan titles, in characters.
-const titleMax = 20
-
 func (in *collectionRequest) validate() error {
 	var v planner.Validation
-	in.Title = strings.TrimSpace(in.Title)
-	n := utf8.RuneCountInString(in.Title)
-	v.Check(n >= 1 && n <= titleMax && !strings.ContainsRune(in.Title, 0), "title", "must be 1–20 characters")
+	in.Title = planner.CheckTitle(&v, in.Title)
 	return v.Err()
 }
 
