@@ -38,14 +38,33 @@ func (in *collectionRequest) validate() error {
 	return v.Err()
 }
 
+// titleFormError shows a collection's title form again with the title as typed and what to
+// change (see fieldErrorAnswer): the rename form's field of collection id (an htmx form), or
+// for id "" the new-collection page (a plain form).
+func (s *Server) titleFormError(c echo.Context, err error, title, id string) error {
+	errs, ok := formErrors(err, title)
+	if !ok {
+		return err
+	}
+	if id != "" {
+		if !wantsPartial(c) {
+			return err
+		}
+		return fieldErrorAnswer(c, err, "#rename-fields", views.RenameFields(title, errs["title"]), nil)
+	}
+	return fieldErrorAnswer(c, err, "#new-collection-fields", views.NewCollectionFields(title, errs["title"]),
+		views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{Title: title, Error: errs["title"]}))
+}
+
 // createCollection creates a collection owned by the caller.
 func (s *Server) createCollection(c echo.Context) error {
 	var in collectionRequest
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
+	typed := in.Title
 	if err := in.validate(); err != nil {
-		return err
+		return s.titleFormError(c, err, typed, "")
 	}
 	col, err := s.store.CreateCollection(c.Request().Context(), caller(c).UserID, in.Title)
 	if err != nil {
@@ -114,8 +133,9 @@ func (s *Server) renameCollection(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
+	typed := in.Title
 	if err := in.validate(); err != nil {
-		return err
+		return s.titleFormError(c, err, typed, c.Param("collectionId"))
 	}
 	col, err := s.store.RenameCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), in.Title)
 	if err != nil {

@@ -73,6 +73,10 @@ type planRequest struct {
 	Confirm   bool   `json:"confirm" form:"confirm"`
 	// Destination is optional: absent keeps a plan's (none for a new plan), null clears it.
 	Destination destinationField `json:"destination" form:"destination"`
+	// DestinationCurrent is the edit form's record of the plan's destination when it was shown:
+	// sent back unchanged, the destination is kept as it is (it may be a city an app set that
+	// the form does not list).
+	DestinationCurrent string `json:"-" form:"destination_current"`
 }
 
 // destinationField is the destination of a plan request: in JSON an object {name, lat, lng}
@@ -98,11 +102,13 @@ func (d *destinationField) UnmarshalParam(param string) error {
 	return nil
 }
 
-// destination checks the field into the plan input: a catalog city for forms; a name of
-// 1–100 characters and coordinates in range for JSON.
-func (d *destinationField) destination(v *planner.Validation, out *planner.PlanInput) {
-	out.KeepDestination = !d.Sent
+// destination checks the field into the plan input: a catalog city for forms (or the plan's
+// current one, unchanged: current); a name of 1–100 characters and coordinates in range for
+// JSON.
+func (d *destinationField) destination(v *planner.Validation, out *planner.PlanInput, current string) {
+	out.KeepDestination = !d.Sent || d.Form && d.City != "" && d.City == strings.TrimSpace(current)
 	switch {
+	case out.KeepDestination:
 	case d.Form && d.City != "":
 		city, ok := places.FindCity(d.City)
 		if !ok {
@@ -138,7 +144,7 @@ func (in *planRequest) input() (planner.PlanInput, error) {
 			v.Add("time_zone", "must be an IANA time zone such as Asia/Seoul")
 		}
 	}
-	in.Destination.destination(&v, &out)
+	in.Destination.destination(&v, &out, in.DestinationCurrent)
 	if err := v.Err(); err != nil {
 		return out, err
 	}
@@ -154,7 +160,7 @@ func (s *Server) createPlan(c echo.Context) error {
 	}
 	plan, err := in.input()
 	if err != nil {
-		return err
+		return s.planFormError(c, err, &in, "")
 	}
 	p, err := s.store.CreatePlan(c.Request().Context(), caller(c).UserID, plan)
 	if err != nil {
@@ -247,7 +253,7 @@ func (s *Server) updatePlan(c echo.Context) error {
 	}
 	plan, err := in.input()
 	if err != nil {
-		return err
+		return s.planFormError(c, err, &in, c.Param("planId"))
 	}
 	u, err := s.store.UpdatePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), plan, in.Confirm)
 	if err != nil {
