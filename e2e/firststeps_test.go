@@ -118,6 +118,13 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 		t.Errorf("GET /plans/%s = %+v, want %q in Seoul on Asia/Seoul time", planID, p, title)
 	}
 
+	// The new-collection form has the same counter, on screen.
+	ana.do(t, "open /collections/new", chromedp.Navigate(srv.base+"/collections/new"))
+	ana.waitUntil(t, "the collection title's counter on screen", inViewport(`#title-count`)+` && `+fitsWidth)
+	ana.typeInto(t, `#title`, "서울 맛집")
+	waitFor[string](t, ana, "the counter at 5 / 50 (Korean characters count one each)", fmt.Sprintf(`%s === "5 / 50" ? "ok" : ""`, textOf(`#title-count`)))
+	screenshot(t, ana, "phone-new-collection")
+
 	// On a desktop: a title longer than 50 characters (pasted past maxlength by a script here)
 	// is refused next to the field, shown whole, and no plan is made.
 	ana.do(t, "a desktop's screen", chromedp.EmulateViewport(1440, 900))
@@ -128,7 +135,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if got := eval[string](t, ana, textOf(`#plan-title-count`)); got != "51 / 50" {
 		t.Errorf("counter with 51 Korean characters %q, want 51 / 50", got)
 	}
-	ana.clickAndAwait(t, `form[action="/plans"] button[type="submit"]`, "post /plans")
+	ana.click(t, `form[action="/plans"] button[type="submit"]`)
 	ana.waitUntil(t, "the title's error next to it", inViewport(`#plan-title-error`))
 	if got := eval[string](t, ana, textOf(`#plan-title-error`)); got != "Shorten the title to 50 characters or fewer; it has 51." {
 		t.Errorf("title error %q", got)

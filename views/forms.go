@@ -26,3 +26,13 @@ type CityOption struct {
 
 // FieldErrors are the messages of a form's invalid fields, by field name, shown under them.
 type FieldErrors map[string]string
+
+// zoneHint explains the plan form's time zone field; current is the zone the plan follows now
+// when no member chose one ("" for none yet).
+func zoneHint(current string) string {
+	hint := "Block times are local to it. Left empty, the plan takes the zone of its destination (or of its first place)"
+	if current != "" {
+		hint += ", now " + current
+	}
+	return hint + "."
+}

@@ -301,3 +301,20 @@ func TestSearchNearRanksTheCityFirst(t *testing.T) {
 	}
 	a.do(req{Method: "GET", Path: "/places/search?query=x&near=" + strings.Repeat("n", 101), Token: ana}).problem(t, 400, "INVALID_REQUEST")
 }
+
+// Empty lists and an empty collection say what to do next, with the way to do it.
+func TestEmptyStatesSayWhatNext(t *testing.T) {
+	a := newTestApp(t)
+	ana := a.member("empty-ana", "Ana")
+	b := a.signedInBrowser(t, "empty-ana", "Ana")
+	if page := a.page(t, b, "/plans"); !strings.Contains(page, "No plans yet") || !strings.Contains(page, "you land on day 1") || !strings.Contains(page, "Plan a trip") {
+		t.Error("the empty plans list does not say what to do")
+	}
+	if page := a.page(t, b, "/collections"); !strings.Contains(page, "No collections yet") || !strings.Contains(page, "Start a collection") {
+		t.Error("the empty collections list does not say what to do")
+	}
+	col := a.createCollection(ana, "Empty")
+	if page := a.page(t, b, "/collections/"+col.CollectionID); !strings.Contains(page, "No places yet") || !strings.Contains(page, "paste a link") {
+		t.Error("the empty collection does not say what to do")
+	}
+}

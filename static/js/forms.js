@@ -46,6 +46,7 @@
     input.removeAttribute("list"); // the listbox replaces the native suggestions
     var options = Array.prototype.slice.call(list.querySelectorAll('[role="option"]'));
     var active = -1;
+    var picked = false; // Enter picked an option: its keypress must not submit the form
 
     function visible() {
       return options.filter(function (o) {
@@ -123,6 +124,7 @@
         case "Enter":
           if (!list.hidden && active >= 0 && shown[active]) {
             evt.preventDefault(); // pick, do not submit the form
+            picked = true;
             pick(shown[active]);
           }
           break;
@@ -140,6 +142,14 @@
           close();
           break;
       }
+    });
+    // Enter's keypress (sent on its own by some keyboards and by automation) submits the form
+    // unless stopped too.
+    input.addEventListener("keypress", function (evt) {
+      if (evt.key === "Enter" && picked) evt.preventDefault();
+    });
+    input.addEventListener("keyup", function (evt) {
+      if (evt.key === "Enter") picked = false;
     });
     // pointerdown, not click: picking must happen before the input loses focus.
     list.addEventListener("pointerdown", function (evt) {
