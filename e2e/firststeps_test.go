@@ -118,6 +118,14 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 		t.Errorf("GET /plans/%s = %+v, want %q in Seoul on Asia/Seoul time", planID, p, title)
 	}
 
+	// The edit form shows the destination and the zone it gave.
+	ana.do(t, "open the edit form", chromedp.Navigate(srv.base+"/plans/"+planID+"/edit"))
+	ana.waitUntil(t, "the edit form with Seoul", `document.querySelector("#plan-destination").value === "Seoul" && `+fitsWidth)
+	if got := eval[string](t, ana, textOf(`#plan-zone + datalist + p`)); !strings.Contains(got, "now Asia/Seoul") {
+		t.Errorf("the zone hint says %q", got)
+	}
+	screenshot(t, ana, "phone-edit-plan")
+
 	// The new-collection form has the same counter, on screen.
 	ana.do(t, "open /collections/new", chromedp.Navigate(srv.base+"/collections/new"))
 	ana.waitUntil(t, "the collection title's counter on screen", inViewport(`#title-count`)+` && `+fitsWidth)
@@ -145,6 +153,9 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	}
 	if gap := eval[float64](t, ana, `document.querySelector("#plan-title-error").getBoundingClientRect().top - document.querySelector("#plan-title").getBoundingClientRect().bottom`); gap < 0 || gap > 16 {
 		t.Errorf("the error is %.0f px from its field, want right under it", gap)
+	}
+	if got := eval[string](t, ana, `document.activeElement.id`); got != "plan-title" {
+		t.Errorf("the focus is on #%s, want the refused title", got)
 	}
 	if got := eval[string](t, ana, `location.pathname`); got != "/plans/new" {
 		t.Errorf("left the form for %s", got)

@@ -172,4 +172,12 @@
   doc.addEventListener("htmx:load", function (evt) {
     if (evt.target instanceof Element) init(evt.target.parentElement || evt.target);
   });
+  // Fields answered back as invalid: the first one gets the focus, so its message (tied to it
+  // by aria-describedby) is read and it can be fixed at once.
+  doc.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!(target instanceof Element) || !evt.detail.isError) return;
+    var bad = target.querySelector('[aria-invalid="true"]');
+    if (bad) bad.focus();
+  });
 })();
