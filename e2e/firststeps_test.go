@@ -154,11 +154,21 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if gap := eval[float64](t, ana, `document.querySelector("#plan-title-error").getBoundingClientRect().top - document.querySelector("#plan-title").getBoundingClientRect().bottom`); gap < 0 || gap > 16 {
 		t.Errorf("the error is %.0f px from its field, want right under it", gap)
 	}
-	if got := eval[string](t, ana, `document.activeElement.id`); got != "plan-title" {
-		t.Errorf("the focus is on #%s, want the refused title", got)
-	}
+	ana.waitUntil(t, "the focus on the refused title", `document.activeElement && document.activeElement.id === "plan-title"`)
 	if got := eval[string](t, ana, `location.pathname`); got != "/plans/new" {
 		t.Errorf("left the form for %s", got)
 	}
 	screenshot(t, ana, "desktop-title-refused")
+
+	// Renaming a collection (a form with no autofocus) puts the focus on the refused title too.
+	ana.do(t, "open /collections/new", chromedp.Navigate(srv.base+"/collections/new"))
+	ana.typeInto(t, `#title`, "Rename me")
+	ana.click(t, `form[action="/collections"] button[type="submit"]`)
+	ana.waitPath(t, `^/collections/([^/]+)$`, "/collections/new")
+	ana.click(t, `details summary`)
+	eval[chromedp.Void](t, ana, fmt.Sprintf(`(i => { i.value = %s; i.dispatchEvent(new Event("input", {bubbles: true})); })(document.querySelector("#rename-title"))`, js(long)))
+	ana.click(t, `#rename-fields + button[type="submit"]`)
+	ana.waitUntil(t, "the rename error on screen with the focus on the field", inViewport(`#rename-title-error`)+
+		` && document.activeElement && document.activeElement.id === "rename-title"`)
+	screenshot(t, ana, "desktop-rename-refused")
 }

@@ -176,7 +176,8 @@
   // by aria-describedby) is read and it can be fixed at once.
   doc.addEventListener("htmx:afterSwap", function (evt) {
     var target = evt.detail && evt.detail.target;
-    if (!(target instanceof Element) || !evt.detail.isError) return;
+    var xhr = evt.detail && evt.detail.xhr;
+    if (!(target instanceof Element) || !xhr || xhr.status < 400) return;
     var bad = target.querySelector('[aria-invalid="true"]');
     if (bad) bad.focus();
   });
