@@ -12,6 +12,7 @@ module.exports = {
     "./static/js/app.js",
     "./static/js/plan.js",
     "./static/js/map.js",
+    "./static/js/forms.js",
   ],
   safelist: [{ pattern: /^row-(start|end)-\d+$/ }],
   theme: {

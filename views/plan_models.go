@@ -22,7 +22,13 @@ type PlanFormView struct {
 	ID                 string
 	Title              string
 	StartDate, EndDate string // YYYY-MM-DD
-	TimeZone           string // IANA name; "" for a new plan (it takes its first place's)
+	TimeZone           string // IANA name; "" for a new plan (it takes its destination's or first place's)
+	Destination        string // the city's name, "" for none
+	KeepDestination    bool   // the request sent none: the date confirmation leaves it out too
+	CurrentDestination string // editing: the plan's destination as shown, sent back to keep it
+	CurrentZone        string // the plan's zone when no member chose it (then TimeZone is "")
+	Cities             []CityOption
+	Errors             FieldErrors // by form field name: title, start_date, end_date, time_zone, destination
 }
 
 // CommonTimeZones are offered as suggestions in the plan form (any IANA name is accepted).
@@ -55,10 +61,13 @@ type PlanView struct {
 	ID, Title string
 	Dates     string // formatted
 	TimeZone  string // IANA name
-	Members   []MemberView
-	IsOwner   bool
-	Guest     bool // a read-only view for a guest holding an invite link
-	Day       DayView
+	// Destination is the plan's city ("" for none): the near= of place searches made from the
+	// plan (GET /places/search?query=…&near=…), which ranks its places first.
+	Destination string
+	Members     []MemberView
+	IsOwner     bool
+	Guest       bool // a read-only view for a guest holding an invite link
+	Day         DayView
 	// Collections are the linked collections; Panel shows the places of one of them.
 	Collections []CollectionOption
 	Panel       PlanPlacesView
@@ -129,6 +138,9 @@ type DayRouteView struct {
 	Estimated bool // the numbers are offline estimates, not a routing server's
 	// TileURL and Attribution are the map's background ("" or "none": no tiles).
 	TileURL, Attribution string
+	// Centre is the plan's destination, which the map shows while the day has no places; nil
+	// when it has places or the plan has no destination.
+	Centre *MapStop
 }
 
 // MapStop is a point on the day map.

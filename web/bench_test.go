@@ -58,6 +58,19 @@ func BenchmarkSearchPlacesTypoKorean(b *testing.B) {
 	benchGet(b, a, "/places/search?query=%EA%B4%91%EC%9E%A5%EC%8B%9C%EC%9E%A5", map[string]string{"Authorization": "Bearer " + token, "Accept": "application/json"})
 }
 
+// BenchmarkSearchPlacesNear searches from a plan with a destination (the city's places
+// first), beside the same search without one.
+func BenchmarkSearchPlacesNear(b *testing.B) {
+	a := newTestApp(b)
+	a.loadCatalog()
+	token := a.member("bench-4", "Bench")
+	for name, q := range map[string]string{"plain": "query=market", "near": "query=market&near=Kyoto"} {
+		b.Run(name, func(b *testing.B) {
+			benchGet(b, a, "/places/search?"+q, map[string]string{"Authorization": "Bearer " + token, "Accept": "application/json"})
+		})
+	}
+}
+
 // BenchmarkListCollectionPlaces lists a page of 20 collection places, each picked by a member.
 func BenchmarkListCollectionPlaces(b *testing.B) {
 	a := newTestApp(b)

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -33,15 +32,28 @@ type collectionRequest struct {
 	Title string `json:"title" form:"title"`
 }
 
-// titleMax bounds collection and plan titles, in characters.
-const titleMax = 20
-
 func (in *collectionRequest) validate() error {
 	var v planner.Validation
-	in.Title = strings.TrimSpace(in.Title)
-	n := utf8.RuneCountInString(in.Title)
-	v.Check(n >= 1 && n <= titleMax && !strings.ContainsRune(in.Title, 0), "title", "must be 1–20 characters")
+	in.Title = planner.CheckTitle(&v, in.Title)
 	return v.Err()
+}
+
+// titleFormError shows a collection's title form again with the title as typed and what to
+// change (see fieldErrorAnswer): the rename form's field of collection id (an htmx form), or
+// for id "" the new-collection page (a plain form).
+func (s *Server) titleFormError(c echo.Context, err error, title, id string) error {
+	errs, ok := formErrors(err, title)
+	if !ok {
+		return err
+	}
+	if id != "" {
+		if !wantsPartial(c) {
+			return err
+		}
+		return fieldErrorAnswer(c, err, "#rename-fields", views.RenameFields(title, errs["title"]), nil)
+	}
+	return fieldErrorAnswer(c, err, "#new-collection-fields", views.NewCollectionFields(title, errs["title"]),
+		views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{Title: title, Error: errs["title"]}))
 }
 
 // createCollection creates a collection owned by the caller.
@@ -50,8 +62,9 @@ func (s *Server) createCollection(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
+	typed := in.Title
 	if err := in.validate(); err != nil {
-		return err
+		return s.titleFormError(c, err, typed, "")
 	}
 	col, err := s.store.CreateCollection(c.Request().Context(), caller(c).UserID, in.Title)
 	if err != nil {
@@ -120,8 +133,9 @@ func (s *Server) renameCollection(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
+	typed := in.Title
 	if err := in.validate(); err != nil {
-		return err
+		return s.titleFormError(c, err, typed, c.Param("collectionId"))
 	}
 	col, err := s.store.RenameCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), in.Title)
 	if err != nil {

@@ -42,15 +42,15 @@ func TestCreateAndGetCollection(t *testing.T) {
 	a.do(req{Method: "GET", Path: "/collections/x", Token: ana}).problem(t, http.StatusNotFound, "COLLECTION_NOT_FOUND")
 	a.do(req{Method: "GET", Path: "/collections/" + c.CollectionID}).problem(t, http.StatusUnauthorized, "MISSING_TOKEN")
 
-	for _, bad := range []string{"", "   ", strings.Repeat("가", 21)} {
+	for _, bad := range []string{"", "   ", strings.Repeat("가", 51)} {
 		p := a.do(req{Method: "POST", Path: "/collections", Token: ana, Body: map[string]string{"title": bad}}).
 			problem(t, http.StatusBadRequest, "INVALID_REQUEST")
 		if !strings.Contains(fmt.Sprint(p["errors"]), "title") {
 			t.Fatalf("title %q: %v", bad, p)
 		}
 	}
-	if got := a.createCollection(ana, strings.Repeat("가", 20)); got.Title != strings.Repeat("가", 20) {
-		t.Fatal("20 Korean characters refused")
+	if got := a.createCollection(ana, strings.Repeat("가", 50)); got.Title != strings.Repeat("가", 50) {
+		t.Fatal("50 Korean characters refused")
 	}
 }
 

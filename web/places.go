@@ -50,11 +50,15 @@ func (s *Server) toPlaceJSON(p planner.Place) placeJSON {
 const searchQueryMax = 50
 
 // searchPlaces answers up to ten places matching ?query=, best first; a blank query is [].
+// ?near= names a city (a plan's destination) whose places rank first.
 func (s *Server) searchPlaces(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("query"))
+	near := strings.TrimSpace(c.QueryParam("near"))
 	var v planner.Validation
 	v.Check(utf8.ValidString(q) && utf8.RuneCountInString(q) <= searchQueryMax && !strings.ContainsRune(q, 0),
 		"query", "must be at most 50 characters of text")
+	v.Check(utf8.ValidString(near) && utf8.RuneCountInString(near) <= planner.DestinationNameMax && !strings.ContainsRune(near, 0),
+		"near", "must be at most 100 characters of text")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -64,7 +68,7 @@ func (s *Server) searchPlaces(c echo.Context) error {
 		view.CollectionID = id
 	}
 	if q != "" {
-		found, err := s.finder.Search(c.Request().Context(), q)
+		found, err := s.finder.SearchNear(c.Request().Context(), q, near)
 		if err != nil {
 			return err
 		}

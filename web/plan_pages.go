@@ -106,7 +106,15 @@ func (s *Server) dayView(ctx context.Context, p *planner.Plan, info planner.DayI
 		return v, err
 	}
 	v.Route = s.toRouteView(r, blocks, v.Blocks)
+	centreOnDestination(&v.Route, p)
 	return v, nil
+}
+
+// centreOnDestination shows the plan's destination on a day's map while it has no places.
+func centreOnDestination(r *views.DayRouteView, p *planner.Plan) {
+	if len(r.Stops)+len(r.Pending) == 0 && p.Destination != nil {
+		r.Centre = &views.MapStop{Name: p.Destination.Name, Lat: p.Destination.Lat, Lon: p.Destination.Lng}
+	}
 }
 
 // dayPartial is the day grid for htmx requests (nil otherwise, so JSON clients do not pay for
@@ -199,8 +207,7 @@ func (s *Server) planPlacesPartial(planID, collectionID string, list []planner.C
 }
 
 func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate) templ.Component {
-	v := views.DateChangeView{Form: views.PlanFormView{ID: planID, Title: in.Title, StartDate: in.StartDate, EndDate: in.EndDate, TimeZone: in.TimeZone},
-		Type: string(u.Type)}
+	v := views.DateChangeView{Form: planFormView(planID, &in), Type: string(u.Type)}
 	for _, d := range u.AffectedDays {
 		v.AffectedDays = append(v.AffectedDays, views.AffectedDayView{Day: d.Day, Blocks: d.BlockCount})
 	}
@@ -224,6 +231,9 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 	}
 	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
 		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dv, Guest: caller(c).Guest}
+	if p.Destination != nil {
+		v.Destination = p.Destination.Name
+	}
 	if v.Guest { // linked collections are for members only
 		return views.Plan(s.pageFor(c, p.Title), v), nil
 	}
@@ -287,7 +297,7 @@ func (s *Server) planPanel(c echo.Context) error {
 // newPlanPage is the form that creates a plan: from today, three days by default.
 func (s *Server) newPlanPage(c echo.Context) error {
 	today := time.Now()
-	v := views.PlanFormView{StartDate: today.Format(dateLayout), EndDate: today.AddDate(0, 0, 2).Format(dateLayout)}
+	v := views.PlanFormView{StartDate: today.Format(dateLayout), EndDate: today.AddDate(0, 0, 2).Format(dateLayout), Cities: cityOptions()}
 	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "New plan"), v))
 }
 
@@ -297,9 +307,15 @@ func (s *Server) editPlanPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := views.PlanFormView{ID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout)}
-	if p.TimeZoneSource != "DEFAULT" {
+	v := views.PlanFormView{ID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
+		Cities: cityOptions()}
+	if p.Destination != nil {
+		v.Destination, v.CurrentDestination = p.Destination.Name, p.Destination.Name
+	}
+	if p.TimeZoneSource == "MEMBER" {
 		v.TimeZone = p.TimeZone
+	} else if p.TimeZoneSource != "DEFAULT" {
+		v.CurrentZone = p.TimeZone
 	}
 	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "Edit "+p.Title), v))
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
 	"tripplan/views"
@@ -25,6 +27,15 @@ type planJSON struct {
 	TimeZone        string  `json:"time_zone"`
 	MemberCount     int     `json:"member_count"`
 	CollectionCount int     `json:"collection_count"`
+	// Destination is where the trip goes, null for none (added in issue 16; v1 clients ignore it).
+	Destination *destinationJSON `json:"destination"`
+}
+
+// destinationJSON is a plan's destination: a city and a point in it.
+type destinationJSON struct {
+	Name string  `json:"name"`
+	Lat  float64 `json:"lat"`
+	Lng  float64 `json:"lng"`
 }
 
 // dateLayout is how dates travel: YYYY-MM-DD.
@@ -35,6 +46,9 @@ func toPlanJSON(p *planner.Plan) planJSON {
 		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount}
 	if p.Thumbnail != "" {
 		out.Thumbnail = &p.Thumbnail
+	}
+	if d := p.Destination; d != nil {
+		out.Destination = &destinationJSON{Name: d.Name, Lat: d.Lat, Lng: d.Lng}
 	}
 	return out
 }
@@ -57,15 +71,67 @@ type planRequest struct {
 	EndDate   string `json:"end_date" form:"end_date"`
 	TimeZone  string `json:"time_zone" form:"time_zone"` // optional IANA name
 	Confirm   bool   `json:"confirm" form:"confirm"`
+	// Destination is optional: absent keeps a plan's (none for a new plan), null clears it.
+	Destination destinationField `json:"destination" form:"destination"`
+	// DestinationCurrent is the edit form's record of the plan's destination when it was shown:
+	// sent back unchanged, the destination is kept as it is (it may be a city an app set that
+	// the form does not list).
+	DestinationCurrent string `json:"-" form:"destination_current"`
 }
 
-// input validates the body: a 1–20 character title and two dates; the range itself (end not
-// before start, at most 30 days) is INVALID_DATE_RANGE, checked after the fields.
+// destinationField is the destination of a plan request: in JSON an object {name, lat, lng}
+// or null, in a form the name of one of the built-in catalog's cities (blank for none).
+type destinationField struct {
+	Sent  bool             // the field was in the request
+	Value *destinationJSON // JSON: nil for null
+	City  string           // a form's city name
+	Form  bool             // it came from a form
+}
+
+func (d *destinationField) UnmarshalJSON(b []byte) error {
+	d.Sent = true
+	if string(b) == "null" {
+		return nil
+	}
+	return json.Unmarshal(b, &d.Value)
+}
+
+// UnmarshalParam reads the form field (Echo's BindUnmarshaler).
+func (d *destinationField) UnmarshalParam(param string) error {
+	d.Sent, d.Form, d.City = true, true, strings.TrimSpace(param)
+	return nil
+}
+
+// destination checks the field into the plan input: a catalog city for forms (or the plan's
+// current one, unchanged: current); a name of 1–100 characters and coordinates in range for
+// JSON.
+func (d *destinationField) destination(v *planner.Validation, out *planner.PlanInput, current string) {
+	out.KeepDestination = !d.Sent || d.Form && d.City != "" && d.City == strings.TrimSpace(current)
+	switch {
+	case out.KeepDestination:
+	case d.Form && d.City != "":
+		city, ok := places.FindCity(d.City)
+		if !ok {
+			v.Add("destination", "must be one of the listed cities")
+			return
+		}
+		out.Destination = &planner.Destination{Name: city.Name, Lat: city.Lat, Lng: city.Lng}
+	case d.Value != nil:
+		name := strings.TrimSpace(d.Value.Name)
+		n := utf8.RuneCountInString(name)
+		v.Check(n >= 1 && n <= planner.DestinationNameMax && !strings.ContainsRune(name, 0), "destination.name", "must be 1–100 characters")
+		v.Check(d.Value.Lat >= -90 && d.Value.Lat <= 90, "destination.lat", "must be between -90 and 90")
+		v.Check(d.Value.Lng >= -180 && d.Value.Lng <= 180, "destination.lng", "must be between -180 and 180")
+		out.Destination = &planner.Destination{Name: name, Lat: d.Value.Lat, Lng: d.Value.Lng}
+	}
+}
+
+// input validates the body: a 1–50 character title (planner.CheckTitle), two dates and an
+// optional destination; the range itself (end not before start, at most 30 days) is
+// INVALID_DATE_RANGE, checked after the fields.
 func (in *planRequest) input() (planner.PlanInput, error) {
 	var v planner.Validation
-	out := planner.PlanInput{Title: strings.TrimSpace(in.Title)}
-	n := utf8.RuneCountInString(out.Title)
-	v.Check(n >= 1 && n <= titleMax && !strings.ContainsRune(out.Title, 0), "title", "must be 1–20 characters")
+	out := planner.PlanInput{Title: planner.CheckTitle(&v, in.Title)}
 	var err error
 	if out.StartDate, err = time.Parse(dateLayout, strings.TrimSpace(in.StartDate)); err != nil {
 		v.Add("start_date", "must be a date as YYYY-MM-DD")
@@ -78,6 +144,7 @@ func (in *planRequest) input() (planner.PlanInput, error) {
 			v.Add("time_zone", "must be an IANA time zone such as Asia/Seoul")
 		}
 	}
+	in.Destination.destination(&v, &out, in.DestinationCurrent)
 	if err := v.Err(); err != nil {
 		return out, err
 	}
@@ -93,7 +160,7 @@ func (s *Server) createPlan(c echo.Context) error {
 	}
 	plan, err := in.input()
 	if err != nil {
-		return err
+		return s.planFormError(c, err, &in, "")
 	}
 	p, err := s.store.CreatePlan(c.Request().Context(), caller(c).UserID, plan)
 	if err != nil {
@@ -186,7 +253,7 @@ func (s *Server) updatePlan(c echo.Context) error {
 	}
 	plan, err := in.input()
 	if err != nil {
-		return err
+		return s.planFormError(c, err, &in, c.Param("planId"))
 	}
 	u, err := s.store.UpdatePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), plan, in.Confirm)
 	if err != nil {

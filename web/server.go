@@ -155,7 +155,7 @@ type Store interface {
 	DeleteCalendarFeed(ctx context.Context, userID, planID string) error
 	HasCalendarFeed(ctx context.Context, userID, planID string) (bool, error)
 	CalendarFeed(ctx context.Context, token string) (userID, planID string, err error)
-	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
+	SearchPlaces(ctx context.Context, query, near string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }
 

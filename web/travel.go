@@ -212,7 +212,15 @@ func (s *Server) dayRouteHandler(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toDayRouteJSON(info, r), nil, views.DayRoute(s.toRouteView(r, blocks, nil)))
+	rv := s.toRouteView(r, blocks, nil)
+	if wantsPartial(c) && len(rv.Stops)+len(rv.Pending) == 0 {
+		p, err := s.store.Plan(ctx, caller(c).UserID, c.Param("planId"))
+		if err != nil {
+			return err
+		}
+		centreOnDestination(&rv, p)
+	}
+	return respond(c, http.StatusOK, toDayRouteJSON(info, r), nil, views.DayRoute(rv))
 }
 
 // tiles is the map background the pages use ("" for none).

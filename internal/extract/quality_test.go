@@ -89,7 +89,7 @@ type dbSearcher struct {
 
 func (s *dbSearcher) Search(ctx context.Context, query string) ([]planner.Place, error) {
 	s.searches++
-	return s.db.SearchPlaces(ctx, query)
+	return s.db.SearchPlaces(ctx, query, "")
 }
 
 // TestExtractionQuality runs Analyze and Resolve over the fixture pages with the built-in

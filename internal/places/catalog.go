@@ -39,13 +39,27 @@ var slug = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 // Catalog returns every place of the built-in catalog and a version that changes whenever
 // the data does.
 func Catalog() (places []planner.Place, version string, err error) {
+	entries, version, err := catalogEntries()
+	if err != nil {
+		return nil, "", err
+	}
+	tax := NewTaxonomy()
+	places = make([]planner.Place, len(entries))
+	for i, e := range entries {
+		places[i] = e.place(tax)
+	}
+	return places, version, nil
+}
+
+// catalogEntries reads and checks every entry of the catalog files, in file order, and the
+// data's version.
+func catalogEntries() (entries []entry, version string, err error) {
 	files, err := fs.Glob(catalogFS, "catalog/*.json")
 	if err != nil {
 		return nil, "", err
 	}
 	sort.Strings(files)
 	h := sha256.New()
-	tax := NewTaxonomy()
 	seen := map[string]string{}
 	for _, f := range files {
 		data, err := catalogFS.ReadFile(f)
@@ -54,11 +68,11 @@ func Catalog() (places []planner.Place, version string, err error) {
 		}
 		h.Write([]byte(f))
 		h.Write(data)
-		var entries []entry
-		if err := json.Unmarshal(data, &entries); err != nil {
+		var list []entry
+		if err := json.Unmarshal(data, &list); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", f, err)
 		}
-		for _, e := range entries {
+		for _, e := range list {
 			if err := e.check(); err != nil {
 				return nil, "", fmt.Errorf("%s: %s: %w", f, e.ID, err)
 			}
@@ -66,10 +80,10 @@ func Catalog() (places []planner.Place, version string, err error) {
 				return nil, "", fmt.Errorf("%s: id %s already used in %s", f, e.ID, other)
 			}
 			seen[e.ID] = f
-			places = append(places, e.place(tax))
+			entries = append(entries, e)
 		}
 	}
-	return places, hex.EncodeToString(h.Sum(nil))[:16], nil
+	return entries, hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
 func (e entry) check() error {

@@ -16,7 +16,7 @@ type Provider interface {
 // Store searches the stored places (the built-in catalog and places met before) and stores
 // provider places, giving them ids.
 type Store interface {
-	SearchPlaces(ctx context.Context, query string) ([]planner.Place, error)
+	SearchPlaces(ctx context.Context, query, near string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
 }
 
@@ -31,6 +31,12 @@ type Finder struct {
 
 // Search answers at most planner.SearchLimit places for the query, best first.
 func (f *Finder) Search(ctx context.Context, query string) ([]planner.Place, error) {
+	return f.SearchNear(ctx, query, "")
+}
+
+// SearchNear is Search with the places of the city near (a plan's destination; "" for none)
+// ranked first among the stored places. The remote provider is asked the query as it is.
+func (f *Finder) SearchNear(ctx context.Context, query, near string) ([]planner.Place, error) {
 	if f.Remote != nil {
 		found, err := f.Remote.Search(ctx, query)
 		if err == nil {
@@ -46,5 +52,5 @@ func (f *Finder) Search(ctx context.Context, query string) ([]planner.Place, err
 			f.Log.WarnContext(ctx, "place provider failed; searching the built-in catalog", "err", err)
 		}
 	}
-	return f.Store.SearchPlaces(ctx, query)
+	return f.Store.SearchPlaces(ctx, query, near)
 }

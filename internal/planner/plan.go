@@ -8,18 +8,30 @@ import (
 // MaxPlanDays is the most days a plan may have.
 const MaxPlanDays = 30
 
+// Destination is where a trip goes: a city by name and a point in it (WGS84 degrees). It
+// centres the plan's map, ranks the city's places first in searches from the plan, and gives
+// the plan its time zone unless a member chose one.
+type Destination struct {
+	Name     string
+	Lat, Lng float64
+}
+
+// DestinationNameMax bounds a destination's name, in characters.
+const DestinationNameMax = 100
+
 // Plan is a trip plan: a title and 1–30 consecutive days, with its counts and a thumbnail
 // (the first photo of its blocks' places, else of its linked collections' places).
 type Plan struct {
-	ID              string    `db:"id"`
-	Title           string    `db:"title"`
-	Thumbnail       string    `db:"thumbnail"`
-	StartDate       time.Time `db:"start_date"`
-	EndDate         time.Time `db:"end_date"`
-	TimeZone        string    `db:"time_zone"`        // IANA name; block times of day are local to it
-	TimeZoneSource  string    `db:"time_zone_source"` // DEFAULT (UTC, nobody chose), PLACE (the first place's), MEMBER
-	MemberCount     int       `db:"member_count"`
-	CollectionCount int       `db:"collection_count"`
+	ID              string       `db:"id"`
+	Title           string       `db:"title"`
+	Thumbnail       string       `db:"thumbnail"`
+	StartDate       time.Time    `db:"start_date"`
+	EndDate         time.Time    `db:"end_date"`
+	TimeZone        string       `db:"time_zone"`        // IANA name; block times of day are local to it
+	TimeZoneSource  string       `db:"time_zone_source"` // DEFAULT (UTC, nobody chose), PLACE (the first place's), DESTINATION, MEMBER
+	Destination     *Destination `db:"-"`                // nil when none was chosen
+	MemberCount     int          `db:"member_count"`
+	CollectionCount int          `db:"collection_count"`
 }
 
 // DurationDays is the number of days of the plan.
@@ -30,7 +42,11 @@ func (p Plan) DurationDays() int { return daysBetween(p.StartDate, p.EndDate) + 
 type PlanInput struct {
 	Title              string
 	StartDate, EndDate time.Time
-	TimeZone           string // a valid IANA name, or "" to keep it (a new plan's follows its first place)
+	TimeZone           string // a valid IANA name, or "" to keep it (a new plan's follows its destination, else its first place)
+	// Destination is where the trip goes, nil for none; when editing, KeepDestination leaves
+	// the stored one as it is (a client that does not send one).
+	Destination     *Destination
+	KeepDestination bool
 }
 
 // Days is the number of days from StartDate to EndDate, both included, or INVALID_DATE_RANGE

@@ -190,9 +190,10 @@ func dedupe(places []planner.Place) []planner.Place {
 
 // SearchPlaces finds built-in places by name in any language, address words or city,
 // tolerating case, accents and small typos (pg_trgm in the database), best match first: exact
-// names, then names starting with the query, then by trigram word similarity of the names and
-// then of the whole search text.
-func (db *DB) SearchPlaces(ctx context.Context, query string) ([]planner.Place, error) {
+// names, then (when near names a city, as searches from a plan with a destination do) the
+// places of that city, then names starting with the query, then by trigram word similarity of
+// the names and then of the whole search text.
+func (db *DB) SearchPlaces(ctx context.Context, query, near string) ([]planner.Place, error) {
 	var rows []placeRow
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		// A looser threshold than the default 0.6 lets one typo in a short word still match.
@@ -214,11 +215,12 @@ func (db *DB) SearchPlaces(ctx context.Context, query string) ([]planner.Place, 
 			FROM places p JOIN hits h ON h.id = p.id
 			WHERE p.provider = 'BUILTIN'
 			ORDER BY p.name_text = search_normalize($1) DESC,
+			         ($4 <> '' AND lower(p.city) = lower($4)) DESC,
 			         p.name_text LIKE search_normalize($2) || '%' DESC,
 			         word_similarity(search_normalize($1), p.name_text) DESC,
 			         word_similarity(search_normalize($1), p.search_text) DESC,
 			         p.name, p.id
-			LIMIT $3`, query, likeEscaper.Replace(query), planner.SearchLimit)
+			LIMIT $3`, query, likeEscaper.Replace(query), planner.SearchLimit, near)
 	})
 	if err != nil {
 		return nil, err

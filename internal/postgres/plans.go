@@ -10,12 +10,14 @@ import (
 	"github.com/lib/pq"
 
 	"tripplan/internal/planner"
+	"tripplan/internal/timezone"
 )
 
 // planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
 // by day and time, else of its linked collections' places) and counts.
 const planSQL = `
 	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source,
+	       p.destination_name, p.destination_lat, p.destination_lng,
 	       COALESCE(
 	           (SELECT pl.photos[1] FROM time_blocks b
 	            JOIN plan_days d ON d.id = b.plan_day_id
@@ -31,6 +33,39 @@ const planSQL = `
 	           '') AS thumbnail,
 	       (SELECT count(*) FROM plan_members x WHERE x.plan_id = p.id AND x.left_at IS NULL) AS member_count,
 	       (SELECT count(*) FROM plan_collections x WHERE x.plan_id = p.id) AS collection_count`
+
+// planRow is a plan as planSQL selects it: the destination's columns are NULL when it has none.
+type planRow struct {
+	planner.Plan
+	DestinationName sql.NullString  `db:"destination_name"`
+	DestinationLat  sql.NullFloat64 `db:"destination_lat"`
+	DestinationLng  sql.NullFloat64 `db:"destination_lng"`
+}
+
+func (r planRow) plan() planner.Plan {
+	p := r.Plan
+	if r.DestinationName.Valid {
+		p.Destination = &planner.Destination{Name: r.DestinationName.String, Lat: r.DestinationLat.Float64, Lng: r.DestinationLng.Float64}
+	}
+	return p
+}
+
+// destinationArgs are a destination's name, latitude and longitude as query arguments: NULLs
+// for none.
+func destinationArgs(d *planner.Destination) (name, lat, lng any) {
+	if d == nil {
+		return nil, nil, nil
+	}
+	return d.Name, d.Lat, d.Lng
+}
+
+// destinationZone is the time zone at the destination, "" for none (no destination, or at sea).
+func destinationZone(d *planner.Destination) string {
+	if d == nil {
+		return ""
+	}
+	return timezone.At(d.Lat, d.Lng)
+}
 
 // memberRow is the caller's membership as found by an outer join: NULL when not a member.
 type memberRow struct {
@@ -153,15 +188,17 @@ func planReaderDay(ctx context.Context, q sqlx.QueryerContext, planID, viewer st
 }
 
 func getPlan(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Plan, error) {
-	var out planner.Plan
-	if err := sqlx.GetContext(ctx, q, &out, planSQL+` FROM plans p WHERE p.id = $1`, planID); err != nil {
+	var row planRow
+	if err := sqlx.GetContext(ctx, q, &row, planSQL+` FROM plans p WHERE p.id = $1`, planID); err != nil {
 		return nil, err
 	}
+	out := row.plan()
 	return &out, nil
 }
 
 // CreatePlan creates a plan owned by the user, with its days 1..N and its budget; more than
-// 30 days, or an end before the start, is INVALID_DATE_RANGE.
+// 30 days, or an end before the start, is INVALID_DATE_RANGE. Its time zone is the one given,
+// else its destination's, else UTC until its first place is added.
 func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error) {
 	if err := writer(userID); err != nil {
 		return nil, err
@@ -173,10 +210,15 @@ func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInpu
 	var out *planner.Plan
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		id := planner.NewID()
+		name, lat, lng := destinationArgs(in.Destination)
 		_, err := tx.ExecContext(ctx, `
-			INSERT INTO plans (id, title, start_date, end_date, time_zone, time_zone_source)
-			VALUES ($1, $2, $3, $4, COALESCE(NULLIF($5, ''), 'UTC'), CASE WHEN $5 = '' THEN 'DEFAULT' ELSE 'MEMBER' END)`,
-			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone)
+			INSERT INTO plans (id, title, start_date, end_date, time_zone, time_zone_source,
+			                   destination_name, destination_lat, destination_lng)
+			VALUES ($1, $2, $3, $4, COALESCE(NULLIF($5, ''), NULLIF($6, ''), 'UTC'),
+			        CASE WHEN $5 <> '' THEN 'MEMBER' WHEN $6 <> '' THEN 'DESTINATION' ELSE 'DEFAULT' END,
+			        $7, $8, $9)`,
+			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone,
+			destinationZone(in.Destination), name, lat, lng)
 		if err != nil {
 			return err
 		}
@@ -222,14 +264,18 @@ func addDays(ctx context.Context, tx *sqlx.Tx, planID string, from, to int) erro
 // Plans lists the plans the user is an active member of, newest membership first, one page;
 // hasNext says whether more follow.
 func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out []planner.Plan, hasNext bool, err error) {
-	out = []planner.Plan{}
-	err = db.SelectContext(ctx, &out, planSQL+`
+	var rows []planRow
+	err = db.SelectContext(ctx, &rows, planSQL+`
 		FROM plan_members m JOIN plans p ON p.id = m.plan_id
 		WHERE m.user_id = $1 AND m.left_at IS NULL
 		ORDER BY m.joined_at DESC, p.id DESC
 		LIMIT $2 OFFSET $3`, userID, page.Size+1, page.Offset())
 	if err != nil {
 		return nil, false, mapError(err)
+	}
+	out = make([]planner.Plan, len(rows))
+	for i, r := range rows {
+		out[i] = r.plan()
 	}
 	if len(out) > page.Size {
 		return out[:page.Size], true, nil
@@ -304,15 +350,27 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 	return &out, nil
 }
 
-// applyPlanChange stores a plan's new title, dates and (when given) time zone, and makes its
-// days 1..days.
+// applyPlanChange stores a plan's new title, dates, time zone (when given) and destination
+// (unless kept), and makes its days 1..days. A new destination gives the plan its zone when
+// no member chose one.
 func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner.PlanInput, days int) error {
+	name, lat, lng := destinationArgs(in.Destination)
+	zone := ""
+	if !in.KeepDestination {
+		zone = destinationZone(in.Destination)
+	}
 	_, err := tx.ExecContext(ctx, `
 		UPDATE plans SET title = $2, start_date = $3, end_date = $4, updated_at = now(),
-		    time_zone = COALESCE(NULLIF($5, ''), time_zone),
-		    time_zone_source = CASE WHEN $5 = '' THEN time_zone_source ELSE 'MEMBER' END
+		    time_zone = CASE WHEN $5 <> '' THEN $5
+		                     WHEN $6 <> '' AND time_zone_source <> 'MEMBER' THEN $6 ELSE time_zone END,
+		    time_zone_source = CASE WHEN $5 <> '' THEN 'MEMBER'
+		                            WHEN $6 <> '' AND time_zone_source <> 'MEMBER' THEN 'DESTINATION' ELSE time_zone_source END,
+		    destination_name = CASE WHEN $7 THEN destination_name ELSE $8 END,
+		    destination_lat = CASE WHEN $7 THEN destination_lat ELSE $9 END,
+		    destination_lng = CASE WHEN $7 THEN destination_lng ELSE $10 END
 		WHERE id = $1`,
-		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone)
+		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone,
+		zone, in.KeepDestination, name, lat, lng)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,7 +41,11 @@ func TestCreatePlan(t *testing.T) {
 		_, err := db.CreatePlan(ctx, owner, planner.PlanInput{Title: "Bad", StartDate: day(tc.start), EndDate: day(tc.end)})
 		wantCode(t, tc.start+".."+tc.end, err, planner.CodeInvalidDateRange)
 	}
-	_, err = db.CreatePlan(ctx, owner, planner.PlanInput{Title: "A title of more than twenty", StartDate: day("2027-01-01"), EndDate: day("2027-01-01")})
+	// The database holds titles of up to 50 characters (Unicode characters, not bytes).
+	if _, err := db.CreatePlan(ctx, owner, planner.PlanInput{Title: strings.Repeat("한", 50), StartDate: day("2027-01-01"), EndDate: day("2027-01-01")}); err != nil {
+		t.Errorf("50-character title: %v", err)
+	}
+	_, err = db.CreatePlan(ctx, owner, planner.PlanInput{Title: strings.Repeat("x", 51), StartDate: day("2027-01-01"), EndDate: day("2027-01-01")})
 	wantCode(t, "long title", err, planner.CodeInvalidRequest)
 	_, err = db.CreatePlan(ctx, planner.NewID(), planner.PlanInput{Title: "Nobody", StartDate: day("2027-01-01"), EndDate: day("2027-01-01")})
 	wantCode(t, "unknown user", err, planner.CodeUserNotFound)

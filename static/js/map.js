@@ -53,7 +53,7 @@
   function pin(L, el, map) {
     var lat = parseFloat(el.getAttribute("data-lat"));
     var lng = parseFloat(el.getAttribute("data-lng"));
-    map.setView([lat, lng], 16);
+    map.setView([lat, lng], parseInt(el.getAttribute("data-zoom"), 10) || 16);
     var label = el.getAttribute("data-label") || "";
     var marker = L.marker([lat, lng], { title: label }).addTo(map);
     if (label) marker.bindPopup(text("strong", label));

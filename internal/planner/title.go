@@ -1,0 +1,22 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// TitleMax is the most characters (Unicode code points, so 한 counts as one) a plan's or a
+// collection's title may have (API-additions §6: 1–50). The database checks the same bound
+// (migration 00013) and the forms say it (maxlength, the counter).
+const TitleMax = 50
+
+// CheckTitle trims a plan's or collection's title and records field "title" when it is empty,
+// longer than TitleMax characters or holds a NUL. A longer title is refused, never cut.
+func CheckTitle(v *Validation, title string) string {
+	title = strings.TrimSpace(title)
+	n := utf8.RuneCountInString(title)
+	v.Check(utf8.ValidString(title) && n >= 1 && n <= TitleMax && !strings.ContainsRune(title, 0),
+		"title", "must be 1–"+strconv.Itoa(TitleMax)+" characters")
+	return title
+}
