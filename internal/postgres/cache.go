@@ -281,17 +281,8 @@ func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
 			}
 		}
 	})
-	listening := make(chan error, 1)
-	go func() { listening <- l.Listen(eventsChannel) }()
-	select {
-	case err := <-listening:
-		if err != nil {
-			l.Close()
-			return err
-		}
-	case <-ctx.Done():
-		l.Close()
-		return ctx.Err()
+	if err := listen(ctx, l, eventsChannel); err != nil {
+		return err
 	}
 	// Events recorded from here on are announced to this listener.
 	if err := db.GetContext(ctx, &f.start, `SELECT COALESCE(max(id), 0) FROM events`); err != nil {
@@ -342,5 +333,22 @@ func ownEvents(ctx context.Context, tx *sqlx.Tx, planID string) ([]int64, error)
 func (db *DB) planChanged(plan string, events []int64) {
 	if db.days != nil {
 		db.days.apply(plan, events...)
+	}
+}
+
+// listen starts l listening on channel, giving up (and closing l) when that fails or ctx ends
+// first: a database that does not answer at start-up must not hold the server.
+func listen(ctx context.Context, l *pq.Listener, channel string) error {
+	listening := make(chan error, 1)
+	go func() { listening <- l.Listen(channel) }()
+	select {
+	case err := <-listening:
+		if err != nil {
+			l.Close()
+		}
+		return err
+	case <-ctx.Done():
+		l.Close()
+		return ctx.Err()
 	}
 }

@@ -131,17 +131,8 @@ func (db *DB) followRevocations(ctx context.Context, url string, log *slog.Logge
 			r.up()
 		}
 	})
-	listening := make(chan error, 1)
-	go func() { listening <- l.Listen(revocationsChannel) }()
-	select {
-	case err := <-listening:
-		if err != nil {
-			l.Close()
-			return err
-		}
-	case <-ctx.Done():
-		l.Close()
-		return ctx.Err()
+	if err := listen(ctx, l, revocationsChannel); err != nil {
+		return err
 	}
 	// Listening (so connected: failed attempts before count no more), then loading: nothing
 	// revoked in between is missed.
