@@ -265,9 +265,19 @@
       if (panel && panel.contains(target) && target.closest("a[href], [data-menu-close]")) setMenu(m, false);
     });
   });
+  // A plain form's submit is a selection; an htmx form's is one once it succeeded, so an
+  // error answered next to a field (say, a rename's title) stays in view.
+  function isHtmxForm(form) {
+    return ["hx-post", "hx-put", "hx-patch", "hx-delete", "hx-get"].some(function (a) { return form.hasAttribute(a); });
+  }
   doc.addEventListener("submit", function (evt) {
     var m = evt.target instanceof Element ? evt.target.closest("[data-menu]") : null;
-    if (m && menuIsOpen(m)) setMenu(m, false);
+    if (m && menuIsOpen(m) && !isHtmxForm(evt.target)) setMenu(m, false);
+  });
+  doc.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    var m = elt instanceof Element ? elt.closest("[data-menu]") : null;
+    if (m && evt.detail.successful && elt.tagName === "FORM" && menuIsOpen(m)) setMenu(m, false);
   });
   doc.addEventListener("keydown", function (evt) {
     if (evt.key !== "Escape") return;
