@@ -131,6 +131,9 @@ func (s *Server) addBlock(c echo.Context) error {
 
 type addBlockByPlaceRequest struct {
 	PlaceID string `json:"place_id" form:"place_id"`
+	// Collect puts the place into the plan's own collection too (created and linked on first
+	// use), as the plan page does.
+	Collect bool `json:"collect" form:"collect"`
 	SlotRequest
 }
 
@@ -147,7 +150,11 @@ func (s *Server) addBlockByPlace(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tb, err := s.store.AddBlockByPlace(c.Request().Context(), caller(c).UserID, c.Param("planId"), placeID, slot, memo)
+	add := s.store.AddBlockByPlace
+	if in.Collect {
+		add = s.store.AddBlockFromSearch
+	}
+	tb, err := add(c.Request().Context(), caller(c).UserID, c.Param("planId"), placeID, slot, memo)
 	if err != nil {
 		return err
 	}
@@ -376,6 +383,8 @@ func (s *Server) timeBlockChanged(c echo.Context, status int, data any) error {
 type addCandidatesRequest struct {
 	CollectionPlaceIDs []string `json:"collection_place_ids" form:"collection_place_ids"`
 	PlaceIDs           []string `json:"place_ids" form:"place_ids"`
+	// Collect puts the one place of place_ids into the plan's own collection too.
+	Collect bool `json:"collect" form:"collect"`
 }
 
 // addCandidates adds candidates to a PLACE time block, from collection places or places.
@@ -400,10 +409,20 @@ func (s *Server) addCandidates(c echo.Context) error {
 			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
 		}
 	}
+	if in.Collect {
+		v.Check(len(in.PlaceIDs) == 1, "place_ids", "must hold exactly one id with collect")
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tb, err := s.store.AddCandidates(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), in.CollectionPlaceIDs, in.PlaceIDs)
+	ctx, userID, planID, timeBlockID := c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId")
+	var tb *planner.TimeBlock
+	var err error
+	if in.Collect {
+		tb, err = s.store.AddCandidateFromSearch(ctx, userID, planID, timeBlockID, strings.TrimSpace(in.PlaceIDs[0]))
+	} else {
+		tb, err = s.store.AddCandidates(ctx, userID, planID, timeBlockID, in.CollectionPlaceIDs, in.PlaceIDs)
+	}
 	if err != nil {
 		return err
 	}
