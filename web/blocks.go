@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -126,7 +127,7 @@ func (s *Server) addBlock(c echo.Context) error {
 	if err != nil {
 		return s.blockConflictPartial(c, err, nb.CollectionPlaceID, nb.Day)
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
 type addBlockByPlaceRequest struct {
@@ -158,7 +159,7 @@ func (s *Server) addBlockByPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
 type manualPlaceRequest struct {
@@ -208,12 +209,13 @@ func (s *Server) addManualBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
-// blockAdded answers a new time block: JSON, or for the plan page the day's updated grid.
-func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock) error {
-	partial, err := s.dayPartialAfterChange(c, tb.Day.Day)
+// blockAdded answers a new time block or a time block with new candidates (it had before
+// of them): JSON, or for the plan page the day's updated grid, saying what was added.
+func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock, before int) error {
+	partial, err := s.dayPartialAfterAdd(c, tb, addedAnnouncement(tb, before))
 	if err != nil {
 		return err
 	}
@@ -416,6 +418,14 @@ func (s *Server) addCandidates(c echo.Context) error {
 		return err
 	}
 	ctx, userID, planID, timeBlockID := c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId")
+	before := 0
+	if wantsPartial(c) { // the plan page says which candidate the new one is
+		l, err := s.store.Candidates(ctx, userID, planID, timeBlockID)
+		if err != nil {
+			return err
+		}
+		before = len(l.Candidates)
+	}
 	var tb *planner.TimeBlock
 	var err error
 	if in.Collect {
@@ -426,7 +436,7 @@ func (s *Server) addCandidates(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, before)
 }
 
 type selectionRequest struct {
@@ -448,7 +458,15 @@ func (s *Server) changeSelection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	name := "the candidate"
+	if sel := tb.Selected(); sel != nil && sel.Place != nil {
+		name = sel.Place.Name
+	}
+	partial, err := s.dayPartialAfterAdd(c, tb, "Confirmed "+name+", day "+strconv.Itoa(tb.Day.Day)+", "+clock(tb.Start)+"–"+clock(tb.End))
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(c.Param("planId")))
 }
 
 // candidateWithExpensesJSON is a candidate with its expense items.
