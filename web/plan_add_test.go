@@ -3,6 +3,8 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +83,91 @@ func TestSearchedPlaceJoinsThePlansOwnCollection(t *testing.T) {
 		Body: map[string]any{"place_ids": []string{tower}, "collect": true}}).problem(t, 400, "CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK")
 	if got := a.linkedCollections(ana, other.PlanID); len(got) != 0 {
 		t.Fatalf("a failed candidate linked %+v", got)
+	}
+}
+
+// TestPlaceChoicesOfferThePlansCollectionsThenSearch: "Add here" and "Add a candidate" offer
+// the places of the plan's linked collections (all of them for no query, those whose name holds
+// it otherwise), then places found by search that are not among them; members only.
+func TestPlaceChoicesOfferThePlansCollectionsThenSearch(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	ben := a.signedInBrowser(t, "pf-ben", "Ben")
+	path := "/plans/" + f.plan.PlanID + "/place-choices"
+
+	all := fragment(t, a.htmx(ben, "GET", path, ""), http.StatusOK)
+	for _, cp := range f.places {
+		mustHave(t, all, `data-collection-place-id="`+cp.CollectionPlaceID+`"`)
+	}
+	if strings.Contains(all, "Found by search") {
+		t.Errorf("an empty query searched: %s", all)
+	}
+
+	market := fragment(t, a.htmx(ben, "GET", path+"?query=market", ""), http.StatusOK)
+	if n := count(market, `data-place-name="Gwangjang Market"`); n != 1 || !strings.Contains(market, `data-collection-place-id="`+f.places[1].CollectionPlaceID+`"`) {
+		t.Errorf("Gwangjang Market offered %d times, want once, from the collection: %s", n, market)
+	}
+	if strings.Contains(market, "Gyeongbokgung") {
+		t.Errorf("a place not matching the query offered: %s", market)
+	}
+
+	eiffel := fragment(t, a.htmx(ben, "GET", path+"?query=Eiffel", ""), http.StatusOK)
+	mustHave(t, eiffel, "Found by search", `data-collection-place-id="" data-place-id="`+f.otherPlace.Place.PlaceID+`"`)
+
+	none := fragment(t, a.htmx(ben, "GET", path+"?query=zzqqxx", ""), http.StatusOK)
+	mustHave(t, none, "No places match")
+
+	if res := a.htmx(ben, "GET", path+"?query="+strings.Repeat("a", 51), ""); res.Status != http.StatusBadRequest {
+		t.Errorf("a 51-character query: %d", res.Status)
+	}
+	eve := a.signedInBrowser(t, "pf-eve", "Eve")
+	if res := a.htmx(eve, "GET", path, ""); res.Status != http.StatusForbidden {
+		t.Errorf("a stranger's choices: %d", res.Status)
+	}
+}
+
+// TestAddingOnThePlanPageSaysWhatWasAdded: the plan page's answer to an add carries, out of
+// band, the sentence for its live region and marks the block to bring into view; a candidate
+// says which one it is.
+func TestAddingOnThePlanPageSaysWhatWasAdded(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	ana := a.signedInBrowser(t, "pf-ana", "Ana")
+	blocks := "/plans/" + f.plan.PlanID + "/blocks"
+
+	day := fragment(t, a.htmx(ana, "POST", blocks+"/by-place", "place_id="+f.otherPlace.Place.PlaceID+"&collect=true&day=1&start_time=14:00&end_time=15:00"), http.StatusOK)
+	mustHave(t, day, `<div id="plan-announce" hx-swap-oob="innerHTML">Added Eiffel Tower, day 1, 14:00–15:00</div>`, "data-just-added")
+	tb := regexp.MustCompile(`data-time-block-id="([^"]+)"[^>]*data-just-added`).FindStringSubmatch(day)
+	if tb == nil {
+		t.Fatalf("no block marked as just added: %s", day)
+	}
+	for i, want := range []string{"Added Gwangjang Market as a 2nd candidate, day 1, 14:00–15:00", "Added N Seoul Tower as a 3rd candidate, day 1, 14:00–15:00"} {
+		day = fragment(t, a.htmx(ana, "POST", blocks+"/"+tb[1]+"/candidates?day=1", "collection_place_ids="+f.places[i+1].CollectionPlaceID), http.StatusOK)
+		mustHave(t, day, `hx-swap-oob="innerHTML">`+want+`</div>`)
+	}
+	day = fragment(t, a.htmx(ana, "POST", blocks+"/"+tb[1]+"/candidates?day=1", "collection_place_ids="+f.places[1].CollectionPlaceID), http.StatusOK)
+	mustHave(t, day, `hx-swap-oob="innerHTML">Already a candidate, day 1, 14:00–15:00</div>`)
+
+	// A live refresh of the day says nothing and marks nothing.
+	refresh := fragment(t, a.htmx(ana, "GET", blocks+"?size=100&day=1", ""), http.StatusOK)
+	if strings.Contains(refresh, "plan-announce") || strings.Contains(refresh, "data-just-added") {
+		t.Errorf("a refresh of the day announces: %s", refresh)
+	}
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func mustHave(t *testing.T, html string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(html, w) {
+			t.Errorf("lacks %s in %s", w, html)
+		}
 	}
 }
