@@ -376,5 +376,20 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		ana.do(t, "close it with Escape", chromedp.KeyEvent(kb.Escape))
 		ana.waitUntil(t, "the menu closed, focus back on ⋯", fmt.Sprintf(`!document.querySelector(%s).open && document.activeElement.matches(%s)`, js(menu), js(menu+" summary")))
 		fitsWidth(t, ana, 1440, "plan page day 2 at 1440")
+
+		// A click on an empty time of the grid, and "+" (the first free hour), open Add here.
+		for _, c := range []struct{ what, css, want string }{
+			{"click the empty 16:00", `#day [data-slot="960"]`, "2 16:00 17:00"},
+			{`click "+"`, `#day [data-add-here]:not([data-add-until])`, "2 13:00 14:00"},
+		} {
+			ana.click(t, c.css)
+			ana.waitUntil(t, "Add here after "+c.what, `document.querySelector("#block-dialog").open`)
+			if got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != c.want {
+				t.Errorf("%s: Add here proposes %q, want %s", c.what, got, c.want)
+			}
+			inViewport(t, ana, "#block-dialog")
+			ana.click(t, `#block-dialog [data-close-dialog]`)
+			ana.waitUntil(t, "Add here closed", `!document.querySelector("#block-dialog").open`)
+		}
 	})
 }
