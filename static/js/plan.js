@@ -223,11 +223,17 @@
     if ((el = t.closest("[data-edit-block]"))) openEdit(el);
   });
 
-  // Keys: arrows move between the search box and its places; Esc closes a "⋯" menu or the
-  // places sheet.
+  // Keys: Enter in a search box searches; arrows move between the search box and its places;
+  // Esc closes a "⋯" menu or the places sheet.
   doc.addEventListener("keydown", function (evt) {
     var t = evt.target instanceof Element ? evt.target : null;
     if (!t) return;
+    if (evt.key === "Enter" && t.hasAttribute("data-place-search-box")) {
+      // Enter searches at once; it does not send "Add here" before a place is chosen.
+      evt.preventDefault();
+      window.htmx.trigger(t, "search");
+      return;
+    }
     if (evt.key === "ArrowDown" || evt.key === "ArrowUp") {
       var scope = t.closest("[data-place-search]") || t.closest("[data-candidate-url]");
       if (!scope) return;
