@@ -305,7 +305,9 @@
     highlight(null);
     if (!target) return;
     if (target.hasAttribute("data-time-block-id")) {
-      // Onto a block: the place becomes one more candidate of it.
+      // Onto a block: the place becomes one more candidate of it, and the answer brings the
+      // day as it is now (so a refresh held during the drag is not needed).
+      refreshHeld = false;
       var plan = dayEl().getAttribute("data-plan");
       window.htmx.ajax(
         "POST",
@@ -333,7 +335,24 @@
   doc.addEventListener("dragend", function () {
     dragged = null;
     highlight(null);
+    replayHeldRefresh();
   });
+
+  // A live refresh of #day while a place is being dragged would move the day under the
+  // pointer: it is held, and made once the drag ends.
+  var refreshHeld = false;
+  doc.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (!elt || elt.id !== "day" || !(dragged || touch)) return;
+    evt.preventDefault();
+    refreshHeld = true;
+  });
+  function replayHeldRefresh() {
+    if (!refreshHeld) return;
+    refreshHeld = false;
+    var d = dayEl();
+    if (d) window.htmx.trigger(d, "sse:block");
+  }
   doc.addEventListener("dragover", function (evt) {
     if (!dragged) return;
     var target = dropTargetAt(evt.target instanceof Element ? evt.target : null);
@@ -410,10 +429,12 @@
       if (!target.hasAttribute("data-time-block-id")) setPanel(false);
       dropOn(target, place);
     }
+    replayHeldRefresh();
   });
   doc.addEventListener("pointercancel", function () {
     endPress();
     endTouch();
+    replayHeldRefresh();
   });
   // While a place is held, the finger drags it instead of scrolling the page.
   doc.addEventListener(
@@ -441,7 +462,9 @@
   // added to is brought into view.
   var shownDay = null;
   var kept = 0;
-  doc.addEventListener("htmx:beforeSwap", function () {
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "day") return; // only #day's own swaps replace the scroller
     var scroller = doc.querySelector("[data-day-scroll]");
     if (scroller) kept = scroller.scrollTop;
   });
@@ -458,7 +481,11 @@
     var added = scroller.querySelector("[data-just-added]");
     if (added) {
       added.removeAttribute("data-just-added");
-      added.scrollIntoView({ block: "center" });
+      if (scroller.scrollHeight > scroller.clientHeight) {
+        scroller.scrollTop = added.offsetTop - (scroller.clientHeight - added.offsetHeight) / 2; // the grid scrolls, not the page
+      } else {
+        added.scrollIntoView({ block: "center" });
+      }
     }
   }
   scrollDay();
