@@ -18,7 +18,7 @@ module.exports = {
   theme: {
     extend: {
       gridTemplateRows: {
-        quarters: "repeat(96, 0.875rem)",
+        quarters: "repeat(96, 1.75rem)",
       },
       gridRowStart: quarterRows,
       gridRowEnd: quarterRows,

@@ -385,3 +385,38 @@ func saveArtifacts(t *testing.T, moment string, srv *server, browsers ...*browse
 		write("server.log", srv.out.Bytes())
 	}
 }
+
+// capture takes a screenshot (the viewport, or the whole page) into dir/name.png and answers
+// the file's path.
+func capture(b *browser, dir, name string, full bool) (string, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+	defer cancel()
+	var shot []byte
+	var err error
+	if full {
+		shot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	} else {
+		shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: screenshot %s: %w", b.name, name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, unsafeName.ReplaceAllString(name, "_")+".png")
+	if err := os.WriteFile(p, shot, 0o644); err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}
+
+// screenshot keeps a picture of the page as an artifact in e2e/artifacts/<run>/screenshots/.
+func screenshot(t *testing.T, b *browser, name string, full bool) {
+	t.Helper()
+	p, err := capture(b, filepath.Join(artifactsDir(), "screenshots"), name, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
+}

@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,35 +20,13 @@ type firstStepsPlanJSON struct {
 	} `json:"destination"`
 }
 
-// screenshot keeps a screenshot of the viewport as an artifact (passing or not), named for the
-// test and the moment.
-func screenshot(t *testing.T, b *browser, name string) {
-	t.Helper()
-	dir := filepath.Join(artifactsDir(), unsafeName.ReplaceAllString(t.Name(), "_"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
-	defer cancel()
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	p := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(p, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	abs, _ := filepath.Abs(p)
-	t.Logf("screenshot: %s", abs)
-}
-
 // fitsWidth is a JavaScript condition: nothing on the page is wider than the screen.
 const fitsWidth = `document.documentElement.scrollWidth <= window.innerWidth`
 
 // inViewport is a JavaScript expression: the element the CSS selector names is shown and lies
 // inside the viewport.
 func inViewport(css string) string {
-	return fmt.Sprintf(`(e => !!e && e.offsetParent !== null && (r => r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight)(e.getBoundingClientRect()))(document.querySelector(%s))`, js(css))
+	return fmt.Sprintf(`(e => !!e && e.getClientRects().length > 0 && (r => r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight)(e.getBoundingClientRect()))(document.querySelector(%s))`, js(css))
 }
 
 // A new plan on a phone (390×844): the title's counter counts as one types, the destination is
@@ -68,7 +43,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 		}
 	}()
 
-	ana.do(t, "a phone's screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	phone.emulate(t, ana)
 	ana.do(t, "open /login", chromedp.Navigate(srv.base+"/login"))
 	ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
 	ana.waitPath(t, `^/home$`)
@@ -91,7 +66,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if !eval[bool](t, ana, inViewport(`#plan-destination-list`)) {
 		t.Error("the city list is not inside the screen")
 	}
-	screenshot(t, ana, "phone-new-plan")
+	screenshot(t, ana, "phone-new-plan", false)
 	ana.do(t, "pick Seoul with the keyboard", chromedp.KeyEvent(kb.ArrowDown))
 	ana.waitUntil(t, "Seoul active", `document.querySelector("#plan-destination").getAttribute("aria-activedescendant") === `+
 		`document.querySelector('#plan-destination-list [data-value="Seoul"]').id`)
@@ -112,7 +87,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if !eval[bool](t, ana, fitsWidth) {
 		t.Errorf("the new plan's page is wider than the phone")
 	}
-	screenshot(t, ana, "phone-new-plan-landed")
+	screenshot(t, ana, "phone-new-plan-landed", false)
 	p := getJSON[firstStepsPlanJSON](t, ana, "/plans/"+planID)
 	if p.Title != title || p.Destination == nil || p.Destination.Name != "Seoul" || p.TimeZone != "Asia/Seoul" {
 		t.Errorf("GET /plans/%s = %+v, want %q in Seoul on Asia/Seoul time", planID, p, title)
@@ -124,18 +99,18 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if got := eval[string](t, ana, textOf(`#plan-zone + datalist + p`)); !strings.Contains(got, "now Asia/Seoul") {
 		t.Errorf("the zone hint says %q", got)
 	}
-	screenshot(t, ana, "phone-edit-plan")
+	screenshot(t, ana, "phone-edit-plan", false)
 
 	// The new-collection form has the same counter, on screen.
 	ana.do(t, "open /collections/new", chromedp.Navigate(srv.base+"/collections/new"))
 	ana.waitUntil(t, "the collection title's counter on screen", inViewport(`#title-count`)+` && `+fitsWidth)
 	ana.typeInto(t, `#title`, "서울 맛집")
 	waitFor[string](t, ana, "the counter at 5 / 50 (Korean characters count one each)", fmt.Sprintf(`%s === "5 / 50" ? "ok" : ""`, textOf(`#title-count`)))
-	screenshot(t, ana, "phone-new-collection")
+	screenshot(t, ana, "phone-new-collection", false)
 
 	// On a desktop: a title longer than 50 characters (pasted past maxlength by a script here)
 	// is refused next to the field, shown whole, and no plan is made.
-	ana.do(t, "a desktop's screen", chromedp.EmulateViewport(1440, 900))
+	desktop.emulate(t, ana)
 	ana.do(t, "open /plans/new", chromedp.Navigate(srv.base+"/plans/new"))
 	ana.waitPath(t, `^/plans/new$`)
 	long := strings.Repeat("서", 51)
@@ -158,7 +133,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	if got := eval[string](t, ana, `location.pathname`); got != "/plans/new" {
 		t.Errorf("left the form for %s", got)
 	}
-	screenshot(t, ana, "desktop-title-refused")
+	screenshot(t, ana, "desktop-title-refused", false)
 
 	// Renaming a collection (a form with no autofocus) puts the focus on the refused title too.
 	ana.do(t, "open /collections/new", chromedp.Navigate(srv.base+"/collections/new"))
@@ -170,5 +145,5 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	ana.click(t, `#rename-fields + button[type="submit"]`)
 	ana.waitUntil(t, "the rename error on screen with the focus on the field", inViewport(`#rename-title-error`)+
 		` && document.activeElement && document.activeElement.id === "rename-title"`)
-	screenshot(t, ana, "desktop-rename-refused")
+	screenshot(t, ana, "desktop-rename-refused", false)
 }

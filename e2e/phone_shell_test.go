@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,11 +79,18 @@ func TestEveryPageFitsTheScreen(t *testing.T) {
 // size sets the browser's viewport to the screen.
 func (s *shell) size(t *testing.T, b *browser) {
 	t.Helper()
+	s.scr.emulate(t, b)
+}
+
+// emulate makes the browser this screen: a phone's is a mobile viewport with a touch screen,
+// the others a window with a mouse.
+func (scr screen) emulate(t *testing.T, b *browser) {
+	t.Helper()
 	opts := []chromedp.EmulateViewportOption{}
-	if s.scr.phone {
-		opts = append(opts, chromedp.EmulateMobile)
+	if scr.phone {
+		opts = append(opts, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
-	b.do(t, "set the viewport to "+s.scr.name, chromedp.EmulateViewport(s.scr.width, s.scr.height, opts...))
+	b.do(t, "set the viewport to "+scr.name, chromedp.EmulateViewport(scr.width, scr.height, opts...))
 }
 
 // step runs one part as a subtest that saves the browsers' state when it fails.
@@ -286,25 +292,11 @@ func (s *shell) axe(t *testing.T, b *browser, name string) {
 func (s *shell) screenshot(t *testing.T, b *browser, name string, full bool) {
 	t.Helper()
 	s.shotNo++
-	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
-	defer cancel()
-	var shot []byte
-	var err error
-	if full {
-		shot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	} else {
-		shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	}
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
+	if _, err := capture(b, s.shots, fmt.Sprintf("%02d-%s", s.shotNo, unsafeName.ReplaceAllString(name, "-")), full); err != nil {
+		t.Log(err)
 	}
 	if full { // a full-page capture changes the device metrics for a moment
 		s.size(t, b)
-	}
-	p := filepath.Join(s.shots, fmt.Sprintf("%02d-%s.png", s.shotNo, unsafeName.ReplaceAllString(name, "-")))
-	if err := os.WriteFile(p, shot, 0o644); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
 	}
 }
 
@@ -427,12 +419,12 @@ func (s *shell) membersDrawer(t *testing.T, page string) {
 	b.waitUntil(t, "a tap on the backdrop to close the members drawer", `!document.querySelector("#members-dialog").open`)
 }
 
-// addDialog opens the plan page's add-block dialog ("Free time") and checks it lies in the
+// addDialog opens the plan page's add-block dialog (the day's "Add") and checks it lies in the
 // viewport with its buttons.
 func (s *shell) addDialog(t *testing.T) {
 	t.Helper()
 	b := s.ana
-	b.click(t, `[data-add-free]`)
+	b.click(t, `#day button[data-add-here]`) // the day's "Add"
 	b.waitUntil(t, "the add-block dialog open", `document.querySelector("#block-dialog").open`)
 	s.inside(t, b, `#block-dialog`, "the add-block dialog")
 	s.inside(t, b, `#block-dialog button[type="submit"]`, "the add-block dialog's submit button")

@@ -124,6 +124,7 @@ type DayView struct {
 	Blocks   []BlockView
 	ReadOnly bool // shown to a guest: no buttons that change it
 	Route    DayRouteView
+	AddedID  string // the time block the viewer just added to (scrolled into view)
 }
 
 // DayRouteView is a day's route beside its grid (the partial of GET /plans/{p}/days/{d}/route):
@@ -252,6 +253,7 @@ type CandidatePickerView struct {
 	Day         int
 	When        string // "Day 2 · 12:00–13:00"
 	Candidates  []CandidateView
+	ReadOnly    bool // a guest: no "Add a candidate"
 }
 
 // PlanPlacesView is a page of a linked collection's places in the plan page's side panel.
@@ -381,3 +383,125 @@ type PrintBlock struct {
 	Travel     string   // how to get here from the previous place, "" for the first
 	Warning    bool     // not enough time to get here
 }
+
+// The day's timeline runs at least from dayFrom to dayUntil (minutes); earlier or later
+// blocks widen it. Gaps shorter than minGap are not shown.
+const (
+	dayFrom  = 9 * 60
+	dayUntil = 21 * 60
+	minGap   = 15
+	// compactUnder is the length (minutes) under which a block shows as one line.
+	compactUnder = 45
+)
+
+// DayItem is one entry of the day's timeline in time order: a block, or the free time
+// between blocks (exactly one is set).
+type DayItem struct {
+	Block *BlockView
+	Gap   *GapView
+}
+
+// GapView is free time between blocks, with an "Add" that opens "Add here" at its start.
+type GapView struct {
+	StartMin, EndMin int
+	Label            string // "2 h free"
+}
+
+// Timeline is the day's blocks in time order with the gaps between them: the vertical
+// timeline on phones, and on wider screens the gaps' "Add" buttons in the grid.
+func (v DayView) Timeline() []DayItem {
+	from, until := dayFrom, dayUntil
+	if n := len(v.Blocks); n > 0 {
+		from, until = min(from, v.Blocks[0].StartMin), max(until, v.Blocks[n-1].EndMin)
+	}
+	out := make([]DayItem, 0, 2*len(v.Blocks)+1)
+	at := from
+	gap := func(end int) {
+		if end-at >= minGap {
+			out = append(out, DayItem{Gap: &GapView{StartMin: at, EndMin: end, Label: FreeLabel(end - at)}})
+		}
+	}
+	for i := range v.Blocks {
+		b := &v.Blocks[i]
+		gap(b.StartMin)
+		out = append(out, DayItem{Block: b})
+		at = max(at, b.EndMin)
+	}
+	gap(until)
+	return out
+}
+
+// FreeLabel says how long a gap is: "45 min free", "2 h free", "1 h 30 min free".
+func FreeLabel(minutes int) string {
+	h, m := minutes/60, minutes%60
+	switch {
+	case h == 0:
+		return strconv.Itoa(m) + " min free"
+	case m == 0:
+		return strconv.Itoa(h) + " h free"
+	}
+	return strconv.Itoa(h) + " h " + strconv.Itoa(m) + " min free"
+}
+
+// FirstFreeHour is where "+" opens "Add here": the first whole hour from 09:00 whose hour is
+// free, else the first such hour before 09:00, else the first free quarter hour of the day,
+// else 09:00 (a full day: the dialog reports the overlap).
+func (v DayView) FirstFreeHour() int {
+	free := func(start, length int) bool {
+		for _, b := range v.Blocks {
+			if b.StartMin < start+length && start < b.EndMin {
+				return false
+			}
+		}
+		return true
+	}
+	for _, h := range append(hoursFrom(9, 23), hoursFrom(0, 8)...) {
+		if free(h*60, 60) {
+			return h * 60
+		}
+	}
+	for q := 0; q < 24*60; q += 15 {
+		if free(q, 15) {
+			return q
+		}
+	}
+	return dayFrom
+}
+
+func hoursFrom(first, last int) []int {
+	out := make([]int, 0, last-first+1)
+	for h := first; h <= last; h++ {
+		out = append(out, h)
+	}
+	return out
+}
+
+// Compact says the block is too short for the full card: one line (time and name), its
+// actions in a "⋯" menu.
+func (b BlockView) Compact() bool { return b.EndMin-b.StartMin < compactUnder }
+
+// PlaceChoicesView is what "Add here" and "Add a candidate" offer for a query (the partial
+// of GET /plans/{p}/place-choices): places of the plan's linked collections, then places
+// found by search.
+type PlaceChoicesView struct {
+	Query          string
+	FromPlan       []PlaceChoice
+	FromSearch     []PlaceChoice
+	HasCollections bool
+}
+
+// PlaceChoice is one place to pick: from a linked collection (CollectionPlaceID set) or from
+// search (only PlaceID).
+type PlaceChoice struct {
+	CollectionPlaceID, PlaceID string
+	Name, Detail               string
+	Photo, CategoryKind        string
+}
+
+// Classes of a block card's icon buttons and of its "⋯" menu's items: 44 px touch targets
+// on phones, compact in the grid.
+const (
+	blockButton = "inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded text-slate-600 lg:h-7 lg:w-7"
+	menuButton  = "inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded text-slate-600 lg:h-6 lg:w-7"
+	menuItem    = "flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-left text-slate-800 hover:bg-slate-50 lg:min-h-0"
+)

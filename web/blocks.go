@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -126,11 +127,14 @@ func (s *Server) addBlock(c echo.Context) error {
 	if err != nil {
 		return s.blockConflictPartial(c, err, nb.CollectionPlaceID, nb.Day)
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
 type addBlockByPlaceRequest struct {
 	PlaceID string `json:"place_id" form:"place_id"`
+	// Collect puts the place into the plan's own collection too (created and linked on first
+	// use), as the plan page does.
+	Collect bool `json:"collect" form:"collect"`
 	SlotRequest
 }
 
@@ -147,11 +151,15 @@ func (s *Server) addBlockByPlace(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tb, err := s.store.AddBlockByPlace(c.Request().Context(), caller(c).UserID, c.Param("planId"), placeID, slot, memo)
+	add := s.store.AddBlockByPlace
+	if in.Collect {
+		add = s.store.AddBlockFromSearch
+	}
+	tb, err := add(c.Request().Context(), caller(c).UserID, c.Param("planId"), placeID, slot, memo)
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
 type manualPlaceRequest struct {
@@ -201,12 +209,13 @@ func (s *Server) addManualBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, 0)
 }
 
-// blockAdded answers a new time block: JSON, or for the plan page the day's updated grid.
-func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock) error {
-	partial, err := s.dayPartialAfterChange(c, tb.Day.Day)
+// blockAdded answers a new time block or a time block with new candidates (it had before
+// of them): JSON, or for the plan page the day's updated grid, saying what was added.
+func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock, before int) error {
+	partial, err := s.dayPartialAfterAdd(c, tb, addedAnnouncement(tb, before))
 	if err != nil {
 		return err
 	}
@@ -376,6 +385,8 @@ func (s *Server) timeBlockChanged(c echo.Context, status int, data any) error {
 type addCandidatesRequest struct {
 	CollectionPlaceIDs []string `json:"collection_place_ids" form:"collection_place_ids"`
 	PlaceIDs           []string `json:"place_ids" form:"place_ids"`
+	// Collect puts the one place of place_ids into the plan's own collection too.
+	Collect bool `json:"collect" form:"collect"`
 }
 
 // addCandidates adds candidates to a PLACE time block, from collection places or places.
@@ -400,14 +411,32 @@ func (s *Server) addCandidates(c echo.Context) error {
 			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
 		}
 	}
+	if in.Collect {
+		v.Check(len(in.PlaceIDs) == 1, "place_ids", "must hold exactly one id with collect")
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tb, err := s.store.AddCandidates(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), in.CollectionPlaceIDs, in.PlaceIDs)
+	ctx, userID, planID, timeBlockID := c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId")
+	before := 0
+	if wantsPartial(c) { // the plan page says which candidate the new one is
+		l, err := s.store.Candidates(ctx, userID, planID, timeBlockID)
+		if err != nil {
+			return err
+		}
+		before = len(l.Candidates)
+	}
+	var tb *planner.TimeBlock
+	var err error
+	if in.Collect {
+		tb, err = s.store.AddCandidateFromSearch(ctx, userID, planID, timeBlockID, strings.TrimSpace(in.PlaceIDs[0]))
+	} else {
+		tb, err = s.store.AddCandidates(ctx, userID, planID, timeBlockID, in.CollectionPlaceIDs, in.PlaceIDs)
+	}
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	return s.blockAdded(c, tb, before)
 }
 
 type selectionRequest struct {
@@ -429,7 +458,15 @@ func (s *Server) changeSelection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.blockAdded(c, tb)
+	name := "the candidate"
+	if sel := tb.Selected(); sel != nil && sel.Place != nil {
+		name = sel.Place.Name
+	}
+	partial, err := s.dayPartialAfterAdd(c, tb, "Confirmed "+name+", day "+strconv.Itoa(tb.Day.Day)+", "+clock(tb.Start)+"–"+clock(tb.End))
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(c.Param("planId")))
 }
 
 // candidateWithExpensesJSON is a candidate with its expense items.

@@ -187,6 +187,9 @@ var accessTable = map[string]accessRow{
 	})},
 	"GET /plans/:planId/edit":  {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/edit"} })},
 	"GET /plans/:planId/panel": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/panel?collection=" + f.colID} })},
+	"GET /plans/:planId/place-choices": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.plan + "/place-choices?query=Palace"}
+	})},
 
 	// Plan collections.
 	"GET /plans/:planId/collections": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/collections"} })},

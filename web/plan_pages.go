@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -148,6 +149,133 @@ func (s *Server) dayPartialAfterChange(c echo.Context, day int) (templ.Component
 	return s.dayPartial(c, info, blocks)
 }
 
+// dayPartialAfterAdd is the day grid after the viewer added to the time block tb, for htmx
+// requests: the block marked to be scrolled into view, and what the live region says.
+func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, announce string) (templ.Component, error) {
+	if !wantsPartial(c) {
+		return nil, nil
+	}
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	p, err := s.store.Plan(ctx, userID, c.Param("planId"))
+	if err != nil {
+		return nil, err
+	}
+	info, blocks, _, err := s.store.DayBlocks(ctx, userID, p.ID, tb.Day.Day, planner.Page{Size: planDayPageSize})
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.dayView(ctx, p, info, blocks)
+	if err != nil {
+		return nil, err
+	}
+	v.AddedID = tb.ID
+	return views.DayChanged(v, announce), nil
+}
+
+// blockPlaceName is the name of a time block's candidate i ("free time" for a FREE block).
+func blockPlaceName(tb *planner.TimeBlock, i int) string {
+	if i < 0 || i >= len(tb.Candidates) || tb.Candidates[i].Place == nil {
+		return "free time"
+	}
+	return tb.Candidates[i].Place.Name
+}
+
+// addedAnnouncement says what an add did: "Added Gwangjang Market, day 1, 14:00–15:00", or
+// for candidates "Added N Seoul Tower as a 3rd candidate, day 1, 14:00–15:00".
+func addedAnnouncement(tb *planner.TimeBlock, before int) string {
+	when := ", day " + strconv.Itoa(tb.Day.Day) + ", " + clock(tb.Start) + "–" + clock(tb.End)
+	n := len(tb.Candidates)
+	switch {
+	case before == 0:
+		return "Added " + blockPlaceName(tb, 0) + when
+	case n-before == 1:
+		return "Added " + blockPlaceName(tb, n-1) + " as a " + ordinal(n) + " candidate" + when
+	case n > before:
+		return "Added " + strconv.Itoa(n-before) + " candidates" + when
+	}
+	return "Already a candidate" + when
+}
+
+// ordinal is 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st …
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// placeChoicesMax is how many places "Add here" offers from the plan's collections, and how
+// many it reads from each linked collection to find them.
+const placeChoicesMax = 20
+
+// placeChoices answers what "Add here" and "Add a candidate" offer for ?query=: the places of
+// the plan's linked collections whose name holds the query (all of them, up to
+// placeChoicesMax, for an empty query), then places found by search that are not among them.
+func (s *Server) placeChoices(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("query"))
+	var v planner.Validation
+	v.Check(utf8.ValidString(q) && utf8.RuneCountInString(q) <= searchQueryMax && !strings.ContainsRune(q, 0),
+		"query", "must be at most 50 characters of text")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
+	linked, err := s.store.PlanCollections(ctx, userID, planID)
+	if err != nil {
+		return err
+	}
+	out := views.PlaceChoicesView{Query: q, HasCollections: len(linked) > 0}
+	seen := map[string]bool{}
+	needle := strings.ToLower(q)
+	for _, pc := range linked {
+		list, _, err := s.store.PlanCollectionPlaces(ctx, userID, planID, pc.CollectionID, planner.Page{Size: planner.MaxPageSize}, collectionPlaceSorts["LATEST"], "")
+		if err != nil {
+			return err
+		}
+		for i := range list {
+			cp := &list[i]
+			if len(out.FromPlan) == placeChoicesMax || seen[cp.Place.ID] || !strings.Contains(strings.ToLower(cp.Place.Name), needle) {
+				continue
+			}
+			seen[cp.Place.ID] = true
+			out.FromPlan = append(out.FromPlan, s.placeChoice(cp.Place, cp.ID))
+		}
+	}
+	if q != "" {
+		found, err := s.finder.Search(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, p := range found {
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				out.FromSearch = append(out.FromSearch, s.placeChoice(p, ""))
+			}
+		}
+	}
+	return render(c, http.StatusOK, views.PlaceChoices(out))
+}
+
+func (s *Server) placeChoice(p planner.Place, collectionPlaceID string) views.PlaceChoice {
+	cat := s.categories(p)
+	ch := views.PlaceChoice{CollectionPlaceID: collectionPlaceID, PlaceID: p.ID, Name: p.Name, Detail: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+	if p.Address != "" {
+		ch.Detail += " · " + p.Address
+	}
+	if len(p.Photos) > 0 {
+		ch.Photo = p.Photos[0]
+	}
+	return ch
+}
+
 func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
 	v := views.CandidateView{ID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toMemberView(c.AddedBy),
 		Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}
@@ -167,7 +295,7 @@ func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
 func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList) templ.Component {
 	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
 		When:       "Day " + strconv.Itoa(l.Day.Day) + " · " + clock(l.Start) + "–" + clock(l.End),
-		Candidates: make([]views.CandidateView, len(l.Candidates))}
+		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest}
 	for i := range l.Candidates {
 		v.Candidates[i] = s.toCandidateView(&l.Candidates[i].Candidate)
 		v.Candidates[i].ReadOnly = caller(c).Guest

@@ -107,11 +107,13 @@ type Store interface {
 	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayInfo, []planner.TimeBlock, bool, error)
 	AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error)
 	AddBlockByPlace(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
+	AddBlockFromSearch(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
 	AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error)
 	BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error)
 	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error)
 	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error
 	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
+	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
 	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error

@@ -478,6 +478,19 @@ func (db *DB) AddBlockByPlace(ctx context.Context, userID, planID, placeID strin
 	})
 }
 
+// AddBlockFromSearch adds a PLACE block holding a place found by search, which first joins
+// the plan's own collection (created and linked on first use, see collectForPlan), all in one
+// transaction; AddBlockByPlace's checks and answers.
+func (db *DB) AddBlockFromSearch(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error) {
+	return db.addBlock(ctx, userID, planID, planner.BlockPlace, slot, memo, func(tx *sqlx.Tx) (newCandidate, error) {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return newCandidate{}, err
+		}
+		return collectForPlan(ctx, tx, planID, me.ID, userID, placeID)
+	})
+}
+
 // AddManualBlock adds a PLACE block holding a place the member typed in: a new place of
 // provider MANUAL without a provider place id. The place's URL is kept as its maps link.
 func (db *DB) AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error) {
@@ -752,6 +765,32 @@ func candidateIn(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidat
 // CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK, then COLLECTION_PLACE_NOT_FOUND,
 // PLAN_COLLECTION_NOT_FOUND and PLACE_NOT_FOUND.
 func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error) {
+	return db.addCandidates(ctx, userID, planID, timeBlockID, func(tx *sqlx.Tx, _ string) ([]newCandidate, error) {
+		fromCollections, err := placesOfCollectionPlaces(ctx, tx, planID, collectionPlaceIDs)
+		if err != nil {
+			return nil, err
+		}
+		byPlace, err := existingPlaces(ctx, tx, planID, placeIDs)
+		if err != nil {
+			return nil, err
+		}
+		return append(fromCollections, byPlace...), nil
+	})
+}
+
+// AddCandidateFromSearch adds a place found by search to a PLACE time block as a candidate,
+// the place first joining the plan's own collection (see collectForPlan), in one transaction;
+// AddCandidates's checks, PLACE_NOT_FOUND for the place.
+func (db *DB) AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error) {
+	return db.addCandidates(ctx, userID, planID, timeBlockID, func(tx *sqlx.Tx, memberID string) ([]newCandidate, error) {
+		c, err := collectForPlan(ctx, tx, planID, memberID, userID, placeID)
+		return []newCandidate{c}, err
+	})
+}
+
+// addCandidates adds the candidates resolve finds (given the user's plan membership id) to a
+// PLACE time block, once the plan, membership and time block are checked.
+func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID string, resolve func(tx *sqlx.Tx, memberID string) ([]newCandidate, error)) (*planner.TimeBlock, error) {
 	var out *planner.TimeBlock
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
@@ -765,15 +804,11 @@ func (db *DB) AddCandidates(ctx context.Context, userID, planID, timeBlockID str
 		if typ == planner.BlockFree {
 			return planner.Errorf(planner.CodeCannotAddCandidateToFreeBlock, "A free-time block holds no places.")
 		}
-		fromCollections, err := placesOfCollectionPlaces(ctx, tx, planID, collectionPlaceIDs)
+		cs, err := resolve(tx, me.ID)
 		if err != nil {
 			return err
 		}
-		byPlace, err := existingPlaces(ctx, tx, planID, placeIDs)
-		if err != nil {
-			return err
-		}
-		if err := insertCandidates(ctx, tx, planID, timeBlockID, me.ID, append(fromCollections, byPlace...)); err != nil {
+		if err := insertCandidates(ctx, tx, planID, timeBlockID, me.ID, cs); err != nil {
 			return err
 		}
 		if before <= 1 {

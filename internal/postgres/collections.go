@@ -27,19 +27,9 @@ func (db *DB) CreateCollection(ctx context.Context, userID, title string) (*plan
 	}
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		id := planner.NewID()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO collections (id, title) VALUES ($1, $2)`, id, title); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `
-			INSERT INTO collection_members (id, collection_id, user_id, role, nickname, picture)
-			SELECT $1, $2, u.id, 'OWNER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL`,
-			planner.NewID(), id, userID)
+		id, _, err := insertCollection(ctx, tx, userID, title)
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
 		}
 		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
 	})
@@ -47,6 +37,26 @@ func (db *DB) CreateCollection(ctx context.Context, userID, title string) (*plan
 		return nil, err
 	}
 	return &out, nil
+}
+
+// insertCollection creates a collection owned by the user and answers its id and the owner's
+// membership id.
+func insertCollection(ctx context.Context, tx *sqlx.Tx, userID, title string) (id, memberID string, err error) {
+	id, memberID = planner.NewID(), planner.NewID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO collections (id, title) VALUES ($1, $2)`, id, title); err != nil {
+		return "", "", err
+	}
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO collection_members (id, collection_id, user_id, role, nickname, picture)
+		SELECT $1, $2, u.id, 'OWNER', u.nickname, u.picture FROM users u WHERE u.id = $3 AND u.withdrawn_at IS NULL`,
+		memberID, id, userID)
+	if err != nil {
+		return "", "", err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return "", "", planner.Errorf(planner.CodeUserNotFound, "No such user.")
+	}
+	return id, memberID, nil
 }
 
 // Collections lists the collections the user is an active member of, by the user's join time

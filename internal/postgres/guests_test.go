@@ -125,6 +125,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.AddBlockByPlace(ctx, pg, f.plan, f.places[2], slot(2, "11:00", "12:00"), "")
 			return err
 		},
+		"AddBlockFromSearch": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.AddBlockFromSearch(ctx, pg, f.plan, f.places[2], slot(2, "11:00", "12:00"), "")
+			return err
+		},
 		"AddManualBlock": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddManualBlock(ctx, pg, f.plan, planner.ManualPlace{Name: "Home", Address: "1 Main St"}, slot(2, "13:00", "14:00"), "")
 			return err
@@ -138,6 +142,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddCandidates(ctx, pg, f.plan, f.timeBlock, nil, []string{f.places[2]})
+			return err
+		},
+		"AddCandidateFromSearch": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.AddCandidateFromSearch(ctx, pg, f.plan, f.timeBlock, f.places[2])
 			return err
 		},
 		"ChangeSelection": func(ctx context.Context, db *postgres.DB) error {

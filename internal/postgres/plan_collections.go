@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -192,4 +193,61 @@ func (db *DB) PlanCollectionPlace(ctx context.Context, userID, planID, collectio
 		return err
 	})
 	return out, err
+}
+
+// collectForPlan puts a place found by search into the plan's own collection and answers it as
+// a candidate to add. The plan's own collection is the first collection linked to the plan
+// that is named after it and that the user belongs to; when there is none it is created (owned
+// by the user) and linked, so a plan with no collection yet can be planned at once. A place
+// already in that collection is used as it is. Checks PLACE_NOT_FOUND (no such place, or a
+// manually entered one). memberID is the user's plan membership.
+func collectForPlan(ctx context.Context, tx *sqlx.Tx, planID, memberID, userID, placeID string) (newCandidate, error) {
+	var found bool
+	if planner.ValidID(placeID) {
+		if err := tx.GetContext(ctx, &found, `SELECT EXISTS (SELECT 1 FROM places WHERE id = $1 AND provider <> 'MANUAL')`, placeID); err != nil {
+			return newCandidate{}, err
+		}
+	}
+	if !found {
+		return newCandidate{}, planner.Errorf(planner.CodePlaceNotFound, "No such place.")
+	}
+	var planTitle string
+	if err := tx.GetContext(ctx, &planTitle, `SELECT title FROM plans WHERE id = $1`, planID); err != nil {
+		return newCandidate{}, err
+	}
+	title := strings.TrimSpace(planTitle) // a collection takes any plan title (planner.TitleMax for both)
+	var own struct {
+		CollectionID string `db:"collection_id"`
+		MemberID     string `db:"member_id"`
+	}
+	err := tx.GetContext(ctx, &own, `
+		SELECT c.id AS collection_id, cm.id AS member_id
+		FROM plan_collections pc
+		JOIN collections c ON c.id = pc.collection_id
+		JOIN collection_members cm ON cm.collection_id = c.id AND cm.user_id = $2 AND cm.left_at IS NULL
+		WHERE pc.plan_id = $1 AND c.title = $3
+		ORDER BY pc.created_at, c.id LIMIT 1`, planID, userID, title)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if own.CollectionID, own.MemberID, err = insertCollection(ctx, tx, userID, title); err != nil {
+			return newCandidate{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO plan_collections (plan_id, collection_id, added_by) VALUES ($1, $2, $3)`,
+			planID, own.CollectionID, memberID); err != nil {
+			return newCandidate{}, err
+		}
+	case err != nil:
+		return newCandidate{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO collection_places (id, collection_id, place_id, added_by) VALUES ($1, $2, $3, $4)
+		ON CONFLICT ON CONSTRAINT collection_places_one_per_place DO NOTHING`,
+		planner.NewID(), own.CollectionID, placeID, own.MemberID); err != nil {
+		return newCandidate{}, err
+	}
+	c := newCandidate{placeID: placeID}
+	err = tx.GetContext(ctx, &c.collectionPlaceID, `
+		SELECT id FROM collection_places WHERE collection_id = $1 AND place_id = $2`, own.CollectionID, placeID)
+	return c, err
 }

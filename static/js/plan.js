@@ -1,52 +1,92 @@
-// The plan page: drag a place from the side panel onto a time of the day grid (or use its
-// "Add" button, or "Free time") to open the add-block dialog with the day, the drop time and a
-// default hour; drop a place onto an existing block to add it as a candidate; edit a block in
-// a dialog. Every request goes through htmx and swaps the #day partial.
+// The plan page. Every way to add has a tap and a key as well as a drag: "Add" on a gap of
+// the day, "+" (the first free hour), a tap on an empty time of the grid, "+" on a place of
+// the side panel, and dropping a place on a time (mouse: HTML5 drag; touch: press and hold,
+// then drag, with pointer events) all open "Add here" at that time. Its search offers the
+// places of the plan's collections and of place search. Dropping a place on a block, or
+// "Add a candidate" in its picker, adds a candidate. Every request goes through htmx and
+// swaps the #day partial; the server's answer says what was added in the live region and
+// marks the block to bring into view.
 (function () {
   "use strict";
 
   var doc = document;
   var DEFAULT_MINUTES = 60;
+  var LAST_MINUTE = 24 * 60 - 1;
   var FIRST_VISIBLE_HOUR = 7;
+  var LONG_PRESS_MS = 400;
+  var MOVE_TOLERANCE = 8; // px a finger may wander before a press counts as a scroll
 
   function pad(n) {
     return (n < 10 ? "0" : "") + n;
   }
   function clock(min) {
-    min = Math.max(0, Math.min(min, 24 * 60 - 1));
+    min = Math.max(0, Math.min(min, LAST_MINUTE));
     return pad(Math.floor(min / 60)) + ":" + pad(min % 60);
   }
   function toMinutes(hhmm) {
     var p = (hhmm || "").split(":");
     return parseInt(p[0], 10) * 60 + parseInt(p[1], 10);
   }
+  function dayEl() {
+    return doc.getElementById("day");
+  }
   function day() {
-    var el = doc.getElementById("day");
+    var el = dayEl();
     return el ? el.getAttribute("data-day") : "1";
+  }
+  function firstFree() {
+    var el = dayEl();
+    return el ? parseInt(el.getAttribute("data-first-free"), 10) : 9 * 60;
   }
   function field(form, name) {
     return form.querySelector('[name="' + name + '"]');
   }
+  function canAdd() {
+    return !!doc.getElementById("block-dialog") && !!doc.querySelector("#day [data-add-here]");
+  }
 
-  // Opens the add dialog for a place (collectionPlaceId) or free time (no id) at a time.
-  function openAdd(collectionPlaceId, placeName, startMin) {
+  // --- "Add here" ---
+
+  // The place the dialog will add: from a linked collection (cp), or from search (placeId).
+  function choosePlace(form, place) {
+    var cp = field(form, "collection_place_id");
+    var pid = field(form, "place_id");
+    var collect = field(form, "collect");
+    cp.value = (place && place.cp) || "";
+    pid.value = place && !place.cp ? place.placeId || "" : "";
+    cp.disabled = !cp.value;
+    pid.disabled = collect.disabled = !pid.value;
+    form.closest("dialog").querySelector("[data-place-label]").textContent = (place && place.name) || "";
+  }
+
+  // Opens "Add here" at a time: for a given place, for free time, or to choose a place.
+  function openAdd(opts) {
     var dialog = doc.getElementById("block-dialog");
     if (!dialog) return;
     var form = dialog.querySelector("form");
     form.reset();
-    var type = field(form, "type");
-    var cp = field(form, "collection_place_id");
-    type.value = collectionPlaceId ? "PLACE" : "FREE";
-    cp.value = collectionPlaceId || "";
-    cp.disabled = !collectionPlaceId; // a FREE block sends no collection_place_id at all
-    dialog.querySelector("[data-dialog-title]").textContent = collectionPlaceId ? "Add to the plan" : "Add free time";
-    dialog.querySelector("[data-place-label]").textContent = placeName || "";
+    var free = !!opts.free;
+    field(form, "type").value = free ? "FREE" : "PLACE";
+    choosePlace(form, opts.place || null);
+    dialog.querySelector("[data-dialog-title]").textContent = free ? "Add free time" : "Add here";
+    var search = dialog.querySelector("[data-place-search]");
+    search.hidden = free;
+    var choices = search.querySelector("[data-choices]");
+    if (choices) choices.replaceChildren();
+    var start = Math.max(0, Math.min(opts.start, LAST_MINUTE - 15));
+    var end = Math.min(start + DEFAULT_MINUTES, opts.until || LAST_MINUTE, LAST_MINUTE);
     field(form, "day").value = day();
-    field(form, "start_time").value = clock(startMin);
-    field(form, "end_time").value = clock(Math.min(startMin + DEFAULT_MINUTES, 24 * 60 - 1));
+    field(form, "start_time").value = clock(start);
+    field(form, "end_time").value = clock(end);
     clearErrors(dialog);
     dialog.showModal();
-    field(form, "start_time").focus();
+    if (!free && !opts.place) {
+      var box = search.querySelector("[data-place-search-box]");
+      window.htmx.trigger(box, "choices-open");
+      box.focus();
+    } else {
+      field(form, "start_time").focus();
+    }
   }
 
   function openEdit(button) {
@@ -68,65 +108,254 @@
     if (box) box.replaceChildren();
   }
 
-  // The next free quarter hour from 09:00 for buttons that have no drop point.
-  function defaultStart() {
-    return 9 * 60;
+  function showError(dialog, text) {
+    var box = dialog.querySelector("[data-dialog-errors]");
+    if (!box) return;
+    var p = doc.createElement("p");
+    p.className = "alert alert-error";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    box.replaceChildren(p);
+  }
+
+  function placeOf(el) {
+    return {
+      cp: el.getAttribute("data-collection-place-id") || "",
+      placeId: el.getAttribute("data-place-id") || "",
+      name: el.getAttribute("data-place-name") || "",
+    };
+  }
+
+  // A place of a time block's picker, or of "Add here", was chosen.
+  function choose(button) {
+    var place = placeOf(button);
+    var picker = button.closest("[data-candidate-url]");
+    if (picker) {
+      var values = place.cp ? { collection_place_ids: place.cp } : { place_ids: place.placeId, collect: "true" };
+      window.htmx.ajax("POST", picker.getAttribute("data-candidate-url"), { source: button, target: "#day", swap: "outerHTML", values: values });
+      return;
+    }
+    var form = button.closest("form");
+    if (!form) return;
+    form.querySelectorAll("[data-choice]").forEach(function (b) {
+      b.setAttribute("aria-selected", b === button ? "true" : "false");
+    });
+    choosePlace(form, place);
+    clearErrors(form.closest("dialog"));
+  }
+
+  // --- the places panel: a sheet on phones ---
+
+  function panel() {
+    return doc.getElementById("places-panel");
+  }
+  function setPanel(open) {
+    var p = panel();
+    if (!p) return;
+    p.classList.toggle("max-lg:hidden", !open);
+    doc.querySelectorAll("[data-open-panel]").forEach(function (b) {
+      b.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    if (open) {
+      var first = p.querySelector("button, select, a[href]");
+      if (first) first.focus();
+    }
+  }
+  function panelOpen() {
+    var p = panel();
+    return !!p && !p.classList.contains("max-lg:hidden");
   }
 
   doc.addEventListener("click", function (evt) {
     var t = evt.target instanceof Element ? evt.target : null;
     if (!t) return;
-    var add = t.closest("[data-add-place]");
-    if (add) {
-      var item = add.closest("[data-collection-place-id]");
-      openAdd(item.getAttribute("data-collection-place-id"), item.getAttribute("data-place-name"), defaultStart());
+    var el;
+    if ((el = t.closest("[data-choice]"))) {
+      choose(el);
+      return;
+    }
+    if ((el = t.closest("[data-add-place]"))) {
+      var item = el.closest("[data-collection-place-id]");
+      openAdd({ start: firstFree(), place: placeOf(item) });
       return;
     }
     if (t.closest("[data-add-free]")) {
-      openAdd("", "", defaultStart());
+      openAdd({ start: firstFree(), free: true });
       return;
     }
-    var edit = t.closest("[data-edit-block]");
-    if (edit) openEdit(edit);
+    if ((el = t.closest("[data-add-here]"))) {
+      var until = el.getAttribute("data-add-until");
+      openAdd({ start: parseInt(el.getAttribute("data-add-here"), 10), until: until ? parseInt(until, 10) : 0 });
+      return;
+    }
+    if ((el = t.closest("[data-slot]")) && canAdd()) {
+      openAdd({ start: parseInt(el.getAttribute("data-slot"), 10) });
+      return;
+    }
+    if ((el = t.closest("[data-add-candidate]"))) {
+      var box = doc.getElementById(el.getAttribute("aria-controls"));
+      var open = box.hidden;
+      box.hidden = !open;
+      el.setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) {
+        var input = box.querySelector("[data-place-search-box]");
+        window.htmx.trigger(input, "choices-open");
+        input.focus();
+      }
+      return;
+    }
+    if (t.closest("[data-open-panel]")) {
+      setPanel(!panelOpen());
+      return;
+    }
+    if (t.closest("[data-close-panel]")) {
+      setPanel(false);
+      var opener = doc.querySelector("[data-open-panel]");
+      if (opener) opener.focus();
+      return;
+    }
+    // A "⋯" menu closes once an item is chosen, and when a tap lands elsewhere.
+    var menu = t.closest("[data-block-menu]");
+    if (menu && t.closest("button") && !t.closest("summary")) menu.open = false;
+    doc.querySelectorAll("[data-block-menu][open]").forEach(function (m) {
+      if (m !== menu) m.open = false;
+    });
+    if ((el = t.closest("[data-edit-block]"))) openEdit(el);
+  });
+
+  // Keys: Enter in a search box searches; arrows move between the search box and its places;
+  // Esc closes a "⋯" menu or the places sheet.
+  doc.addEventListener("keydown", function (evt) {
+    var t = evt.target instanceof Element ? evt.target : null;
+    if (!t) return;
+    if (evt.key === "Enter" && t.hasAttribute("data-place-search-box")) {
+      // Enter searches at once; it does not send "Add here" before a place is chosen.
+      evt.preventDefault();
+      window.htmx.trigger(t, "search");
+      return;
+    }
+    if (evt.key === "ArrowDown" || evt.key === "ArrowUp") {
+      var scope = t.closest("[data-place-search]") || t.closest("[data-candidate-url]");
+      if (!scope) return;
+      var items = Array.prototype.slice.call(scope.querySelectorAll("[data-choice]"));
+      if (!items.length) return;
+      var box = scope.querySelector("[data-place-search-box]");
+      var i = items.indexOf(t.closest("[data-choice]"));
+      var next;
+      if (t === box) next = evt.key === "ArrowDown" ? items[0] : null;
+      else if (i >= 0) next = evt.key === "ArrowDown" ? items[Math.min(i + 1, items.length - 1)] : i === 0 ? box : items[i - 1];
+      if (next) {
+        evt.preventDefault();
+        next.focus();
+      }
+      return;
+    }
+    if (evt.key === "Escape") {
+      var menu = t.closest("[data-block-menu][open]");
+      if (menu) {
+        evt.preventDefault();
+        menu.open = false;
+        menu.querySelector("summary").focus();
+        return;
+      }
+      if (panelOpen() && !t.closest("dialog")) {
+        setPanel(false);
+        var opener = doc.querySelector("[data-open-panel]");
+        if (opener) opener.focus();
+      }
+    }
   });
 
   // Dialog forms are sent by htmx to the URL the form names (the edit form's URL holds the
-  // candidate id the dialog was opened for).
+  // candidate id the dialog was opened for; a place from search goes to by-place and joins
+  // the plan's own collection).
   doc.addEventListener("submit", function (evt) {
     var form = evt.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-block-form")) return;
     evt.preventDefault();
     var url = form.getAttribute("data-url");
     if (form.hasAttribute("data-id")) url += "/" + encodeURIComponent(form.getAttribute("data-id"));
+    var type = field(form, "type");
+    if (type && type.value === "PLACE") {
+      var pid = field(form, "place_id");
+      if (!pid.disabled && pid.value) {
+        url += "/by-place";
+      } else if (!field(form, "collection_place_id").value) {
+        showError(form.closest("dialog"), "Choose a place first: search above, then tap a place.");
+        var box = form.querySelector("[data-place-search-box]");
+        if (box) box.focus();
+        return;
+      }
+    }
     window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML" });
   });
 
-  // Drag and drop.
-  var dragged = null;
-  doc.addEventListener("dragstart", function (evt) {
-    var item = evt.target instanceof Element && evt.target.closest("[data-collection-place-id]");
-    if (!item) return;
-    dragged = { id: item.getAttribute("data-collection-place-id"), name: item.getAttribute("data-place-name") };
-    evt.dataTransfer.effectAllowed = "copy";
-    evt.dataTransfer.setData("text/plain", dragged.name);
-  });
-  doc.addEventListener("dragend", function () {
-    dragged = null;
-    highlight(null);
-  });
+  // --- dropping a place on a time or a block ---
+
+  function dropTargetAt(el) {
+    return el && (el.closest("[data-time-block-id]") || el.closest("[data-slot]") || el.closest("[data-gap]"));
+  }
   var lit = null;
   function highlight(el) {
     if (lit) lit.classList.remove("bg-brand-100", "ring-2", "ring-brand-400");
     lit = el;
     if (lit) lit.classList.add("bg-brand-100", "ring-2", "ring-brand-400");
   }
-  function dropTarget(evt) {
-    var t = evt.target instanceof Element ? evt.target : null;
-    return t && (t.closest("[data-time-block-id]") || t.closest("[data-slot]"));
+  function dropOn(target, place) {
+    highlight(null);
+    if (!target) return;
+    if (target.hasAttribute("data-time-block-id")) {
+      // Onto a block: the place becomes one more candidate of it, and the answer brings the
+      // day as it is now (so a refresh held during the drag is not needed).
+      refreshHeld = false;
+      var plan = dayEl().getAttribute("data-plan");
+      window.htmx.ajax(
+        "POST",
+        "/plans/" + encodeURIComponent(plan) + "/blocks/" + encodeURIComponent(target.getAttribute("data-time-block-id")) + "/candidates?day=" + day(),
+        { target: "#day", swap: "outerHTML", values: { collection_place_ids: place.cp } }
+      );
+      return;
+    }
+    var at = target.getAttribute("data-slot") || target.getAttribute("data-gap");
+    openAdd({ start: parseInt(at, 10), place: place });
+  }
+
+  // Mouse: HTML5 drag and drop.
+  var dragged = null;
+  doc.addEventListener("dragstart", function (evt) {
+    var item = evt.target instanceof Element && evt.target.closest("[data-collection-place-id]");
+    if (!item || touch) {
+      if (touch) evt.preventDefault();
+      return;
+    }
+    dragged = placeOf(item);
+    evt.dataTransfer.effectAllowed = "copy";
+    evt.dataTransfer.setData("text/plain", dragged.name);
+  });
+  doc.addEventListener("dragend", function () {
+    dragged = null;
+    highlight(null);
+    replayHeldRefresh();
+  });
+
+  // A live refresh of #day while a place is being dragged would move the day under the
+  // pointer: it is held, and made once the drag ends.
+  var refreshHeld = false;
+  doc.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (!elt || elt.id !== "day" || !(dragged || touch)) return;
+    evt.preventDefault();
+    refreshHeld = true;
+  });
+  function replayHeldRefresh() {
+    if (!refreshHeld) return;
+    refreshHeld = false;
+    var d = dayEl();
+    if (d) window.htmx.trigger(d, "sse:block");
   }
   doc.addEventListener("dragover", function (evt) {
     if (!dragged) return;
-    var target = dropTarget(evt);
+    var target = dropTargetAt(evt.target instanceof Element ? evt.target : null);
     if (!target) return;
     evt.preventDefault();
     evt.dataTransfer.dropEffect = "copy";
@@ -134,23 +363,89 @@
   });
   doc.addEventListener("drop", function (evt) {
     if (!dragged) return;
-    var target = dropTarget(evt);
+    var target = dropTargetAt(evt.target instanceof Element ? evt.target : null);
     if (!target) return;
     evt.preventDefault();
-    highlight(null);
     var place = dragged;
     dragged = null;
-    if (target.hasAttribute("data-time-block-id")) {
-      // Onto a block: the place becomes one more candidate of it.
-      var plan = doc.getElementById("day").getAttribute("data-plan");
-      window.htmx.ajax(
-        "POST",
-        "/plans/" + encodeURIComponent(plan) + "/blocks/" + encodeURIComponent(target.getAttribute("data-time-block-id")) + "/candidates?day=" + day(),
-        { target: "#day", swap: "outerHTML", values: { collection_place_ids: place.id } }
-      );
-      return;
+    dropOn(target, place);
+  });
+
+  // Touch: press and hold a place, then drag it (pointer events; phones fire no HTML5 drag).
+  var press = null; // a finger down on a place, not yet held long enough
+  var touch = null; // a place being dragged by touch: { place, ghost }
+  function endPress() {
+    if (press) clearTimeout(press.timer);
+    press = null;
+  }
+  function endTouch() {
+    if (touch) touch.ghost.remove();
+    touch = null;
+    highlight(null);
+  }
+  function moveGhost(x, y) {
+    touch.ghost.style.transform = "translate(" + (x - 24) + "px," + (y - 48) + "px)";
+  }
+  function targetAt(x, y) {
+    return dropTargetAt(doc.elementFromPoint(x, y));
+  }
+  doc.addEventListener("pointerdown", function (evt) {
+    if (evt.pointerType === "mouse" || !(evt.target instanceof Element)) return;
+    var item = evt.target.closest("[data-collection-place-id]");
+    if (!item || evt.target.closest("button")) return;
+    endPress();
+    var p = { item: item, x: evt.clientX, y: evt.clientY, id: evt.pointerId };
+    p.timer = setTimeout(function () {
+      if (press !== p) return;
+      press = null;
+      var ghost = doc.createElement("div");
+      ghost.className = "pointer-events-none fixed left-0 top-0 z-[70] max-w-[14rem] truncate rounded-xl border border-brand-400 bg-white px-3 py-2 text-sm font-semibold text-slate-900 shadow-xl";
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.setAttribute("data-drag-ghost", "");
+      ghost.textContent = item.getAttribute("data-place-name");
+      doc.body.appendChild(ghost);
+      touch = { place: placeOf(item), ghost: ghost, id: p.id };
+      moveGhost(p.x, p.y);
+      if (navigator.vibrate) navigator.vibrate(15);
+    }, LONG_PRESS_MS);
+    press = p;
+  });
+  doc.addEventListener("pointermove", function (evt) {
+    if (press && evt.pointerId === press.id && Math.hypot(evt.clientX - press.x, evt.clientY - press.y) > MOVE_TOLERANCE) endPress();
+    if (!touch || evt.pointerId !== touch.id) return;
+    moveGhost(evt.clientX, evt.clientY);
+    highlight(targetAt(evt.clientX, evt.clientY));
+    // Near an edge, the page scrolls so every time of the day can be reached.
+    if (evt.clientY < 72) window.scrollBy(0, -12);
+    else if (evt.clientY > window.innerHeight - 72) window.scrollBy(0, 12);
+  });
+  doc.addEventListener("pointerup", function (evt) {
+    endPress();
+    if (!touch || evt.pointerId !== touch.id) return;
+    var place = touch.place;
+    var target = targetAt(evt.clientX, evt.clientY);
+    endTouch();
+    if (target) {
+      if (!target.hasAttribute("data-time-block-id")) setPanel(false);
+      dropOn(target, place);
     }
-    openAdd(place.id, place.name, parseInt(target.getAttribute("data-slot"), 10));
+    replayHeldRefresh();
+  });
+  doc.addEventListener("pointercancel", function () {
+    endPress();
+    endTouch();
+    replayHeldRefresh();
+  });
+  // While a place is held, the finger drags it instead of scrolling the page.
+  doc.addEventListener(
+    "touchmove",
+    function (evt) {
+      if (touch) evt.preventDefault();
+    },
+    { passive: false }
+  );
+  doc.addEventListener("contextmenu", function (evt) {
+    if (press || touch) evt.preventDefault();
   });
 
   // Keep the end after the start when the start moves in the add dialog.
@@ -163,10 +458,13 @@
   });
 
   // Show the working hours first when a day is shown; a refresh of the same day (another
-  // member's change arriving live) keeps the scroll where it was.
+  // member's change arriving live) keeps the scroll where it was. A block the viewer just
+  // added to is brought into view.
   var shownDay = null;
   var kept = 0;
   doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "day") return; // only #day's own swaps replace the scroller
     var scroller = doc.querySelector("[data-day-scroll]");
     if (scroller) kept = scroller.scrollTop;
   });
@@ -175,11 +473,20 @@
     if (!scroller) return;
     if (day() === shownDay) {
       scroller.scrollTop = kept;
-      return;
+    } else {
+      shownDay = day();
+      var first = scroller.querySelector('[data-slot="' + FIRST_VISIBLE_HOUR * 60 + '"]');
+      if (first) scroller.scrollTop = first.offsetTop;
     }
-    shownDay = day();
-    var first = scroller.querySelector('[data-slot="' + FIRST_VISIBLE_HOUR * 60 + '"]');
-    if (first) scroller.scrollTop = first.offsetTop;
+    var added = scroller.querySelector("[data-just-added]");
+    if (added) {
+      added.removeAttribute("data-just-added");
+      if (scroller.scrollHeight > scroller.clientHeight) {
+        scroller.scrollTop = added.offsetTop - (scroller.clientHeight - added.offsetHeight) / 2; // the grid scrolls, not the page
+      } else {
+        added.scrollIntoView({ block: "center" });
+      }
+    }
   }
   scrollDay();
   doc.addEventListener("htmx:afterSettle", function (evt) {
