@@ -161,6 +161,7 @@ func (s *shell) run() {
 		s.menu(t, s.ana, `details[data-export-menu]`, "export menu")
 		s.membersDrawer(t, "plan")
 		s.addDialog(t)
+		s.picker(t)
 		s.ana.click(t, fmt.Sprintf(`button[hx-post=%s]`, js(plan+"/invitations")))
 		invite = waitFor[string](t, s.ana, "the invite link", `(document.querySelector("#invite-url") || {}).value || ""`)
 		s.fits(t, s.ana, "plan with its invite link")
@@ -417,6 +418,22 @@ func (s *shell) membersDrawer(t *testing.T, page string) {
 	b.do(t, "open the members drawer again", chromedp.Evaluate[chromedp.Void](`document.querySelector("#members-dialog").showModal()`))
 	b.do(t, "tap the backdrop", chromedp.MouseClickXY(4, 4))
 	b.waitUntil(t, "a tap on the backdrop to close the members drawer", `!document.querySelector("#members-dialog").open`)
+}
+
+// picker opens the candidate picker of the day's first block with one: it lies in the viewport
+// with its close button, and axe finds no serious violation in it (its opinions, badges,
+// "Add a candidate").
+func (s *shell) picker(t *testing.T) {
+	t.Helper()
+	b := s.ana
+	open := `#day button[title="Candidates"]`
+	b.clickAndAwait(t, open, "get "+eval[string](t, b, fmt.Sprintf(`document.querySelector(%s).getAttribute("hx-get")`, js(open))))
+	b.waitUntil(t, "the candidate picker open", `document.querySelector("#picker-dialog").open`)
+	s.inside(t, b, `#picker-dialog`, "the candidate picker")
+	s.screenshot(t, b, "plan candidate picker", false)
+	s.axe(t, b, "plan with the candidate picker open")
+	b.do(t, "press Escape", chromedp.KeyEvent(kb.Escape))
+	b.waitUntil(t, "Escape to close the candidate picker", `!document.querySelector("#picker-dialog").open`)
 }
 
 // addDialog opens the plan page's add-block dialog (the day's "Add") and checks it lies in the
