@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,5 +171,37 @@ func mustHave(t *testing.T, html string, wants ...string) {
 		if !strings.Contains(html, w) {
 			t.Errorf("lacks %s in %s", w, html)
 		}
+	}
+}
+
+// TestPlaceChoicesCostTheSameHoweverManyCollections: "Add here" reads the places of every
+// collection linked to the plan in one query, so linking more collections adds no statement,
+// and a place held by several of them is offered once.
+func TestPlaceChoicesCostTheSameHoweverManyCollections(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	ben := a.signedInBrowser(t, "pf-ben", "Ben")
+	path := "/plans/" + f.plan.PlanID + "/place-choices?query=" + url.QueryEscape(f.otherPlace.Place.Name)
+	statements := func() int {
+		a.queries.Reset()
+		fragment(t, a.htmx(ben, "GET", path, ""), http.StatusOK)
+		return a.queries.Count()
+	}
+	before := statements()
+	var ids []string
+	for i := range 3 {
+		c := a.createCollection(f.ana, fmt.Sprintf("More %d", i))
+		a.addPlace(f.ana, c.CollectionID, f.otherPlace.Place.PlaceID)
+		ids = append(ids, c.CollectionID)
+	}
+	if res := a.do(req{Method: "POST", Path: "/plans/" + f.plan.PlanID + "/collections", Token: f.ana, Body: map[string]any{"collection_ids": ids}}); res.Status != http.StatusCreated {
+		t.Fatalf("link: %d %s", res.Status, res.Body)
+	}
+	if after := statements(); after != before {
+		t.Errorf("GET place-choices ran %d statements with 4 linked collections, %d with 1", after, before)
+	}
+	html := fragment(t, a.htmx(ben, "GET", path, ""), http.StatusOK)
+	if n := count(html, `data-place-name="`+f.otherPlace.Place.Name+`"`); n != 1 {
+		t.Errorf("%s offered %d times, want once (it is in three linked collections): %s", f.otherPlace.Place.Name, n, html)
 	}
 }

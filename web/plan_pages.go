@@ -212,8 +212,7 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + suffix
 }
 
-// placeChoicesMax is how many places "Add here" offers from the plan's collections, and how
-// many it reads from each linked collection to find them.
+// placeChoicesMax is how many places "Add here" offers from the plan's collections.
 const placeChoicesMax = 20
 
 // placeChoices answers what "Add here" and "Add a candidate" offer for ?query=: the places of
@@ -234,20 +233,13 @@ func (s *Server) placeChoices(c echo.Context) error {
 	}
 	out := views.PlaceChoicesView{Query: q, HasCollections: len(linked) > 0}
 	seen := map[string]bool{}
-	needle := strings.ToLower(q)
-	for _, pc := range linked {
-		list, _, err := s.store.PlanCollectionPlaces(ctx, userID, planID, pc.CollectionID, planner.Page{Size: planner.MaxPageSize}, collectionPlaceSorts["LATEST"], "")
-		if err != nil {
-			return err
-		}
-		for i := range list {
-			cp := &list[i]
-			if len(out.FromPlan) == placeChoicesMax || seen[cp.Place.ID] || !strings.Contains(strings.ToLower(cp.Place.Name), needle) {
-				continue
-			}
-			seen[cp.Place.ID] = true
-			out.FromPlan = append(out.FromPlan, s.placeChoice(cp.Place, cp.ID))
-		}
+	fromPlan, err := s.store.PlanPlaces(ctx, userID, planID, q, placeChoicesMax)
+	if err != nil {
+		return err
+	}
+	for _, cp := range fromPlan {
+		seen[cp.Place.ID] = true
+		out.FromPlan = append(out.FromPlan, s.placeChoice(cp.Place, cp.ID))
 	}
 	if q != "" {
 		found, err := s.finder.Search(ctx, q)

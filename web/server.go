@@ -103,6 +103,7 @@ type Store interface {
 	PlanCollections(ctx context.Context, userID, planID string) ([]planner.PlanCollection, error)
 	UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error
 	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
+	PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error)
 	PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error)
 	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayInfo, []planner.TimeBlock, bool, error)
 	AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error)

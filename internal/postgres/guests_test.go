@@ -297,6 +297,7 @@ var notWrites = map[string]string{
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
 	"ClaimPictureUpload": "the signed upload URL is the authorization", "PictureKeysInUse": "periodic job",
 	"SessionRevoked":     "read",
+	"PlanPlaces":         "read",
 	"RotateRefreshToken": "the refresh token is the authorization", "RevokeRefreshToken": "the refresh token is the authorization",
 	"Tx": "test helper (export_test.go)", "HoldFeed": "test helper (feed_export_test.go)", "PlanVersion": "test helper (feed_export_test.go)",
 }

@@ -178,6 +178,40 @@ func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collecti
 	return out, hasNext, err
 }
 
+// PlanPlaces lists the places of the collections linked to the plan whose names hold needle
+// (in any case; every place for ""), the most recently added first, each place once and at
+// most limit of them, for a member ("Add here" offers them). Two statements whatever the
+// number of linked collections.
+func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error) {
+	var out []planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		var rows []collectionPlaceRow
+		if err := tx.SelectContext(ctx, &rows, `
+			WITH picked AS (
+				SELECT DISTINCT ON (cp.place_id) cp.id, cp.created_at
+				FROM plan_collections pc
+				JOIN collection_places cp ON cp.collection_id = pc.collection_id
+				JOIN places p ON p.id = cp.place_id
+				WHERE pc.plan_id = $1 AND strpos(lower(p.name), lower($2)) > 0
+				ORDER BY cp.place_id, cp.created_at DESC, cp.id
+			)`+collectionPlaceSQL+`
+			JOIN picked ON picked.id = cp.id
+			ORDER BY picked.created_at DESC, cp.id
+			LIMIT $3`, planID, needle, limit); err != nil {
+			return err
+		}
+		out = make([]planner.CollectionPlace, len(rows))
+		for i, r := range rows {
+			out[i] = planner.CollectionPlace{ID: r.CPID, CollectionID: r.CollectionID, Memo: r.Memo, Place: r.placeRow.place()}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // PlanCollectionPlace loads one place of a collection linked to a plan, for a plan member.
 func (db *DB) PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error) {
 	var out *planner.CollectionPlace
