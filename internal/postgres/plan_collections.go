@@ -179,9 +179,10 @@ func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collecti
 }
 
 // PlanPlaces lists the places of the collections linked to the plan whose names hold needle
-// (in any case; every place for ""), the most recently added first, each place once and at
-// most limit of them, for a member ("Add here" offers them). Two statements whatever the
-// number of linked collections.
+// (in any case; every place for ""): collection by collection in the order they were linked,
+// each one's most recently added first, each place once (where it first appears) and at most
+// limit of them, for a member ("Add here" offers them). Two statements whatever the number of
+// linked collections.
 func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error) {
 	var out []planner.CollectionPlace
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
@@ -191,15 +192,15 @@ func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, lim
 		var rows []collectionPlaceRow
 		if err := tx.SelectContext(ctx, &rows, `
 			WITH picked AS (
-				SELECT DISTINCT ON (cp.place_id) cp.id, cp.created_at
+				SELECT DISTINCT ON (cp.place_id) cp.id, pc.created_at AS linked_at, pc.collection_id AS linked_id, cp.created_at AS added_at
 				FROM plan_collections pc
 				JOIN collection_places cp ON cp.collection_id = pc.collection_id
 				JOIN places p ON p.id = cp.place_id
 				WHERE pc.plan_id = $1 AND strpos(lower(p.name), lower($2)) > 0
-				ORDER BY cp.place_id, cp.created_at DESC, cp.id
+				ORDER BY cp.place_id, pc.created_at, pc.collection_id, cp.created_at DESC, cp.id
 			)`+collectionPlaceSQL+`
 			JOIN picked ON picked.id = cp.id
-			ORDER BY picked.created_at DESC, cp.id
+			ORDER BY picked.linked_at, picked.linked_id, picked.added_at DESC, cp.id
 			LIMIT $3`, planID, needle, limit); err != nil {
 			return err
 		}
