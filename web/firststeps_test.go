@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -300,6 +301,30 @@ func TestSearchNearRanksTheCityFirst(t *testing.T) {
 		t.Fatalf("near=%s: first is %s", city, near[0].Name)
 	}
 	a.do(req{Method: "GET", Path: "/places/search?query=x&near=" + strings.Repeat("n", 101), Token: ana}).problem(t, 400, "INVALID_REQUEST")
+
+	// "Add here" on a plan page sends the plan's destination (#plan-near) with its search, and
+	// the choices found by search come in the same order as the biased search.
+	b := a.signedInBrowser(t, "near-ana", "Ana")
+	var p planJSON
+	res := a.do(req{Method: "POST", Path: "/plans", Token: ana, Body: map[string]any{"title": "Near", "start_date": "2026-04-01", "end_date": "2026-04-01"}})
+	if err := json.Unmarshal(res.Body, &p); err != nil || res.Status != http.StatusCreated {
+		t.Fatalf("plan: %d %s", res.Status, res.Body)
+	}
+	page := a.page(t, b, "/plans/"+p.PlanID)
+	mustHave(t, page, `id="plan-near" name="near" value=""`, `hx-include="#plan-near"`)
+	choices := fragment(t, a.htmx(b, "GET", "/plans/"+p.PlanID+"/place-choices?query=market&near="+url.QueryEscape(city), ""), http.StatusOK)
+	ids := regexp.MustCompile(`data-place-id="([^"]+)"`).FindAllStringSubmatch(choices, -1)
+	if len(ids) != len(near) {
+		t.Fatalf("place choices: %d places, the search %d: %s", len(ids), len(near), choices)
+	}
+	for i := range ids {
+		if ids[i][1] != near[i].PlaceID {
+			t.Fatalf("place choice %d is %s, the biased search has %s", i, ids[i][1], near[i].Name)
+		}
+	}
+	if res := a.htmx(b, "GET", "/plans/"+p.PlanID+"/place-choices?query=x&near="+strings.Repeat("n", 101), ""); res.Status != http.StatusBadRequest {
+		t.Errorf("a 101-character near: %d", res.Status)
+	}
 }
 
 // Empty lists and an empty collection say what to do next, with the way to do it.

@@ -49,17 +49,23 @@ func (s *Server) toPlaceJSON(p planner.Place) placeJSON {
 // searchQueryMax bounds the search text, in characters.
 const searchQueryMax = 50
 
-// searchPlaces answers up to ten places matching ?query=, best first; a blank query is [].
-// ?near= names a city (a plan's destination) whose places rank first.
-func (s *Server) searchPlaces(c echo.Context) error {
-	q := strings.TrimSpace(c.QueryParam("query"))
-	near := strings.TrimSpace(c.QueryParam("near"))
+// searchParams reads a place search's ?query= and ?near= (a city, a plan's destination, whose
+// places rank first), trimmed and checked.
+func searchParams(c echo.Context) (query, near string, err error) {
+	query, near = strings.TrimSpace(c.QueryParam("query")), strings.TrimSpace(c.QueryParam("near"))
 	var v planner.Validation
-	v.Check(utf8.ValidString(q) && utf8.RuneCountInString(q) <= searchQueryMax && !strings.ContainsRune(q, 0),
+	v.Check(utf8.ValidString(query) && utf8.RuneCountInString(query) <= searchQueryMax && !strings.ContainsRune(query, 0),
 		"query", "must be at most 50 characters of text")
 	v.Check(utf8.ValidString(near) && utf8.RuneCountInString(near) <= planner.DestinationNameMax && !strings.ContainsRune(near, 0),
 		"near", "must be at most 100 characters of text")
-	if err := v.Err(); err != nil {
+	return query, near, v.Err()
+}
+
+// searchPlaces answers up to ten places matching ?query=, best first; a blank query is [].
+// ?near= names a city (a plan's destination) whose places rank first.
+func (s *Server) searchPlaces(c echo.Context) error {
+	q, near, err := searchParams(c)
+	if err != nil {
 		return err
 	}
 	out := []placeJSON{}

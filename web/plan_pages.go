@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -217,13 +216,11 @@ const placeChoicesMax = 20
 
 // placeChoices answers what "Add here" and "Add a candidate" offer for ?query=: the places of
 // the plan's linked collections whose name holds the query (all of them, up to
-// placeChoicesMax, for an empty query), then places found by search that are not among them.
+// placeChoicesMax, for an empty query), then places found by search that are not among them,
+// those of ?near= (the plan's destination, which the page sends) first.
 func (s *Server) placeChoices(c echo.Context) error {
-	q := strings.TrimSpace(c.QueryParam("query"))
-	var v planner.Validation
-	v.Check(utf8.ValidString(q) && utf8.RuneCountInString(q) <= searchQueryMax && !strings.ContainsRune(q, 0),
-		"query", "must be at most 50 characters of text")
-	if err := v.Err(); err != nil {
+	q, near, err := searchParams(c)
+	if err != nil {
 		return err
 	}
 	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
@@ -242,7 +239,7 @@ func (s *Server) placeChoices(c echo.Context) error {
 		out.FromPlan = append(out.FromPlan, s.placeChoice(cp.Place, cp.ID))
 	}
 	if q != "" {
-		found, err := s.finder.Search(ctx, q)
+		found, err := s.finder.SearchNear(ctx, q, near)
 		if err != nil {
 			return err
 		}
