@@ -1,12 +1,14 @@
 package web
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -203,5 +205,128 @@ func TestPlaceChoicesCostTheSameHoweverManyCollections(t *testing.T) {
 	html := fragment(t, a.htmx(ben, "GET", path, ""), http.StatusOK)
 	if n := count(html, `data-place-name="`+f.otherPlace.Place.Name+`"`); n != 1 {
 		t.Errorf("%s offered %d times, want once (it is in three linked collections): %s", f.otherPlace.Place.Name, n, html)
+	}
+}
+
+// TestThePlansOwnCollectionIsTheSameForEveryoneAndEveryName: the plan remembers its own
+// collection, so renaming the plan keeps it; every member adds to the same one (joining it, or
+// rejoining after leaving it; someone its owner removed is refused); unlinked, it is linked
+// again on use; deleted, the next use creates another. Concurrent first uses create one.
+func TestThePlansOwnCollectionIsTheSameForEveryoneAndEveryName(t *testing.T) {
+	a := newTestApp(t)
+	a.loadCatalog()
+	ana, ben := a.member("oc-ana", "Ana"), a.member("oc-ben", "Ben")
+	plan := a.createPlan(ana, "Seoul in spring", "2026-04-01", "2026-04-02")
+	a.joinPlan(plan.PlanID, "oc-ben")
+	blocks := "/plans/" + plan.PlanID + "/blocks"
+	places := a.catalogPlaces(t, 8)
+	hour := 8
+	add := func(token, placeID string) response {
+		hour++
+		return a.do(req{Method: "POST", Path: blocks + "/by-place", Token: token, Body: map[string]any{
+			"place_id": placeID, "collect": true, "day": 1, "start_time": fmt.Sprintf("%02d:00", hour), "end_time": fmt.Sprintf("%02d:30", hour)}})
+	}
+	ownOf := func() string {
+		t.Helper()
+		var id sql.NullString
+		if err := a.db.Get(&id, `SELECT own_collection_id FROM plans WHERE id = $1`, plan.PlanID); err != nil {
+			t.Fatal(err)
+		}
+		return id.String
+	}
+
+	// Concurrent first uses by two members: one collection, linked once, both places in it.
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	statuses := make([]int, 2)
+	for i, token := range []string{ana, ben} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			res := a.do(req{Method: "POST", Path: blocks + "/by-place", Token: token, Body: map[string]any{
+				"place_id": places[i], "collect": true, "day": 2, "start_time": fmt.Sprintf("%02d:00", 10+i), "end_time": fmt.Sprintf("%02d:30", 10+i)}})
+			statuses[i] = res.Status
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if statuses[0] != http.StatusOK || statuses[1] != http.StatusOK {
+		t.Fatalf("concurrent first uses: %v", statuses)
+	}
+	own := ownOf()
+	linked := a.linkedCollections(ana, plan.PlanID)
+	if own == "" || len(linked) != 1 || linked[0].CollectionID != own || linked[0].Title != "Seoul in spring" {
+		t.Fatalf("own %q, linked %+v", own, linked)
+	}
+	countPlaces := func(collectionID string) int {
+		t.Helper()
+		var n int
+		if err := a.db.Get(&n, `SELECT count(*) FROM collection_places WHERE collection_id = $1`, collectionID); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := countPlaces(own); n != 2 {
+		t.Fatalf("own collection holds %d places, want 2", n)
+	}
+
+	// Renamed, the plan keeps its collection.
+	if res := a.do(req{Method: "PUT", Path: "/plans/" + plan.PlanID, Token: ana, Body: map[string]any{
+		"title": "Seoul and Busan", "start_date": "2026-04-01", "end_date": "2026-04-02"}}); res.Status != http.StatusOK {
+		t.Fatalf("rename: %d %s", res.Status, res.Body)
+	}
+	if res := add(ben, places[2]); res.Status != http.StatusOK || ownOf() != own || countPlaces(own) != 3 {
+		t.Fatalf("after a rename: %d, own %q (was %q), %d places", res.Status, ownOf(), own, countPlaces(own))
+	}
+
+	// Whoever of the two came second joined the collection; when they leave it, adding from
+	// the plan brings them back in.
+	owner, other := ana, ben
+	var ownerProvider string
+	if err := a.db.Get(&ownerProvider, `SELECT u.provider_id FROM collection_members cm JOIN users u ON u.id = cm.user_id
+		WHERE cm.collection_id = $1 AND cm.role = 'OWNER'`, own); err != nil {
+		t.Fatal(err)
+	}
+	if ownerProvider == "oc-ben" {
+		owner, other = ben, ana
+	}
+	collection := "/collections/" + own
+	if res := a.do(req{Method: "DELETE", Path: collection + "/members/me", Token: other}); res.Status != http.StatusNoContent {
+		t.Fatalf("leave: %d %s", res.Status, res.Body)
+	}
+	if res := add(other, places[3]); res.Status != http.StatusOK || countPlaces(own) != 4 {
+		t.Fatalf("after leaving: %d %s", res.Status, res.Body)
+	}
+	// Removed by the collection's owner, they are refused (and nothing is added).
+	otherInCollection := a.myMemberID(t, other, collection, "collection_member_id")
+	if res := a.do(req{Method: "DELETE", Path: collection + "/members/" + otherInCollection, Token: owner}); res.Status != http.StatusNoContent {
+		t.Fatalf("remove: %d %s", res.Status, res.Body)
+	}
+	add(other, places[4]).problem(t, 403, "MEMBER_REMOVED")
+	if n := countPlaces(own); n != 4 {
+		t.Fatalf("a refused add left %d places", n)
+	}
+
+	// Unlinked, it is linked again on use.
+	if res := a.do(req{Method: "DELETE", Path: "/plans/" + plan.PlanID + "/collections/" + own, Token: owner}); res.Status != http.StatusNoContent {
+		t.Fatalf("unlink: %d %s", res.Status, res.Body)
+	}
+	if res := add(owner, places[5]); res.Status != http.StatusOK {
+		t.Fatalf("after unlinking: %d %s", res.Status, res.Body)
+	}
+	if linked := a.linkedCollections(ana, plan.PlanID); len(linked) != 1 || linked[0].CollectionID != own {
+		t.Fatalf("relinked: %+v", linked)
+	}
+
+	// Deleted, the next use creates another, named after the plan as it is now.
+	if res := a.do(req{Method: "DELETE", Path: collection, Token: owner}); res.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	if res := add(owner, places[6]); res.Status != http.StatusOK {
+		t.Fatalf("after deleting: %d %s", res.Status, res.Body)
+	}
+	if linked := a.linkedCollections(ana, plan.PlanID); len(linked) != 1 || linked[0].CollectionID == own || linked[0].CollectionID != ownOf() || linked[0].Title != "Seoul and Busan" {
+		t.Fatalf("a new own collection: %+v (own %q)", linked, ownOf())
 	}
 }

@@ -231,11 +231,14 @@ func (db *DB) PlanCollectionPlace(ctx context.Context, userID, planID, collectio
 }
 
 // collectForPlan puts a place found by search into the plan's own collection and answers it as
-// a candidate to add. The plan's own collection is the first collection linked to the plan
-// that is named after it and that the user belongs to; when there is none it is created (owned
-// by the user) and linked, so a plan with no collection yet can be planned at once. A place
-// already in that collection is used as it is. Checks PLACE_NOT_FOUND (no such place, or a
-// manually entered one). memberID is the user's plan membership.
+// a candidate to add. The plan's own collection is the one plans.own_collection_id names; on
+// first use (or once that collection is deleted) it is created, named after the plan and owned
+// by the user. It is linked to the plan again if someone unlinked it, and the user joins it when
+// not a member yet (or again after leaving it); someone the collection's owner removed from it
+// gets MEMBER_REMOVED. Concurrent first uses create one collection: the plan's row is locked
+// (FOR NO KEY UPDATE, which blocks no insert referring to the plan). A place already in the
+// collection is used as it is. Checks PLACE_NOT_FOUND (no such place, or a manually entered
+// one). memberID is the user's plan membership.
 func collectForPlan(ctx context.Context, tx *sqlx.Tx, planID, memberID, userID, placeID string) (newCandidate, error) {
 	var found bool
 	if planner.ValidID(placeID) {
@@ -246,43 +249,60 @@ func collectForPlan(ctx context.Context, tx *sqlx.Tx, planID, memberID, userID, 
 	if !found {
 		return newCandidate{}, planner.Errorf(planner.CodePlaceNotFound, "No such place.")
 	}
-	var planTitle string
-	if err := tx.GetContext(ctx, &planTitle, `SELECT title FROM plans WHERE id = $1`, planID); err != nil {
+	var own struct {
+		Title        string         `db:"title"`
+		CollectionID sql.NullString `db:"own_collection_id"`
+		MemberID     sql.NullString `db:"member_id"`
+		Left         bool           `db:"has_left"`
+		Removed      bool           `db:"removed"`
+	}
+	if err := tx.GetContext(ctx, &own, `
+		SELECT p.title, p.own_collection_id, cm.id AS member_id,
+		       COALESCE(cm.left_at IS NOT NULL, false) AS has_left, COALESCE(cm.removed_at IS NOT NULL, false) AS removed
+		FROM plans p
+		LEFT JOIN collection_members cm ON cm.collection_id = p.own_collection_id AND cm.user_id = $2
+		WHERE p.id = $1
+		FOR NO KEY UPDATE OF p`, planID, userID); err != nil {
 		return newCandidate{}, err
 	}
-	title := strings.TrimSpace(planTitle) // a collection takes any plan title (planner.TitleMax for both)
-	var own struct {
-		CollectionID string `db:"collection_id"`
-		MemberID     string `db:"member_id"`
-	}
-	err := tx.GetContext(ctx, &own, `
-		SELECT c.id AS collection_id, cm.id AS member_id
-		FROM plan_collections pc
-		JOIN collections c ON c.id = pc.collection_id
-		JOIN collection_members cm ON cm.collection_id = c.id AND cm.user_id = $2 AND cm.left_at IS NULL
-		WHERE pc.plan_id = $1 AND c.title = $3
-		ORDER BY pc.created_at, c.id LIMIT 1`, planID, userID, title)
+	collectionID, collectionMember := own.CollectionID.String, own.MemberID.String
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		if own.CollectionID, own.MemberID, err = insertCollection(ctx, tx, userID, title); err != nil {
+	case !own.CollectionID.Valid:
+		// A collection takes any plan title (planner.TitleMax for both).
+		id, cm, err := insertCollection(ctx, tx, userID, strings.TrimSpace(own.Title))
+		if err != nil {
 			return newCandidate{}, err
 		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO plan_collections (plan_id, collection_id, added_by) VALUES ($1, $2, $3)`,
-			planID, own.CollectionID, memberID); err != nil {
+		collectionID, collectionMember = id, cm
+		if _, err := tx.ExecContext(ctx, `UPDATE plans SET own_collection_id = $2 WHERE id = $1`, planID, collectionID); err != nil {
 			return newCandidate{}, err
 		}
-	case err != nil:
+	case own.Removed:
+		return newCandidate{}, planner.Errorf(planner.CodeMemberRemoved, "The owner of this plan's collection removed you from it.")
+	case !own.MemberID.Valid || own.Left:
+		if err := tx.GetContext(ctx, &collectionMember, `
+			INSERT INTO collection_members (id, collection_id, user_id, role, nickname, picture)
+			SELECT $1, $2, u.id, 'MEMBER', u.nickname, u.picture FROM users u WHERE u.id = $3
+			ON CONFLICT ON CONSTRAINT collection_members_one_per_user
+			DO UPDATE SET left_at = NULL, joined_at = now(), nickname = EXCLUDED.nickname, picture = EXCLUDED.picture
+			RETURNING id`, planner.NewID(), collectionID, userID); err != nil {
+			return newCandidate{}, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO plan_collections (plan_id, collection_id, added_by) VALUES ($1, $2, $3)
+		ON CONFLICT ON CONSTRAINT plan_collections_pkey DO NOTHING`,
+		planID, collectionID, memberID); err != nil {
 		return newCandidate{}, err
 	}
 	if _, err := tx.ExecContext(ctx, `
 		INSERT INTO collection_places (id, collection_id, place_id, added_by) VALUES ($1, $2, $3, $4)
 		ON CONFLICT ON CONSTRAINT collection_places_one_per_place DO NOTHING`,
-		planner.NewID(), own.CollectionID, placeID, own.MemberID); err != nil {
+		planner.NewID(), collectionID, placeID, collectionMember); err != nil {
 		return newCandidate{}, err
 	}
 	c := newCandidate{placeID: placeID}
-	err = tx.GetContext(ctx, &c.collectionPlaceID, `
-		SELECT id FROM collection_places WHERE collection_id = $1 AND place_id = $2`, own.CollectionID, placeID)
+	err := tx.GetContext(ctx, &c.collectionPlaceID, `
+		SELECT id FROM collection_places WHERE collection_id = $1 AND place_id = $2`, collectionID, placeID)
 	return c, err
 }
