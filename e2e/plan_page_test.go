@@ -257,6 +257,16 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		tap(t, ana, `#day [data-open-panel]`)
 		ana.waitUntil(t, "the places sheet", `getComputedStyle(document.querySelector("#places-panel")).position === "fixed" && document.querySelector("#places-panel").getClientRects().length > 0`)
 		checkInViewport(t, ana, "#places-panel")
+		// A tap outside the sheet (on the plan's title) closes it; the button opens it again.
+		eval[chromedp.Void](t, ana, `window.scrollTo({top: 0, behavior: "instant"})`)
+		title := eval[[]float64](t, ana, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector("main h1").getBoundingClientRect())`)
+		if top := eval[float64](t, ana, `document.querySelector("#places-panel").getBoundingClientRect().top`); title[1] >= top {
+			t.Fatalf("the title (y %.0f) is under the sheet (top %.0f)", title[1], top)
+		}
+		ana.do(t, "tap the plan's title", touchAt(input.DispatchTouchEventTypeTouchStart, title[0], title[1]), touchAt(input.DispatchTouchEventTypeTouchEnd, 0, 0))
+		ana.waitUntil(t, "the places sheet closed", `document.querySelector("#places-panel").getClientRects().length === 0 && document.querySelector("#day [data-open-panel]").getAttribute("aria-expanded") === "false"`)
+		tap(t, ana, `#day [data-open-panel]`)
+		ana.waitUntil(t, "the places sheet again", `document.querySelector("#places-panel").getClientRects().length > 0`)
 		// The person scrolls the morning's free time above the sheet.
 		gap := `#day [data-gap="540"]`
 		eval[chromedp.Void](t, ana, fmt.Sprintf(`window.scrollBy({top: document.querySelector(%s).getBoundingClientRect().top - 230, behavior: "instant"})`, js(gap)))

@@ -161,6 +161,11 @@
       if (first) first.focus();
     }
   }
+  // isSheet: the panel is the phone's bottom sheet (below lg), not the desktop's side column.
+  function isSheet() {
+    var p = panel();
+    return !!p && getComputedStyle(p).position === "fixed";
+  }
   function panelOpen() {
     var p = panel();
     return !!p && !p.classList.contains("max-lg:hidden");
@@ -170,6 +175,8 @@
     var t = evt.target instanceof Element ? evt.target : null;
     if (!t) return;
     var el;
+    // On phones a tap outside the places sheet closes it, and still does what it tapped.
+    if (panelOpen() && isSheet() && !t.closest("#places-panel, [data-open-panel], dialog")) setPanel(false);
     if ((el = t.closest("[data-choice]"))) {
       choose(el);
       return;
