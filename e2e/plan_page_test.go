@@ -208,7 +208,9 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		screenshot(t, ana, "plan-390-added", false)
 	})
 
-	s.step("at 1440×900, Ana adds a candidate at 14:00 with the keyboard alone, in at most 10 key presses", func(t *testing.T) {
+	s.step("at 1440×900, Ana adds a candidate at 14:00 and a place at 17:00 with the keyboard alone, each in at most 10 key presses", func(t *testing.T) {
+		// Free time in the morning: its controls come before the 14:00 block's in the tab order.
+		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "FREE", "day": 1, "start_time": "10:00", "end_time": "11:00"})
 		desktop.emulate(t, ana)
 		ana.do(t, "open the plan", chromedp.Navigate(base+"/plans/"+planID))
 		ana.waitUntil(t, "day 1's grid", `document.readyState === "complete" && document.querySelector('#day[data-day="1"] [data-slot]').getClientRects().length > 0`)
@@ -228,8 +230,8 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		press(kb.Enter, "Enter: skip to the content", `#main`)
 		press(kb.Tab, "Tab to the day's skip link", `a[href="#day-timeline"]`)
 		press(kb.Enter, "Enter: skip to the timeline", `#day-timeline`)
-		press(kb.Tab, "Tab to Add on the morning's gap", `#day [data-gap] [data-add-here]`)
-		press(kb.Tab, "Tab to the 14:00 block's candidates", palaceBlock+` button[hx-get$="/candidates"]`)
+		press("1", "type 1", `#day-timeline`)
+		press("4", "type 4: the 14:00 block's candidates", palaceBlock+` button[hx-get$="/candidates"]`)
 		press(kb.Enter, "Enter: open the candidates", `#picker-body [data-add-candidate]`)
 		press(kb.Enter, "Enter: Add a candidate", `#candidate-search`)
 		ana.waitUntil(t, "the plan's places offered", fmt.Sprintf(`(document.querySelector("#candidate-choices [data-choice]") || {}).dataset?.placeName === %s`, js(market)))
@@ -247,6 +249,32 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 			t.Errorf("GET blocks?day=1: the 14:00 block is %+v, want %s and %s as candidates", b, palace, market)
 		}
 		s.dialogClosed(t, ana, "#picker-dialog", "adding a candidate")
+
+		// 17:00 is free: typing it opens "Add here" there, up to the next block.
+		ana.do(t, "reload the plan", chromedp.Navigate(base+"/plans/"+planID))
+		ana.waitUntil(t, "day 1's grid", `document.readyState === "complete" && document.querySelector('#day[data-day="1"] [data-slot]').getClientRects().length > 0`)
+		presses = 0
+		press(kb.Tab, "Tab to the skip link", `a[href="#main"]`)
+		press(kb.Enter, "Enter: skip to the content", `#main`)
+		press(kb.Tab, "Tab to the day's skip link", `a[href="#day-timeline"]`)
+		press(kb.Enter, "Enter: skip to the timeline", `#day-timeline`)
+		press("1", "type 1", `#day-timeline`)
+		press("7", "type 7: Add here at 17:00", `#add-search`)
+		if got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "1 17:00 18:00" {
+			t.Errorf("typing 17 proposes %q, want 1 17:00 18:00", got)
+		}
+		ana.waitUntil(t, "the plan's places offered", fmt.Sprintf(`(document.querySelector("#add-choices [data-choice]") || {}).dataset?.placeName === %s`, js(market)))
+		press(kb.ArrowDown, "ArrowDown to "+market, `#add-choices [data-choice]`)
+		press(kb.Enter, "Enter: choose "+market, `#block-dialog button[type="submit"]`)
+		ana.awaitRequests(t, []string{"post /plans/" + planID + "/blocks"}, "key 9: Enter: Add block", chromedp.KeyEvent(kb.Enter))
+		presses++
+		if presses > 10 {
+			t.Errorf("adding a place at 17:00 took %d key presses, want at most 10", presses)
+		}
+		if b := blockAt(t, 1, "17:00"); b == nil || b.candidateNamed(market) == nil {
+			t.Errorf("GET blocks?day=1 has no 17:00 block with %s: %+v", market, b)
+		}
+		s.dialogClosed(t, ana, "#block-dialog", "adding at 17:00")
 		screenshot(t, ana, "plan-1440-day1", false)
 	})
 

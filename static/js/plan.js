@@ -142,6 +142,51 @@
     });
     choosePlace(form, place);
     clearErrors(form.closest("dialog"));
+    // The time is set already: Enter now adds.
+    var submit = form.querySelector('button[type="submit"]');
+    if (submit) submit.focus();
+  }
+
+  // --- typing an hour on the timeline ---
+  // With the focus on the day's timeline, typing an hour (14, 09, or 9) goes to the block at
+  // that time, or opens "Add here" there when it is free. A first digit that could begin a
+  // two-digit hour (0, 1, 2) waits for the second, or for Enter; any other key forgets it.
+
+  var typedHour = "";
+
+  function goToHour(hour) {
+    var min = hour * 60;
+    var until = 0;
+    var blocks = doc.querySelectorAll("#day li[data-time-block-id]");
+    for (var i = 0; i < blocks.length; i++) {
+      var start = toMinutes(blocks[i].getAttribute("data-start"));
+      var end = toMinutes(blocks[i].getAttribute("data-end"));
+      if (end === 0) end = 24 * 60; // a block ending at midnight
+      if (start <= min && min < end) {
+        // Its candidates, else its edit button, else its "⋯" menu: the first one shown.
+        var block = blocks[i];
+        var target = ['button[hx-get$="/candidates"]', "[data-edit-block]", "summary"]
+          .map(function (sel) {
+            return block.querySelector(sel);
+          })
+          .filter(function (el) {
+            return el && el.getClientRects().length > 0;
+          })[0];
+        block.scrollIntoView({ block: "nearest" });
+        if (target) target.focus();
+        return;
+      }
+      if (start > min && (!until || start < until)) until = start;
+    }
+    if (canAdd()) openAdd({ start: min, until: until });
+  }
+
+  function typeHour(digit) {
+    typedHour += digit;
+    if (typedHour.length === 1 && digit <= "2") return;
+    var h = parseInt(typedHour, 10);
+    typedHour = "";
+    goToHour(h <= 23 ? h : parseInt(digit, 10));
   }
 
   // --- the places panel: a sheet on phones ---
@@ -230,11 +275,26 @@
     if ((el = t.closest("[data-edit-block]"))) openEdit(el);
   });
 
-  // Keys: Enter in a search box searches; arrows move between the search box and its places;
-  // Esc closes a "⋯" menu or the places sheet.
+  // Keys: an hour typed on the timeline goes there; Enter in a search box searches; arrows move
+  // between the search box and its places; Esc closes a "⋯" menu or the places sheet.
   doc.addEventListener("keydown", function (evt) {
     var t = evt.target instanceof Element ? evt.target : null;
     if (!t) return;
+    var onTimeline = t.closest("#day-timeline") && !t.closest("input, select, textarea, details[open]");
+    if (onTimeline && /^[0-9]$/.test(evt.key) && !evt.altKey && !evt.ctrlKey && !evt.metaKey) {
+      evt.preventDefault();
+      typeHour(evt.key);
+      return;
+    }
+    if (typedHour) {
+      var hour = parseInt(typedHour, 10);
+      typedHour = "";
+      if (onTimeline && evt.key === "Enter") {
+        evt.preventDefault();
+        goToHour(hour);
+        return;
+      }
+    }
     if (evt.key === "Enter" && t.hasAttribute("data-place-search-box")) {
       // Enter searches at once; it does not send "Add here" before a place is chosen.
       evt.preventDefault();
