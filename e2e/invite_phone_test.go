@@ -1,0 +1,147 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestFromAnInviteLinkToAConfirmedCandidateOnAPhone is issue 16's "checked by": Mina opens an
+// invite link from a chat on a 390×844 phone, looks at the plan as a guest, signs in through
+// it, adds a candidate to a time block from the block's picker, gives it a thumbs up and
+// confirms it — by touch alone, with no page or dialog ever wider than the screen or reaching
+// outside the viewport. Screenshots of every stage are kept.
+func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
+	chromium := findChromium(t)
+	srv := startServer(t)
+	ana := newBrowser(t, "ana", chromium)
+	mina := newBrowser(t, "mina", chromium)
+	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, mina}}
+	base := srv.base
+
+	var planID, blockID, inviteURL string
+	block := func() string { return fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(blockID)) }
+	lunch := func(t *testing.T) timeBlockJSON {
+		t.Helper()
+		for _, b := range getJSON[dayBlocksJSON](t, mina, "/plans/"+planID+"/blocks?day=1").Contents {
+			if b.TimeBlockID == blockID {
+				return b
+			}
+		}
+		t.Fatalf("the 12:00 block is gone")
+		return timeBlockJSON{}
+	}
+	// fits checks the page and, when given, a dialog at 390 px and keeps a screenshot.
+	fits := func(t *testing.T, where, dialog, shot string) {
+		t.Helper()
+		fitsScreen(t, mina, 390, where)
+		if dialog != "" {
+			checkInViewport(t, mina, dialog)
+		}
+		screenshot(t, mina, shot, false)
+	}
+
+	s.step("Ana has a plan with a lunch block and sends Mina an invite link", func(t *testing.T) {
+		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
+		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
+		ana.waitPath(t, `^/home$`)
+		col := sendJSON[collectionJSON](t, ana, "POST", "/collections", map[string]string{"title": "Lunch ideas"})
+		var cps []string
+		for _, q := range []string{palace, market} {
+			found := getJSON[[]placeJSON](t, ana, "/places/search?query="+strings.ReplaceAll(q, " ", "+"))
+			if len(found) == 0 {
+				t.Fatalf("no place found for %q", q)
+			}
+			cp := sendJSON[struct {
+				CollectionPlaceID string `json:"collection_place_id"`
+			}](t, ana, "POST", "/collections/"+col.CollectionID+"/places", map[string]string{"place_id": found[0].PlaceID})
+			cps = append(cps, cp.CollectionPlaceID)
+		}
+		start := time.Now().AddDate(0, 1, 0)
+		planID = sendJSON[struct {
+			PlanID string `json:"plan_id"`
+		}](t, ana, "POST", "/plans", map[string]string{"title": "Seoul with Mina", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")}).PlanID
+		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{col.CollectionID}})
+		blockID = sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "12:00", "end_time": "13:00"}).TimeBlockID
+		inviteURL = sendJSON[struct {
+			URL string `json:"url"`
+		}](t, ana, "POST", "/plans/"+planID+"/invitations", map[string]any{}).URL
+	})
+
+	s.step("on her phone, Mina opens the link and looks at the plan as a guest", func(t *testing.T) {
+		phone.emulate(t, mina)
+		mina.do(t, "open the invite link", chromedp.Navigate(inviteURL))
+		mina.waitPath(t, `^/plans/`+planID+`$`)
+		mina.waitUntil(t, "the guest banner and the lunch block", fmt.Sprintf(`document.querySelector('main [role="note"] a[href^="/login"]') && document.querySelector(%s)`, js(block())))
+		fits(t, "the plan as a guest", "", "invite-390-guest")
+	})
+
+	s.step("Mina signs in through the link and lands back on the plan", func(t *testing.T) {
+		tap(t, mina, `main [role="note"] a[href^="/login"]`)
+		mina.waitPath(t, `^/login$`)
+		fits(t, "sign-in", "", "invite-390-login")
+		mina.typeInto(t, `#dev-provider-id`, "e2e-mina-phone")
+		mina.typeInto(t, `#dev-nickname`, "Mina")
+		tap(t, mina, `form:has(#dev-provider-id) button[type="submit"]`)
+		mina.waitPath(t, `^/onboarding/terms$`)
+		fits(t, "terms", "", "invite-390-terms")
+		tap(t, mina, `form[action="/onboarding/terms"] button[type="submit"]`)
+		mina.waitPath(t, `^/onboarding/nickname$`)
+		fits(t, "nickname", "", "invite-390-nickname")
+		tap(t, mina, `form[hx-put^="/users/me"] button[type="submit"]`)
+		mina.waitPath(t, `^/plans/`+planID+`$`)
+		mina.waitUntil(t, "the plan as a member", fmt.Sprintf(`document.querySelector(%s) && !document.querySelector('main [role="note"] a[href^="/login"]')`, js(block())))
+		fits(t, "the plan as a member", "", "invite-390-member")
+	})
+
+	s.step("Mina adds a candidate to the lunch block from its picker", func(t *testing.T) {
+		tap(t, mina, block()+` button[hx-get$="/candidates"]`)
+		mina.waitUntil(t, "the picker", `document.querySelector("#picker-dialog").open && document.querySelector("#picker-body [data-add-candidate]")`)
+		fits(t, "the picker", "#picker-dialog", "invite-390-picker")
+		tap(t, mina, `#picker-body [data-add-candidate]`)
+		choice := fmt.Sprintf(`#candidate-choices [data-choice][data-place-name=%s]`, js(market))
+		mina.waitUntil(t, market+" offered", fmt.Sprintf(`document.querySelector(%s)`, js(choice)))
+		fits(t, "Add a candidate", "#picker-dialog", "invite-390-add-candidate")
+		mina.awaitRequests(t, []string{"post /plans/" + planID + "/blocks/" + blockID + "/candidates"}, "tap "+market, tapOn(t, mina, choice)...)
+		mina.waitUntil(t, "two candidates on the lunch block", fmt.Sprintf(`(li => li && li.innerText.includes("2 candidates"))(document.querySelector(%s))`, js(block())))
+		if b := lunch(t); b.CandidateCount != 2 || b.candidateNamed(market) == nil || b.BlockStatus != "PENDING" {
+			t.Fatalf("GET blocks?day=1: lunch is %+v, want %s and %s pending", b, palace, market)
+		}
+		fits(t, "the plan after adding", "", "invite-390-two-candidates")
+	})
+
+	s.step("Mina likes the new candidate and confirms it", func(t *testing.T) {
+		mina.waitUntil(t, "the picker closed", `!document.querySelector("#picker-dialog").open`)
+		tap(t, mina, block()+` button[hx-get$="/candidates"]`)
+		mina.waitUntil(t, "the picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body li").length === 2`)
+		candidate := lunch(t).candidateNamed(market).BlockID
+		item := fmt.Sprintf(`#picker-body li:has(input[name="block_id"][value=%s])`, js(candidate))
+		opinions := "/plans/" + planID + "/blocks/" + candidate + "/opinions"
+		mina.awaitRequests(t, []string{"post " + opinions}, "tap 👍 on "+market, tapOn(t, mina, fmt.Sprintf(`#picker-body button[title="Positive"][hx-post=%s]`, js(opinions)))...)
+		mina.waitUntil(t, "Mina's thumbs up shown", fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed") === "true"`, js(item+` button[title="Positive"]`)))
+		fits(t, "the picker after the opinion", "#picker-dialog", "invite-390-liked")
+		confirm := fmt.Sprintf(`#picker-body form:has(input[name="block_id"][value=%s]) button[type="submit"]`, js(candidate))
+		mina.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + blockID + "/selection"}, "tap Confirm on "+market, tapOn(t, mina, confirm)...)
+		s.dialogClosed(t, mina, "#picker-dialog", "confirming")
+		mina.waitUntil(t, "the lunch block confirmed", fmt.Sprintf(`(li => li && li.innerText.includes("CONFIRMED") && li.innerText.includes(%s))(document.querySelector(%s))`, js(market), js(block())))
+		b := lunch(t)
+		if b.BlockStatus != "FIXED" || b.SelectedBlock == nil || b.SelectedBlock.BlockID != candidate {
+			t.Errorf("GET blocks?day=1: lunch is %s with %+v selected, want FIXED with %s", b.BlockStatus, b.SelectedBlock, market)
+		}
+		if c := b.candidateNamed(market); c == nil || c.OpinionSummary.Distribution.Positive != 1 {
+			t.Errorf("%s's opinions: %+v, want Mina's thumbs up", market, c)
+		}
+		fits(t, "the confirmed plan", "", "invite-390-confirmed")
+	})
+
+	s.step("the pages reported no script errors", func(t *testing.T) {
+		for _, b := range s.browsers {
+			for _, p := range b.reported() {
+				t.Errorf("%s: %s", b.name, p)
+			}
+		}
+	})
+}
