@@ -389,4 +389,31 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 			ana.waitUntil(t, "Add here closed", `!document.querySelector("#block-dialog").open`)
 		}
 	})
+
+	s.step("a refused edit says why in words, next to the field", func(t *testing.T) {
+		ana.click(t, `#day li[data-time-block-id][data-start="12:00"] button[data-edit-block]`)
+		ana.waitUntil(t, "the edit dialog", `document.querySelector("#edit-dialog").open`)
+		ana.do(t, "start after the end", chromedp.SetValue(chromedp.CSS(`#edit-start`), "13:30"), chromedp.SetValue(chromedp.CSS(`#edit-end`), "13:00"))
+		if got := eval[[]string](t, ana, `[document.querySelector("#edit-start").value, document.querySelector("#edit-end").value]`); strings.Join(got, " ") != "13:30 13:00" {
+			t.Fatalf("the edit dialog holds %q, want 13:30 13:00", got)
+		}
+		ana.click(t, `#edit-dialog button[type="submit"]`)
+		ana.waitUntil(t, "the start marked invalid with its sentence under it", `document.querySelector("#edit-start").getAttribute("aria-invalid") === "true" &&
+			(p => p && p.matches("[data-field-message]") && p.textContent === "Start time must be earlier than end time.")(document.querySelector("#edit-start").nextElementSibling)`)
+		if got := eval[string](t, ana, `document.activeElement.id`); got != "edit-start" {
+			t.Errorf("the focus is on #%s, want the invalid start", got)
+		}
+		if text := eval[string](t, ana, textOf("#edit-dialog [data-dialog-errors]")); strings.Contains(text, "Bad Request") || strings.Contains(text, "INVALID_REQUEST") {
+			t.Errorf("the dialog's error says %q", text)
+		}
+		checkInViewport(t, ana, "#edit-dialog")
+		screenshot(t, ana, "plan-1440-field-error", false)
+		// Fixed and sent again, the marks go.
+		ana.do(t, "a start before the end", chromedp.SetValue(chromedp.CSS(`#edit-start`), "12:15"), chromedp.SetValue(chromedp.CSS(`#edit-end`), "13:00"))
+		ana.click(t, `#edit-dialog button[type="submit"]`)
+		ana.waitUntil(t, "the dialog closed and the block moved", `!document.querySelector("#edit-dialog").open && document.querySelector('#day li[data-time-block-id][data-start="12:15"]')`)
+		if n := eval[int](t, ana, `document.querySelectorAll("#edit-dialog [data-field-message], #edit-dialog [aria-invalid]").length`); n != 0 {
+			t.Errorf("%d field error marks stayed after a successful save", n)
+		}
+	})
 }

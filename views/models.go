@@ -12,6 +12,7 @@ package views
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -110,12 +111,63 @@ type HomeView struct {
 	Collections []CollectionCard
 }
 
-// ErrorView is an error shown to a browser, as a page or as an htmx partial.
+// ErrorView is an error shown to a browser, as a page or as an htmx partial. It is written for
+// people: a title in words for what happened (never a status text or a code), the detail, and
+// each invalid field as a sentence that scripts can put next to the field.
 type ErrorView struct {
 	Status int    // HTTP status; 0 is shown as 500
-	Title  string // short; "" = the status text ("Not Found")
+	Title  string // short; "" = the title for the code, else for the status
 	Detail string // one or two sentences for a person
-	Code   string // the API error code (e.g. PLAN_NOT_FOUND), shown small; may be ""
+	Code   string // the API error code (e.g. PLAN_NOT_FOUND): never shown, kept in data-error-code
+	Fields []FieldMessage
+}
+
+// FieldMessage is one invalid field of a form: its name (the form field's and the API's) and
+// what is wrong, as the API says it ("must be at most 50 characters").
+type FieldMessage struct{ Name, Reason string }
+
+// Sentence is the field's message for a person: "Start time must be HH:MM."
+func (f FieldMessage) Sentence() string {
+	label := strings.ReplaceAll(f.Name, "_", " ")
+	if i := strings.LastIndexByte(label, '.'); i >= 0 {
+		label = label[i+1:] // manual_place.name → name
+	}
+	if label != "" {
+		label = strings.ToUpper(label[:1]) + label[1:]
+	}
+	reason := snakeWords.ReplaceAllStringFunc(strings.TrimSpace(f.Reason), func(w string) string { return strings.ReplaceAll(w, "_", " ") })
+	return strings.TrimSuffix(label+" "+reason, ".") + "."
+}
+
+// snakeWords are API field names inside a reason ("earlier than end_time").
+var snakeWords = regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`)
+
+// codeTitles are the titles of the errors people meet most, by code.
+var codeTitles = map[string]string{
+	"INVALID_REQUEST":                    "Please check what you entered",
+	"TIME_BLOCK_OVERLAP":                 "That time is taken",
+	"TIME_BLOCK_EXACT_DUPLICATE":         "That block is already there",
+	"GUEST_FORBIDDEN":                    "Sign in to make changes",
+	"FORBIDDEN_NOT_MEMBER":               "Only members of this plan can do that",
+	"PRECONDITION_FAILED":                "Someone changed this meanwhile",
+	"CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK": "Free time holds no places",
+	"MEMBER_REMOVED":                     "You were removed",
+}
+
+// statusTitles are the titles for everything else, by status.
+var statusTitles = map[int]string{
+	http.StatusBadRequest:            "Please check what you entered",
+	http.StatusUnauthorized:          "Please sign in",
+	http.StatusForbidden:             "You can't do that here",
+	http.StatusNotFound:              "We couldn't find that",
+	http.StatusMethodNotAllowed:      "That can't be done here",
+	http.StatusConflict:              "That clashes with what is there",
+	http.StatusGone:                  "That is gone",
+	http.StatusPreconditionFailed:    "Someone changed this meanwhile",
+	http.StatusRequestEntityTooLarge: "That is too large",
+	http.StatusUnsupportedMediaType:  "That kind of file can't be used",
+	http.StatusUnprocessableEntity:   "That couldn't be done",
+	http.StatusTooManyRequests:       "Too many tries at once",
 }
 
 // --- small helpers used by the templates ---
@@ -139,13 +191,19 @@ func (e ErrorView) title() string {
 	if t := strings.TrimSpace(e.Title); t != "" {
 		return t
 	}
-	if t := http.StatusText(e.status()); t != "" {
+	if t := codeTitles[e.Code]; t != "" {
+		return t
+	}
+	if t := statusTitles[e.status()]; t != "" {
 		return t
 	}
 	return "Something went wrong"
 }
 
 func (e ErrorView) detail() string {
+	if len(e.Fields) > 0 {
+		return "Please correct what is marked and try again."
+	}
 	if d := strings.TrimSpace(e.Detail); d != "" {
 		return d
 	}

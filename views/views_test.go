@@ -213,21 +213,35 @@ func TestHomeEmptyAndFull(t *testing.T) {
 
 func TestErrorPage(t *testing.T) {
 	html := render(t, ErrorPage(Page{Path: "/nope"}, ErrorView{Status: 404, Code: "NOT_FOUND"}))
-	mustContain(t, html, "<title>Not Found · Tripplan</title>", "Error 404", "Not Found",
-		"NOT_FOUND", `href="/"`, "Back to home")
+	mustContain(t, html, "<title>We couldn&#39;t find that · Tripplan</title>", "We couldn&#39;t find that",
+		`data-error-code="NOT_FOUND"`, `href="/"`, "Back to home")
+	mustNotContain(t, html, "Not Found", "Error 404", ">NOT_FOUND")
 
 	signedIn := render(t, ErrorPage(Page{Viewer: ana}, ErrorView{Status: 403, Title: "No access", Detail: "Ask for an invite."}))
 	mustContain(t, signedIn, `href="/home"`, "No access", "Ask for an invite.")
 
 	unknown := render(t, ErrorPage(Page{}, ErrorView{}))
-	mustContain(t, unknown, "Error 500", "Internal Server Error")
+	mustContain(t, unknown, "Something went wrong", "Something went wrong on our side")
+	mustNotContain(t, unknown, "Internal Server Error", "Error 500")
 }
 
+// Errors are written for people: a title in words for the code or the status (never "Bad
+// Request" or the code itself), and each invalid field as a sentence marked with its name.
 func TestErrorPartial(t *testing.T) {
-	html := render(t, ErrorPartial(ErrorView{Status: 409, Title: "Conflict", Detail: "A block already exists.", Code: "TIME_BLOCK_OVERLAP"}))
+	html := render(t, ErrorPartial(ErrorView{Status: 409, Detail: "A block already exists.", Code: "TIME_BLOCK_OVERLAP"}))
 	mustContain(t, html, `role="alert"`, "data-flash", "data-dismiss", `aria-label="Dismiss"`,
-		"Conflict", "A block already exists.", "TIME_BLOCK_OVERLAP")
-	mustNotContain(t, html, "<html", "<main")
+		"That time is taken", "A block already exists.", `data-error-code="TIME_BLOCK_OVERLAP"`)
+	mustNotContain(t, html, "<html", "<main", "Conflict", ">TIME_BLOCK_OVERLAP")
+
+	fields := render(t, ErrorPartial(ErrorView{Status: 400, Detail: "The request has invalid fields.", Code: "INVALID_REQUEST",
+		Fields: []FieldMessage{{"start_time", "must be earlier than end_time"}, {"manual_place.name", "is required"}}}))
+	mustContain(t, fields, "Please check what you entered", "Please correct what is marked",
+		`<li data-error-field="start_time">Start time must be earlier than end time.</li>`, `<li data-error-field="manual_place.name">Name is required.</li>`)
+	mustNotContain(t, fields, "Bad Request", "The request has invalid fields", ">INVALID_REQUEST")
+
+	for status, want := range map[int]string{401: "Please sign in", 413: "That is too large", 429: "Too many tries at once", 503: "Something went wrong"} {
+		mustContain(t, render(t, ErrorPartial(ErrorView{Status: status})), want)
+	}
 }
 
 func TestSafeNext(t *testing.T) {

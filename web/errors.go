@@ -129,5 +129,9 @@ func (s *Server) writeProblem(c echo.Context, status int, pe *planner.Error) err
 }
 
 func errorView(status int, pe *planner.Error) views.ErrorView {
-	return views.ErrorView{Status: status, Title: http.StatusText(status), Detail: pe.Detail, Code: string(pe.Code)}
+	v := views.ErrorView{Status: status, Detail: pe.Detail, Code: string(pe.Code)}
+	for _, f := range pe.Fields {
+		v.Fields = append(v.Fields, views.FieldMessage{Name: f.Field, Reason: f.Reason})
+	}
+	return v
 }

@@ -167,3 +167,25 @@ func TestUnreachableDatabaseIs503(t *testing.T) {
 	a.do(req{Method: "GET", Path: "/users/me", Token: token}).problem(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 	a.do(req{Method: "GET", Path: "/readyz"}).problem(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 }
+
+// TestErrorsOnPagesAreWordsForPeople: an htmx request that fails gets the error partial with
+// a title in words (not "Bad Request", never the code as text) and each invalid field as a
+// sentence marked with the field's name, for the dialog to put next to the field.
+func TestErrorsOnPagesAreWordsForPeople(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	ana := a.signedInBrowser(t, "pf-ana", "Ana")
+	blocks := "/plans/" + f.plan.PlanID + "/blocks"
+	body := fragment(t, a.htmx(ana, "POST", blocks, "type=FREE&day=1&start_time=15:00&end_time=14:00"), http.StatusBadRequest)
+	mustHave(t, body, "Please check what you entered", `data-error-code="INVALID_REQUEST"`, `<li data-error-field="start_time">Start time must be earlier than end time.</li>`)
+	for _, raw := range []string{"Bad Request", ">INVALID_REQUEST<", "The request has invalid fields"} {
+		if strings.Contains(body, raw) {
+			t.Errorf("the error partial shows %q: %s", raw, body)
+		}
+	}
+	missing := fragment(t, a.htmx(ana, "GET", "/plans/"+strings.Repeat("x", 21)+"/blocks?day=1", ""), http.StatusNotFound)
+	mustHave(t, missing, "We couldn&#39;t find that", `data-error-code="PLAN_NOT_FOUND"`)
+	if strings.Contains(missing, "Not Found") {
+		t.Errorf("the error partial shows the status text: %s", missing)
+	}
+}

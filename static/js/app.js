@@ -168,6 +168,51 @@
     }
   });
 
+  // Field errors next to their fields: an error swapped into a dialog that names fields
+  // ([data-error-field]) puts each sentence under the field of that name, marks the field
+  // invalid and described by it, and moves the focus to the first; the next request from the
+  // dialog clears them.
+  function clearFieldErrors(root) {
+    root.querySelectorAll("[data-field-message]").forEach(function (n) {
+      n.remove();
+    });
+    root.querySelectorAll('[aria-invalid="true"]').forEach(function (f) {
+      f.removeAttribute("aria-invalid");
+      var ids = (f.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+        return id && id.indexOf("field-error-") !== 0;
+      });
+      if (ids.length) f.setAttribute("aria-describedby", ids.join(" "));
+      else f.removeAttribute("aria-describedby");
+    });
+  }
+  doc.addEventListener("htmx:afterSwap", function (evt) {
+    var box = evt.detail && evt.detail.target;
+    var dialog = box instanceof Element && box.matches("[data-dialog-errors]") ? box.closest("dialog") : null;
+    if (!dialog) return;
+    clearFieldErrors(dialog);
+    var first = null;
+    box.querySelectorAll("[data-error-field]").forEach(function (item, i) {
+      var f = dialog.querySelector('[name="' + CSS.escape(item.getAttribute("data-error-field")) + '"]:not([type="hidden"])');
+      if (!f) return;
+      var p = doc.createElement("p");
+      p.id = "field-error-" + i;
+      p.className = "mt-1.5 text-sm font-medium text-rose-700";
+      p.setAttribute("data-field-message", "");
+      p.textContent = item.textContent;
+      f.insertAdjacentElement("afterend", p);
+      f.setAttribute("aria-invalid", "true");
+      f.setAttribute("aria-describedby", ((f.getAttribute("aria-describedby") || "") + " " + p.id).trim());
+      item.hidden = true;
+      first = first || f;
+    });
+    if (first) first.focus();
+  });
+  doc.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    var dialog = elt instanceof Element ? elt.closest("dialog") : null;
+    if (dialog) clearFieldErrors(dialog);
+  });
+
   // A click on a modal dialog's backdrop (outside its box) closes it, as Escape does.
   doc.addEventListener("click", function (evt) {
     var dialog = evt.target;
