@@ -111,11 +111,7 @@
     var region = flashRegion();
     if (region && region.querySelector("[data-flash]")) return;
     if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash]")) return; // shown in the dialog
-    var status = evt.detail && evt.detail.xhr ? evt.detail.xhr.status : 0;
-    showFlash(
-      "Something went wrong",
-      status ? "The server answered with status " + status + ". Please try again." : "Please try again."
-    );
+    showFlash("Something went wrong", "That did not work. Please try again in a moment.");
   });
 
   // htmx: a form marked data-added-label (the search results' "Add") says so once it worked,
