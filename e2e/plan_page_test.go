@@ -416,4 +416,28 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 			t.Errorf("%d field error marks stayed after a successful save", n)
 		}
 	})
+
+	s.step("a deleted block comes back with Undo, as it was", func(t *testing.T) {
+		const block = `#day li[data-time-block-id][data-start="12:15"]`
+		before := blockAt(t, 2, "12:15")
+		if before == nil {
+			t.Fatal("no 12:15 block on day 2")
+		}
+		ana.click(t, block+` button[title="Delete"]`)
+		ana.waitUntil(t, "the block gone and the Undo toast shown", fmt.Sprintf(`!document.querySelector(%s) && (t => t && t.innerText.includes("Deleted Gwangjang Market, day 2, 12:15–13:00"))(document.querySelector("#flash [data-undo]"))`, js(block)))
+		checkInViewport(t, ana, "#flash [data-undo]")
+		screenshot(t, ana, "plan-1440-undo", false)
+		if blockAt(t, 2, "12:15") != nil {
+			t.Fatalf("GET blocks?day=2 still has the deleted block")
+		}
+		ana.click(t, `#flash [data-undo] button[hx-post]`)
+		ana.waitUntil(t, "the block back", fmt.Sprintf(`document.querySelector(%s) && !document.querySelector("#flash [data-undo]")`, js(block)))
+		after := blockAt(t, 2, "12:15")
+		if after == nil || after.TimeBlockID != before.TimeBlockID || after.CandidateCount != before.CandidateCount || after.EndTime != before.EndTime {
+			t.Errorf("restored %+v, want %+v", after, before)
+		}
+		if got := eval[string](t, ana, textOf("#plan-announce")); !strings.HasPrefix(got, "Restored Gwangjang Market") {
+			t.Errorf("the live region says %q", got)
+		}
+	})
 }

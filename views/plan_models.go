@@ -505,3 +505,9 @@ const (
 	menuButton  = "inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded text-slate-600 lg:h-6 lg:w-7"
 	menuItem    = "flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-left text-slate-800 hover:bg-slate-50 lg:min-h-0"
 )
+
+// UndoView is the toast after a deletion: what was deleted, and where to POST to put it back.
+type UndoView struct {
+	Text string // "Deleted Gwangjang Market, day 1, 12:00–13:00"
+	URL  string
+}

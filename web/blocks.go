@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -357,11 +358,46 @@ func (s *Server) updateBlock(c echo.Context) error {
 }
 
 // deleteTimeBlock deletes a time block with its candidates, opinions and expenses.
+// deleteTimeBlock deletes a time block. For ten minutes it can be put back: the answer's Link
+// header (rel="restore") names where to POST, and the plan page shows an Undo toast.
 func (s *Server) deleteTimeBlock(c echo.Context) error {
-	if err := s.store.DeleteTimeBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId")); err != nil {
+	planID := c.Param("planId")
+	d, err := s.store.DeleteTimeBlock(c.Request().Context(), caller(c).UserID, planID, c.Param("blockId"))
+	if err != nil {
 		return err
 	}
-	return s.timeBlockChanged(c, http.StatusNoContent, nil)
+	restore := restoreHref(planID, d.ID)
+	c.Response().Header().Set("Link", "<"+restore+`>; rel="restore"`)
+	var day lenientInt
+	day.UnmarshalParam(c.QueryParam("day"))
+	if !wantsPartial(c) || day.Bad || day.Value < 1 {
+		return s.timeBlockChanged(c, http.StatusNoContent, nil)
+	}
+	p, err := s.dayPartialAfterDelete(c, day.Value, d.Block, restore)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, p)
+}
+
+// restoreHref is where a deleted time block is put back.
+func restoreHref(planID, deletionID string) string {
+	return planPath(planID) + "/deleted-blocks/" + url.PathEscape(deletionID) + "/restore"
+}
+
+// restoreTimeBlock puts a deleted time block back as it was (200 with the block, as adding one
+// answers); for the plan page, the day with it, announced.
+func (s *Server) restoreTimeBlock(c echo.Context) error {
+	planID := c.Param("planId")
+	tb, err := s.store.RestoreTimeBlock(c.Request().Context(), caller(c).UserID, planID, c.Param("deletionId"))
+	if err != nil {
+		return err
+	}
+	partial, err := s.dayPartialAfterRestore(c, tb)
+	if err != nil {
+		return err
+	}
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(planID))
 }
 
 // timeBlockChanged answers a change to a time block: JSON data, or for the plan page the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -221,7 +222,8 @@ var accessTable = map[string]accessRow{
 	"PATCH /plans/:planId/blocks/:blockId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("PATCH", f.plan+"/blocks/"+f.candidate, map[string]any{"memo": "moved"})
 	})},
-	"DELETE /plans/:planId/blocks/:blockId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.timeBlock} })},
+	"DELETE /plans/:planId/blocks/:blockId":                  {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.timeBlock} })},
+	"POST /plans/:planId/deleted-blocks/:deletionId/restore": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.restore} })},
 	"POST /plans/:planId/blocks/:blockId/candidates": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/blocks/"+f.timeBlock+"/candidates", map[string]any{"place_ids": []string{f.spare}})
 	})},
@@ -297,6 +299,7 @@ type matrixFixture struct {
 	second               string            // the time block's second candidate
 	opinion              string            // the owner's opinion of the first candidate
 	expense              string            // an additional expense on day 1
+	restore              string            // the path that restores a deleted block of day 2
 	job                  string            // the owner's completed extraction job, which found the spare place
 	links                map[string]string // the codes of the guests' links, by f.guests' names (all the owner's)
 	planRemoved          string            // the member id of someone the owner removed from the plan
@@ -352,6 +355,14 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		t.Fatalf("fixture expense: %d %s", res.Status, res.Body)
 	}
 	f.expense = added.Selected.ExpenseID
+	gone := decodeBlock(t, a.do(req{Method: "POST", Path: f.plan + "/blocks", Token: f.tokens[owner],
+		Body: map[string]any{"type": "FREE", "day": 2, "start_time": "10:00", "end_time": "11:00"}}))
+	res = a.do(req{Method: "DELETE", Path: f.plan + "/blocks/" + gone.TimeBlockID, Token: f.tokens[owner]})
+	restore := regexp.MustCompile(`^<(/plans/[^>]+/deleted-blocks/[^/>]+/restore)>; rel="restore"$`).FindStringSubmatch(res.Header.Get("Link"))
+	if res.Status != http.StatusNoContent || restore == nil {
+		t.Fatalf("fixture deletion: %d, Link %q", res.Status, res.Header.Get("Link"))
+	}
+	f.restore = restore[1]
 	var job jobJSON
 	res = a.do(req{Method: "POST", Path: f.col + "/extraction-jobs", Token: f.tokens[owner], Body: map[string]any{"url": "https://blog.example/fixture"}})
 	if err := json.Unmarshal(res.Body, &job); err != nil || res.Status != http.StatusAccepted {

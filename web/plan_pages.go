@@ -171,6 +171,29 @@ func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, annou
 	return views.DayChanged(v, announce), nil
 }
 
+// dayPartialAfterDelete is the day shown (day) after the viewer deleted the time block tb,
+// with the toast that offers to put it back (restore, the deletion's URL).
+func (s *Server) dayPartialAfterDelete(c echo.Context, day int, tb *planner.TimeBlock, restore string) (templ.Component, error) {
+	p, err := s.dayPartialAfterChange(c, day)
+	if err != nil {
+		return nil, err
+	}
+	b := toBlockView(tb)
+	return views.WithUndo(p, views.UndoView{Text: "Deleted " + b.Title + ", day " + strconv.Itoa(tb.Day.Day) + ", " + b.Start + "–" + b.End,
+		URL: restore + "?day=" + strconv.Itoa(day)}), nil
+}
+
+// dayPartialAfterRestore is the day of the restored time block tb, announced, with the Undo
+// toast gone (nil for requests that are not htmx).
+func (s *Server) dayPartialAfterRestore(c echo.Context, tb *planner.TimeBlock) (templ.Component, error) {
+	b := toBlockView(tb)
+	p, err := s.dayPartialAfterAdd(c, tb, "Restored "+b.Title+", day "+strconv.Itoa(tb.Day.Day)+", "+b.Start+"–"+b.End)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	return views.Undone(p), nil
+}
+
 // blockPlaceName is the name of a time block's candidate i ("free time" for a FREE block).
 func blockPlaceName(tb *planner.TimeBlock, i int) string {
 	if i < 0 || i >= len(tb.Candidates) || tb.Candidates[i].Place == nil {

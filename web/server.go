@@ -112,7 +112,8 @@ type Store interface {
 	AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error)
 	BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error)
 	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error)
-	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error
+	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) (*planner.Deletion, error)
+	RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error)
 	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)

@@ -131,6 +131,13 @@ type TimeBlock struct {
 	Candidates []Candidate
 }
 
+// Deletion is a deleted time block that can be restored for a while: its id (for
+// POST /plans/{p}/deleted-blocks/{id}/restore) and the block as it was.
+type Deletion struct {
+	ID    string
+	Block *TimeBlock
+}
+
 // Selected is the confirmed candidate, or nil.
 func (b *TimeBlock) Selected() *Candidate {
 	for i := range b.Candidates {

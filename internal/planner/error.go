@@ -67,6 +67,7 @@ const (
 	CodePlanCollectionNotFound        Code = "PLAN_COLLECTION_NOT_FOUND"
 	CodePlanCollectionAlreadyExists   Code = "PLAN_COLLECTION_ALREADY_EXISTS"
 	CodeBlockNotFound                 Code = "BLOCK_NOT_FOUND"
+	CodeDeletionNotFound              Code = "DELETION_NOT_FOUND"
 	CodeBlockNotInTimeBlock           Code = "BLOCK_NOT_IN_TIME_BLOCK"
 	CodeCandidateCountInsufficient    Code = "CANDIDATE_COUNT_INSUFFICIENT"
 	CodeCannotAddCandidateToFreeBlock Code = "CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK"
@@ -132,6 +133,7 @@ var statuses = map[Code]int{
 	CodePlanCollectionNotFound:        http.StatusNotFound,
 	CodePlanCollectionAlreadyExists:   http.StatusConflict,
 	CodeBlockNotFound:                 http.StatusNotFound,
+	CodeDeletionNotFound:              http.StatusNotFound,
 	CodeBlockNotInTimeBlock:           http.StatusBadRequest,
 	CodeCandidateCountInsufficient:    http.StatusBadRequest,
 	CodeCannotAddCandidateToFreeBlock: http.StatusBadRequest,

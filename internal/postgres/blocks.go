@@ -691,27 +691,123 @@ func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to plann
 	})
 }
 
+// deletionKept is how long a deleted time block can be restored.
+const deletionKept = "10 minutes"
+
 // DeleteTimeBlock deletes a time block with its candidates, their opinions and expenses;
-// additional expenses placed after it move to the start of its day.
-func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+// additional expenses placed after it move to the start of its day. What it deletes is kept
+// for deletionKept as a snapshot RestoreTimeBlock can put back; the answer names it, with the
+// block as it was.
+func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) (*planner.Deletion, error) {
+	var out *planner.Deletion
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
-		if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
+		if !planner.ValidID(timeBlockID) {
+			return blockNotFound()
+		}
+		block, err := loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
+		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1 AND plan_id = $2`, timeBlockID, planID)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM deleted_time_blocks WHERE deleted_at < now() - interval '`+deletionKept+`'`); err != nil {
+			return err
+		}
+		id := planner.NewID()
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO deleted_time_blocks (id, plan_id, deleted_by, snapshot)
+			SELECT $3, b.plan_id, $4, jsonb_build_object(
+			    'block', to_jsonb(b),
+			    'candidates', (SELECT COALESCE(jsonb_agg(to_jsonb(c)), '[]') FROM candidates c WHERE c.time_block_id = b.id),
+			    'opinions', (SELECT COALESCE(jsonb_agg(to_jsonb(o)), '[]') FROM opinions o JOIN candidates c ON c.id = o.candidate_id WHERE c.time_block_id = b.id),
+			    'expenses', (SELECT COALESCE(jsonb_agg(to_jsonb(e)), '[]') FROM expenses e JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = b.id),
+			    'expense_items', (SELECT COALESCE(jsonb_agg(to_jsonb(i)), '[]') FROM expense_items i JOIN expenses e ON e.id = i.expense_id
+			                      JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = b.id),
+			    'following', (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.id, 'rank', e.rank)), '[]') FROM expenses e WHERE e.after_time_block_id = b.id))
+			FROM time_blocks b WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID, id, me.ID)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return blockNotFound()
 		}
+		if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID); err != nil {
+			return err
+		}
+		out = &planner.Deletion{ID: id, Block: block}
 		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "BLOCK_REMOVED",
 			message: "{actor} removed a block from {plan}", link: "/plans/" + planID,
 			plural: "{actor} removed {count} blocks from {plan}"})
 	})
+	return out, err
+}
+
+// RestoreTimeBlock puts a deleted time block back as it was, with the same ids: its
+// candidates (a candidate whose collection place is gone meanwhile keeps its place), their
+// opinions, their expenses with items, and the additional expenses that followed it, back in
+// their places. A deletion is restored once, by any member, within deletionKept:
+// DELETION_NOT_FOUND otherwise; PLAN_DAY_NOT_FOUND when its day is gone; TIME_BLOCK_OVERLAP
+// when its time was taken meanwhile.
+func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error) {
+	var out *planner.TimeBlock
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		var snapshot []byte
+		err = sql.ErrNoRows
+		if planner.ValidID(deletionID) {
+			err = tx.GetContext(ctx, &snapshot, `
+				DELETE FROM deleted_time_blocks WHERE id = $1 AND plan_id = $2 AND deleted_at >= now() - interval '`+deletionKept+`'
+				RETURNING snapshot`, deletionID, planID)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return planner.Errorf(planner.CodeDeletionNotFound, "There is nothing to undo: the block was restored already, or deleted too long ago.")
+		}
+		if err != nil {
+			return err
+		}
+		var block struct {
+			ID        string `db:"id"`
+			DayExists bool   `db:"day_exists"`
+		}
+		if err := tx.GetContext(ctx, &block, `
+			SELECT $1::jsonb->'block'->>'id' AS id,
+			       EXISTS (SELECT 1 FROM plan_days WHERE id = $1::jsonb->'block'->>'plan_day_id' AND plan_id = $2) AS day_exists`,
+			snapshot, planID); err != nil {
+			return err
+		}
+		if !block.DayExists {
+			return planner.Errorf(planner.CodePlanDayNotFound, "The block's day is no longer part of the plan.")
+		}
+		for _, q := range []string{
+			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, $1::jsonb->'block')`,
+			`INSERT INTO candidates
+			 SELECT (jsonb_populate_record(NULL::candidates, c || CASE
+			     WHEN EXISTS (SELECT 1 FROM collection_places cp WHERE cp.id = c->>'collection_place_id') THEN '{}'::jsonb
+			     ELSE '{"collection_place_id": null}'::jsonb END)).*
+			 FROM jsonb_array_elements($1::jsonb->'candidates') c`,
+			`INSERT INTO opinions SELECT * FROM jsonb_populate_recordset(NULL::opinions, $1::jsonb->'opinions')`,
+			`INSERT INTO expenses SELECT * FROM jsonb_populate_recordset(NULL::expenses, $1::jsonb->'expenses')`,
+			`INSERT INTO expense_items SELECT * FROM jsonb_populate_recordset(NULL::expense_items, $1::jsonb->'expense_items')`,
+			`UPDATE expenses e SET after_time_block_id = $1::jsonb->'block'->>'id', rank = f.rank, updated_at = now()
+			 FROM jsonb_to_recordset($1::jsonb->'following') AS f(id text, rank numeric)
+			 WHERE e.id = f.id AND e.kind = 'ADDITIONAL' AND e.plan_day_id = $1::jsonb->'block'->>'plan_day_id'`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, snapshot); err != nil {
+				return err
+			}
+		}
+		out, err = loadTimeBlock(ctx, tx, planID, me.ID, block.ID)
+		return err
+	})
+	return out, err
 }
 
 // lockTimeBlock locks a time block of a plan so that changes to its candidates and selection

@@ -517,17 +517,81 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	_, err = db.Candidates(ctx, f.owner, f.plan.ID, b.Candidates[0].ID)
 	wantCode(t, "candidate id", err, planner.CodeBlockNotFound)
 
-	// Deleting the time block takes its candidates, opinions and expenses.
-	wantCode(t, "delete unknown", db.DeleteTimeBlock(ctx, f.member, f.plan.ID, planner.NewID()), planner.CodeBlockNotFound)
-	wantCode(t, "stranger deletes", db.DeleteTimeBlock(ctx, f.stranger, f.plan.ID, b.ID), planner.CodeForbiddenNotMember)
-	if err := db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID); err != nil {
+	// An additional expense placed after the block.
+	extra, err := db.AddExpense(ctx, f.owner, f.plan.ID, planner.NewExpense{AfterExpenseID: expense, Day: 1, Items: []planner.ExpenseItem{{Name: "Taxi", Cost: 900}}})
+	if err != nil {
 		t.Fatal(err)
 	}
+	// Everything the block holds, as rows, to compare after the restore.
+	dump := func() string {
+		t.Helper()
+		var out string
+		if err := db.Get(&out, `SELECT jsonb_build_object(
+			'blocks', (SELECT jsonb_agg(to_jsonb(b) ORDER BY b.id) FROM time_blocks b),
+			'candidates', (SELECT jsonb_agg(to_jsonb(c) ORDER BY c.id) FROM candidates c),
+			'opinions', (SELECT jsonb_agg(to_jsonb(o) ORDER BY o.id) FROM opinions o),
+			'expenses', (SELECT jsonb_agg(to_jsonb(e) - 'updated_at' ORDER BY e.id) FROM expenses e),
+			'items', (SELECT jsonb_agg(to_jsonb(i) ORDER BY i.id) FROM expense_items i))::text`); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := dump()
+
+	// Deleting the time block takes its candidates, opinions and expenses; the additional
+	// expense after it moves to the day's start.
+	_, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, planner.NewID())
+	wantCode(t, "delete unknown", err, planner.CodeBlockNotFound)
+	_, err = db.DeleteTimeBlock(ctx, f.stranger, f.plan.ID, b.ID)
+	wantCode(t, "stranger deletes", err, planner.CodeForbiddenNotMember)
+	del, err := db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if del.Block.ID != b.ID || len(del.Block.Candidates) != 3 {
+		t.Errorf("the deleted block %+v", del.Block)
+	}
 	var left int
-	db.Get(&left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses) + (SELECT count(*) FROM expense_items)`)
+	db.Get(&left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses WHERE id <> $1) + (SELECT count(*) FROM expense_items i JOIN expenses e ON e.id = i.expense_id WHERE e.id <> $1)`, extra.ID)
 	if left != 0 {
 		t.Errorf("%d rows of the deleted time block left", left)
 	}
+
+	// Restored, it is all back as it was, with the same ids; once only, and by members only.
+	_, err = db.RestoreTimeBlock(ctx, f.stranger, f.plan.ID, del.ID)
+	wantCode(t, "stranger restores", err, planner.CodeForbiddenNotMember)
+	restored, err := db.RestoreTimeBlock(ctx, f.owner, f.plan.ID, del.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if restored.ID != b.ID || len(restored.Candidates) != 3 {
+		t.Errorf("restored %+v", restored)
+	}
+	if after := dump(); after != before {
+		t.Errorf("restored rows differ:\nbefore %s\nafter  %s", before, after)
+	}
+	_, err = db.RestoreTimeBlock(ctx, f.owner, f.plan.ID, del.ID)
+	wantCode(t, "restored twice", err, planner.CodeDeletionNotFound)
+
+	// Its time taken meanwhile, it cannot come back; too old, there is nothing to undo.
+	del, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taker, err := db.AddBlock(ctx, f.owner, f.plan.ID, planner.NewBlock{Type: planner.BlockFree, Slot: planner.Slot{Day: b.Day.Day, Start: b.Start, End: b.End}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.RestoreTimeBlock(ctx, f.owner, f.plan.ID, del.ID)
+	wantCode(t, "restore onto a taken time", err, planner.CodeTimeBlockOverlap)
+	if _, err := db.DeleteTimeBlock(ctx, f.owner, f.plan.ID, taker.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE deleted_time_blocks SET deleted_at = now() - interval '11 minutes' WHERE id = $1`, del.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.RestoreTimeBlock(ctx, f.owner, f.plan.ID, del.ID)
+	wantCode(t, "restore too late", err, planner.CodeDeletionNotFound)
 }
 
 // TestDayBlocksQueryBudget: listing a day runs a fixed number of statements whatever the

@@ -138,7 +138,12 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"DeleteTimeBlock": func(ctx context.Context, db *postgres.DB) error {
-			return db.DeleteTimeBlock(ctx, pg, f.plan, f.timeBlock)
+			_, err := db.DeleteTimeBlock(ctx, pg, f.plan, f.timeBlock)
+			return err
+		},
+		"RestoreTimeBlock": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.RestoreTimeBlock(ctx, pg, f.plan, planner.NewID())
+			return err
 		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddCandidates(ctx, pg, f.plan, f.timeBlock, nil, []string{f.places[2]})

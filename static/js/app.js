@@ -96,14 +96,37 @@
   );
   checkImages(doc);
 
-  // htmx: clear old messages when a new request starts from a form or button.
-  doc.addEventListener("htmx:beforeRequest", function () {
+  // htmx: clear old messages when a new request starts from a form or button (not for live
+  // refreshes, which would take an Undo away at once), except the message that made it.
+  doc.addEventListener("htmx:beforeRequest", function (evt) {
     var region = flashRegion();
-    if (region) {
-      region.querySelectorAll("[data-flash]").forEach(function (n) {
-        n.remove();
-      });
+    var elt = evt.detail && evt.detail.elt;
+    if (!region || !(elt instanceof Element) || !elt.matches("form, button, form *")) return;
+    region.querySelectorAll("[data-flash]").forEach(function (n) {
+      if (!n.contains(elt)) n.remove();
+    });
+  });
+
+  // A message marked data-expires (an Undo toast) goes after that many milliseconds, but not
+  // while the pointer is on it or the focus in it.
+  function expireLater(box) {
+    var ms = parseInt(box.getAttribute("data-expires"), 10);
+    var timer = 0;
+    function arm() {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        if (box.matches(":hover, :focus-within")) arm();
+        else box.remove();
+      }, ms);
     }
+    box.addEventListener("mouseleave", arm);
+    box.addEventListener("focusout", arm);
+    arm();
+  }
+  window.htmx.onLoad(function (root) {
+    if (!(root instanceof Element)) return;
+    if (root.matches("[data-expires]")) expireLater(root);
+    root.querySelectorAll("[data-expires]").forEach(expireLater);
   });
 
   // htmx: an error response that brought no message (empty body) still says something.
