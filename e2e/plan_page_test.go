@@ -260,8 +260,8 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		press(kb.Enter, "Enter: skip to the timeline", `#day-timeline`)
 		press("1", "type 1", `#day-timeline`)
 		press("7", "type 7: Add here at 17:00", `#add-search`)
-		if got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "1 17:00 18:00" {
-			t.Errorf("typing 17 proposes %q, want 1 17:00 18:00", got)
+		if got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end", "#add-search"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "1 17:00 18:00 " {
+			t.Errorf("typing 17 proposes %q, want 1 17:00 18:00 and an empty search", got)
 		}
 		ana.waitUntil(t, "the plan's places offered", fmt.Sprintf(`(document.querySelector("#add-choices [data-choice]") || {}).dataset?.placeName === %s`, js(market)))
 		press(kb.ArrowDown, "ArrowDown to "+market, `#add-choices [data-choice]`)

@@ -181,13 +181,22 @@
     if (canAdd()) openAdd({ start: min, until: until });
   }
 
+  // The hour goes once its key is released, so that the key's character is not typed into
+  // the search box "Add here" focuses.
+  var hourToGo = -1;
   function typeHour(digit) {
     typedHour += digit;
     if (typedHour.length === 1 && digit <= "2") return;
     var h = parseInt(typedHour, 10);
     typedHour = "";
-    goToHour(h <= 23 ? h : parseInt(digit, 10));
+    hourToGo = h <= 23 ? h : parseInt(digit, 10);
   }
+  doc.addEventListener("keyup", function () {
+    if (hourToGo < 0) return;
+    var h = hourToGo;
+    hourToGo = -1;
+    goToHour(h);
+  });
 
   // --- the places panel: a sheet on phones ---
 
@@ -291,7 +300,7 @@
       typedHour = "";
       if (onTimeline && evt.key === "Enter") {
         evt.preventDefault();
-        goToHour(hour);
+        hourToGo = hour;
         return;
       }
     }
