@@ -23,6 +23,7 @@ type BudgetView struct {
 	Members           []MemberView
 	Balances          []BalanceView
 	Transfers         []TransferView
+	Version           int // the budget's, sent back with its form
 	ReadOnly          bool
 }
 
@@ -45,6 +46,7 @@ type ExpenseLine struct {
 	PaidBy     string   // plan member id
 	SplitAmong []string // plan member ids; empty = everyone
 	Note       string
+	Version    int // the expense's, sent back with its form
 }
 
 // ItemView is one item of an expense.

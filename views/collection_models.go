@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/a-h/templ"
 )
 
 // CollectionsView is the collections list page (GET /collections in a browser).
@@ -39,6 +41,7 @@ type CollectionView struct {
 	Guest       bool // a read-only view for a guest holding an invite link
 	Places      PlaceListView
 	Job         *JobView // the viewer's undecided extraction job, if any
+	Version     int      // the collection's, sent back with a rename
 }
 
 // PlaceListView is one page of a collection's place cards with what it was asked for, so the
@@ -67,6 +70,7 @@ type PlaceCard struct {
 	Passed       []MemberView
 	MyPreference string // PICK | PASS | NOTHING
 	ReadOnly     bool   // shown to a guest: no buttons that change it
+	Version      int    // the collection place's, sent back with a memo
 }
 
 // PlaceDetailView is a collection place's own page with its map.
@@ -193,3 +197,11 @@ func ownerVals(field, memberID string) string {
 // PlacesChanged is the event (sent in HX-Trigger) that makes the collection page reload its
 // list of places after the viewer changed it.
 const PlacesChanged = "places-changed"
+
+// swapOOB marks an element that an htmx answer swaps in by its id, beside its main content.
+func swapOOB(oob bool) templ.Attributes {
+	if !oob {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-swap-oob": "true"}
+}

@@ -317,3 +317,24 @@ func unreadLabel(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// StaleView answers an edit sent from a form opened before someone else changed the same
+// thing (412 PRECONDITION_FAILED): nothing was saved; Lines show it as it is now.
+type StaleView struct {
+	Title string // "Someone changed this block while you were editing"
+	Lines []StaleLine
+	Hint  string // what to do now
+}
+
+// StaleLine is one labelled value of the current state.
+type StaleLine struct{ Label, Value string }
+
+// ifMatch makes an htmx request conditional on the version of what the page shows: hx-headers
+// sending If-Match: "<version>" (none for version 0, unknown: the request is unconditional).
+// A form that was opened on a stale version is then refused (412) instead of overwriting.
+func ifMatch(version int) templ.Attributes {
+	if version < 1 {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-headers": `{"If-Match": "\"` + strconv.Itoa(version) + `\""}`}
+}

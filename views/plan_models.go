@@ -29,6 +29,7 @@ type PlanFormView struct {
 	CurrentZone        string // the plan's zone when no member chose it (then TimeZone is "")
 	Cities             []CityOption
 	Errors             FieldErrors // by form field name: title, start_date, end_date, time_zone, destination
+	Version            int         // editing: the plan's version the form was opened on
 }
 
 // CommonTimeZones are offered as suggestions in the plan form (any IANA name is accepted).
@@ -202,6 +203,7 @@ type BlockView struct {
 	Positive, Negative int // opinions of the selected candidate (or of all, when none is)
 	// TravelWarning says, on a block reached too late from the previous place, why.
 	TravelWarning string
+	Version       int // the time block's, sent back with edits
 }
 
 // CandidateView is one candidate in the picker.
@@ -254,6 +256,7 @@ type CandidatePickerView struct {
 	When        string // "Day 2 · 12:00–13:00"
 	Candidates  []CandidateView
 	ReadOnly    bool // a guest: no "Add a candidate"
+	Version     int  // the time block's, sent back with a confirmation or a removal
 }
 
 // PlanPlacesView is a page of a linked collection's places in the plan page's side panel.

@@ -51,6 +51,9 @@ type timeBlockJSON struct {
 	CandidateCount int             `json:"candidate_count"`
 	Candidates     []candidateJSON `json:"candidates"`
 	SelectedBlock  *candidateJSON  `json:"selected_block"`
+	// Version counts the changes to the block: its day and times, its candidates (added,
+	// removed, their memos) and its selection.
+	Version int `json:"version"`
 }
 
 func (s *Server) toCandidateJSON(c *planner.Candidate) candidateJSON {
@@ -70,7 +73,7 @@ func (s *Server) toCandidateJSON(c *planner.Candidate) candidateJSON {
 func (s *Server) toTimeBlockJSON(b *planner.TimeBlock) timeBlockJSON {
 	out := timeBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()),
 		StartTime: b.Start.String(), EndTime: b.End.String(), CandidateCount: len(b.Candidates),
-		Candidates: make([]candidateJSON, len(b.Candidates))}
+		Candidates: make([]candidateJSON, len(b.Candidates)), Version: b.Version}
 	for i := range b.Candidates {
 		out.Candidates[i] = s.toCandidateJSON(&b.Candidates[i])
 		if b.Candidates[i].Selected {
@@ -268,10 +271,12 @@ type opinionJSON struct {
 	Comment   string      `json:"comment"`
 	TagIDs    []string    `json:"tag_ids"`
 	AddedBy   addedByJSON `json:"added_by"`
+	Version   int         `json:"version"`
 }
 
 func toOpinionJSON(o planner.Opinion) opinionJSON {
-	out := opinionJSON{OpinionID: o.ID, Type: string(o.Type), Comment: o.Comment, TagIDs: o.TagIDs, AddedBy: toAddedByJSON(o.AddedBy)}
+	out := opinionJSON{OpinionID: o.ID, Type: string(o.Type), Comment: o.Comment, TagIDs: o.TagIDs, AddedBy: toAddedByJSON(o.AddedBy),
+		Version: o.Version}
 	if out.TagIDs == nil {
 		out.TagIDs = []string{}
 	}
@@ -288,11 +293,13 @@ type blockDetailJSON struct {
 	Block       candidateJSON    `json:"block"`
 	Opinions    []opinionJSON    `json:"opinions"`
 	SocialMedia *socialMediaJSON `json:"social_media"`
+	Version     int              `json:"version"` // the time block's
 }
 
 func (s *Server) toBlockDetailJSON(d *planner.BlockDetail) blockDetailJSON {
 	out := blockDetailJSON{TimeBlockID: d.TimeBlockID, Type: string(d.Type), DayInfo: toDayInfoJSON(d.Day),
-		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(&d.Block), Opinions: make([]opinionJSON, len(d.Opinions))}
+		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(&d.Block), Opinions: make([]opinionJSON, len(d.Opinions)),
+		Version: d.Version}
 	for i, o := range d.Opinions {
 		out.Opinions[i] = toOpinionJSON(o)
 	}
@@ -346,7 +353,11 @@ func (s *Server) updateBlock(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	d, err := s.store.UpdateBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), ch)
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	d, err := s.store.UpdateBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), ch, expect)
 	if err != nil {
 		return err
 	}
@@ -361,8 +372,12 @@ func (s *Server) updateBlock(c echo.Context) error {
 // deleteTimeBlock deletes a time block. For ten minutes it can be put back: the answer's Link
 // header (rel="restore") names where to POST, and the plan page shows an Undo toast.
 func (s *Server) deleteTimeBlock(c echo.Context) error {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
 	planID := c.Param("planId")
-	d, err := s.store.DeleteTimeBlock(c.Request().Context(), caller(c).UserID, planID, c.Param("blockId"))
+	d, err := s.store.DeleteTimeBlock(c.Request().Context(), caller(c).UserID, planID, c.Param("blockId"), expect)
 	if err != nil {
 		return err
 	}
@@ -490,7 +505,11 @@ func (s *Server) changeSelection(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tb, err := s.store.ChangeSelection(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), strings.TrimSpace(in.BlockID))
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	tb, err := s.store.ChangeSelection(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), strings.TrimSpace(in.BlockID), expect)
 	if err != nil {
 		return err
 	}
@@ -525,6 +544,7 @@ type candidateListJSON struct {
 	EndTime        string                      `json:"end_time"`
 	CandidateCount int                         `json:"candidate_count"`
 	Candidates     []candidateWithExpensesJSON `json:"candidates"`
+	Version        int                         `json:"version"` // the time block's
 }
 
 // candidates lists a time block's candidates with their expense items, for comparing them.
@@ -535,7 +555,7 @@ func (s *Server) candidates(c echo.Context) error {
 	}
 	out := candidateListJSON{TimeBlockID: l.TimeBlockID, Title: l.PlanTitle, DayInfo: toDayInfoJSON(l.Day),
 		StartTime: l.Start.String(), EndTime: l.End.String(), CandidateCount: len(l.Candidates),
-		Candidates: make([]candidateWithExpensesJSON, len(l.Candidates))}
+		Candidates: make([]candidateWithExpensesJSON, len(l.Candidates)), Version: l.Version}
 	for i := range l.Candidates {
 		ce := &l.Candidates[i]
 		items := make([]expenseItemJSON, len(ce.Items))
@@ -550,7 +570,11 @@ func (s *Server) candidates(c echo.Context) error {
 // deleteCandidate removes a candidate; the last one left becomes selected, and a time block
 // left with none is deleted.
 func (s *Server) deleteCandidate(c echo.Context) error {
-	if err := s.store.DeleteCandidate(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("candidateId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteCandidate(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("candidateId"), expect); err != nil {
 		return err
 	}
 	return s.timeBlockChanged(c, http.StatusNoContent, nil)

@@ -20,11 +20,13 @@ type budgetJSON struct {
 	CostPerPerson   int64  `json:"cost_per_person"`
 	TravelerCount   int    `json:"traveler_count"`
 	Currency        string `json:"currency"`
+	Version         int    `json:"version"`
 }
 
 func toBudgetJSON(b *planner.Budget) budgetJSON {
 	return budgetJSON{BudgetID: b.ID, Type: string(b.Mode), TotalBudget: b.TotalBudget, TotalCost: b.TotalCost,
-		RemainingBudget: b.Remaining(), CostPerPerson: b.CostPerPerson(), TravelerCount: b.TravelerCount, Currency: b.Currency}
+		RemainingBudget: b.Remaining(), CostPerPerson: b.CostPerPerson(), TravelerCount: b.TravelerCount, Currency: b.Currency,
+		Version: b.Version}
 }
 
 // getBudget answers the plan's budget.
@@ -78,7 +80,11 @@ func (s *Server) updateBudget(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	b, err := s.store.UpdateBudget(c.Request().Context(), caller(c).UserID, c.Param("planId"), ch)
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	b, err := s.store.UpdateBudget(c.Request().Context(), caller(c).UserID, c.Param("planId"), ch, expect)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
 		TotalCost: b.TotalCost, Remaining: b.Remaining(), PerPerson: b.CostPerPerson(), Travelers: b.TravelerCount,
-		Day: day, Tabs: dayTabs(p, day), Members: toMemberViews(members), ReadOnly: caller(c).Guest}
+		Day: day, Tabs: dayTabs(p, day), Members: toMemberViews(members), ReadOnly: caller(c).Guest, Version: b.Version}
 
 	labels, values := []string{}, []int64{}
 	for _, l := range byDay {
@@ -109,7 +109,7 @@ func expenseLine(g *planner.ExpenseGroup) views.ExpenseLine {
 }
 
 func lineOf(e *planner.Expense) views.ExpenseLine {
-	l := views.ExpenseLine{ID: e.ID, Total: e.Total(), PaidBy: e.PaidBy, SplitAmong: e.SplitAmong}
+	l := views.ExpenseLine{ID: e.ID, Total: e.Total(), PaidBy: e.PaidBy, SplitAmong: e.SplitAmong, Version: e.Version}
 	for _, it := range e.Items {
 		l.Items = append(l.Items, views.ItemView{ID: it.ID, Name: it.Name, Cost: it.Cost})
 	}

@@ -36,7 +36,7 @@ func (s *Server) toPlaceCard(cp *planner.CollectionPlace) views.PlaceCard {
 	cat := s.categories(cp.Place)
 	card := views.PlaceCard{
 		CollectionID: cp.CollectionID, ID: cp.ID, Name: cp.Place.Name, Address: cp.Place.Address,
-		Category: cat.Level2.Name, CategoryKind: cat.Level1.ID, Memo: cp.Memo,
+		Category: cat.Level2.Name, CategoryKind: cat.Level1.ID, Memo: cp.Memo, Version: cp.Version,
 		AddedBy: toMemberView(cp.AddedBy), Picked: toMemberViews(cp.Picked), Passed: toMemberViews(cp.Passed),
 		MyPreference: string(cp.MyPreference),
 	}
@@ -105,7 +105,7 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	}
 	return views.CollectionView{
 		Job: job,
-		ID:  col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount,
+		ID:  col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount, Version: col.Version,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Guest:  caller(c).Guest,
 		Places: places,

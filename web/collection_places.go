@@ -38,6 +38,7 @@ type collectionPlaceJSON struct {
 	Place             placeJSON    `json:"place"`
 	AddedBy           memberJSON   `json:"added_by"`
 	PickPass          pickPassJSON `json:"pick_pass"`
+	Version           int          `json:"version"` // counts changes to the memo
 }
 
 func toMemberJSON(m planner.Member) memberJSON {
@@ -58,7 +59,7 @@ func toPickPassJSON(cp *planner.CollectionPlace) pickPassJSON {
 
 func (s *Server) toCollectionPlaceJSON(cp *planner.CollectionPlace) collectionPlaceJSON {
 	out := collectionPlaceJSON{CollectionPlaceID: cp.ID, Place: s.toPlaceJSON(cp.Place),
-		AddedBy: toMemberJSON(cp.AddedBy), PickPass: toPickPassJSON(cp)}
+		AddedBy: toMemberJSON(cp.AddedBy), PickPass: toPickPassJSON(cp), Version: cp.Version}
 	if cp.Memo != "" {
 		out.Memo = &cp.Memo
 	}
@@ -217,7 +218,11 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 		return err
 	}
 	ctx, userID, colID, cpID := c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId")
-	if err := s.store.SetCollectionPlaceMemo(ctx, userID, colID, cpID, memo); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetCollectionPlaceMemo(ctx, userID, colID, cpID, memo, expect); err != nil {
 		return err
 	}
 	var partial templ.Component
@@ -233,7 +238,11 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 
 // deleteCollectionPlace removes the place from the collection.
 func (s *Server) deleteCollectionPlace(c echo.Context) error {
-	if err := s.store.DeleteCollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteCollectionPlace(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("collectionPlaceId"), expect); err != nil {
 		return err
 	}
 	// htmx swaps the card out for nothing.

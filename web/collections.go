@@ -18,10 +18,11 @@ type collectionJSON struct {
 	Thumbnail    *string `json:"thumbnail"`
 	MemberCount  int     `json:"member_count"`
 	PlaceCount   int     `json:"place_count"`
+	Version      int     `json:"version"`
 }
 
 func toCollectionJSON(c planner.CollectionSummary) collectionJSON {
-	out := collectionJSON{CollectionID: c.ID, Title: c.Title, MemberCount: c.MemberCount, PlaceCount: c.PlaceCount}
+	out := collectionJSON{CollectionID: c.ID, Title: c.Title, MemberCount: c.MemberCount, PlaceCount: c.PlaceCount, Version: c.Version}
 	if c.Thumbnail != "" {
 		out.Thumbnail = &c.Thumbnail
 	}
@@ -137,16 +138,25 @@ func (s *Server) renameCollection(c echo.Context) error {
 	if err := in.validate(); err != nil {
 		return s.titleFormError(c, err, typed, c.Param("collectionId"))
 	}
-	col, err := s.store.RenameCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), in.Title)
+	expect, err := ifMatch(c)
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toCollectionJSON(*col), views.CollectionTitle(col.ID, col.Title), collectionPath(col.ID))
+	col, err := s.store.RenameCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), in.Title, expect)
+	if err != nil {
+		return err
+	}
+	partial := templ.Join(views.CollectionTitle(col.ID, col.Title), views.RenameForm(col.ID, col.Title, col.Version, true))
+	return respondChange(c, http.StatusOK, toCollectionJSON(*col), partial, collectionPath(col.ID))
 }
 
 // deleteCollection deletes the collection; only its owner may.
 func (s *Server) deleteCollection(c echo.Context) error {
-	if err := s.store.DeleteCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteCollection(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), expect); err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, nil, "/collections")

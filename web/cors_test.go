@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,12 @@ func TestCORSForConfiguredOrigins(t *testing.T) {
 	if pre.Status != http.StatusNoContent || pre.Header.Get("Access-Control-Allow-Origin") != spa ||
 		pre.Header.Get("Access-Control-Allow-Credentials") != "true" {
 		t.Fatalf("preflight: %d %v", pre.Status, pre.Header)
+	}
+	// A conditional write's preflight: If-Match may be sent (API-additions §1, §3).
+	cond := a.do(req{Method: "OPTIONS", Path: "/collections/x", Header: map[string]string{
+		"Origin": spa, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "if-match"}})
+	if cond.Status != http.StatusNoContent || !strings.Contains(cond.Header.Get("Access-Control-Allow-Headers"), "If-Match") {
+		t.Fatalf("If-Match preflight: %d %v", cond.Status, cond.Header)
 	}
 	// The cross-origin (same-site) reissue with the refresh cookie works for the trusted origin.
 	res := a.do(req{Method: "POST", Path: "/auth/reissue", Client: b, Header: map[string]string{"Origin": spa, "Sec-Fetch-Site": "same-site"}})

@@ -90,13 +90,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case asJSON:
 		werr = s.writeProblem(c, status, pe)
 	case asPartial:
-		werr = render(c, status, views.ErrorPartial(errorView(status, pe)))
+		werr = render(c, status, s.errorPartial(c, status, pe))
 	default:
 		switch pe.Code {
 		case planner.CodeMissingToken, planner.CodeExpiredToken, planner.CodeInvalidToken:
 			werr = c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		case planner.CodeTermsRequired:
 			werr = c.Redirect(http.StatusSeeOther, "/onboarding/terms?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+		case planner.CodePreconditionFailed:
+			v := staleView(pe.Current)
+			werr = render(c, status, views.ErrorPage(s.pageFor(c, v.Title), views.ErrorView{Status: status, Title: v.Title,
+				Detail: "Nothing was saved. Open it again to see it as it is now and edit that."}))
 		default:
 			werr = render(c, status, views.ErrorPage(s.pageFor(c, strconv.Itoa(status)), errorView(status, pe)))
 		}
@@ -120,6 +124,9 @@ func (s *Server) writeProblem(c echo.Context, status int, pe *planner.Error) err
 	}
 	if len(pe.Fields) > 0 {
 		body["errors"] = pe.Fields
+	}
+	if pe.Current != nil {
+		body["current"] = s.currentJSON(pe.Current)
 	}
 	b, err := json.Marshal(body)
 	if err != nil {

@@ -23,6 +23,7 @@ type expenseJSON struct {
 	Items      []expenseItemJSON `json:"items"`
 	PaidBy     *string           `json:"paid_by"`
 	SplitAmong []string          `json:"split_among"`
+	Version    int               `json:"version"`
 }
 
 type expenseBlockJSON struct {
@@ -32,7 +33,7 @@ type expenseBlockJSON struct {
 }
 
 func (s *Server) toExpenseJSON(e *planner.Expense) expenseJSON {
-	out := expenseJSON{ExpenseID: e.ID, Items: make([]expenseItemJSON, len(e.Items)), SplitAmong: e.SplitAmong}
+	out := expenseJSON{ExpenseID: e.ID, Items: make([]expenseItemJSON, len(e.Items)), SplitAmong: e.SplitAmong, Version: e.Version}
 	for i, it := range e.Items {
 		out.Items[i] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
 	}
@@ -219,7 +220,11 @@ func (s *Server) setExpense(c echo.Context) error {
 	if payers != nil {
 		paid = &planner.Expense{PaidBy: strings.TrimSpace(deref(payers.PaidBy)), SplitAmong: payers.SplitAmong}
 	}
-	e, err := s.store.SetExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), list, paid)
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	e, err := s.store.SetExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), list, paid, expect)
 	if err != nil {
 		return err
 	}
@@ -228,7 +233,11 @@ func (s *Server) setExpense(c echo.Context) error {
 
 // deleteExpense removes an additional expense, or empties a candidate's.
 func (s *Server) deleteExpense(c echo.Context) error {
-	if err := s.store.DeleteExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), expect); err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, nil, budgetPagePath(c))

@@ -95,7 +95,11 @@ func (s *Server) updateOpinion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := s.store.UpdateOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId"), op)
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	o, err := s.store.UpdateOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId"), op, expect)
 	if err != nil {
 		return err
 	}
@@ -104,7 +108,11 @@ func (s *Server) updateOpinion(c echo.Context) error {
 
 // deleteOpinion deletes the caller's own opinion.
 func (s *Server) deleteOpinion(c echo.Context) error {
-	if err := s.store.DeleteOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteOpinion(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), c.Param("opinionId"), expect); err != nil {
 		return err
 	}
 	return s.opinionChanged(c, http.StatusNoContent, nil)

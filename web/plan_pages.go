@@ -64,26 +64,35 @@ func minutes(t planner.TimeOfDay) int { return int(time.Duration(t) / time.Minut
 
 func clock(t planner.TimeOfDay) string { return t.String()[:5] }
 
+// blockTitle names a time block for people: "Free time", the confirmed place, else its
+// candidates' places ("A or B").
+func blockTitle(free bool, candidates []planner.Candidate) string {
+	if free {
+		return "Free time"
+	}
+	names := make([]string, 0, len(candidates))
+	for _, c := range candidates {
+		if c.Place == nil {
+			continue
+		}
+		if c.Selected {
+			return c.Place.Name
+		}
+		names = append(names, c.Place.Name)
+	}
+	return strings.Join(names, " or ")
+}
+
 func toBlockView(b *planner.TimeBlock) views.BlockView {
-	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()),
+	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()), Version: b.Version,
 		Start: clock(b.Start), End: clock(b.End), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
 	if len(b.Candidates) > 0 {
 		v.EditID, v.Memo = b.Candidates[0].ID, b.Candidates[0].Memo
 	}
 	sel := b.Selected()
-	switch {
-	case v.Free:
-		v.Title = "Free time"
-	case sel != nil && sel.Place != nil:
-		v.Title, v.Memo = sel.Place.Name, sel.Memo
-	default:
-		names := make([]string, 0, len(b.Candidates))
-		for _, c := range b.Candidates {
-			if c.Place != nil {
-				names = append(names, c.Place.Name)
-			}
-		}
-		v.Title = strings.Join(names, " or ")
+	v.Title = blockTitle(v.Free, b.Candidates)
+	if sel != nil && sel.Place != nil { // the dialog edits the memo it shows
+		v.EditID, v.Memo = sel.ID, sel.Memo
 	}
 	for _, c := range b.Candidates {
 		if sel == nil || c.ID == sel.ID {
@@ -307,7 +316,7 @@ func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
 func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList) templ.Component {
 	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
 		When:       "Day " + strconv.Itoa(l.Day.Day) + " · " + clock(l.Start) + "–" + clock(l.End),
-		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest}
+		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest, Version: l.Version}
 	for i := range l.Candidates {
 		v.Candidates[i] = s.toCandidateView(&l.Candidates[i].Candidate)
 		v.Candidates[i].ReadOnly = caller(c).Guest
@@ -346,8 +355,9 @@ func (s *Server) planPlacesPartial(planID, collectionID string, list []planner.C
 	return views.PlanPlaces(s.planPlacesView(planID, collectionID, list, hasNext, page))
 }
 
-func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate) templ.Component {
+func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate, expect planner.IfMatch) templ.Component {
 	v := views.DateChangeView{Form: planFormView(planID, &in), Type: string(u.Type)}
+	v.Form.Version = int(expect) // the confirmation applies the change to the plan the form was opened on
 	for _, d := range u.AffectedDays {
 		v.AffectedDays = append(v.AffectedDays, views.AffectedDayView{Day: d.Day, Blocks: d.BlockCount})
 	}
@@ -448,7 +458,7 @@ func (s *Server) editPlanPage(c echo.Context) error {
 		return err
 	}
 	v := views.PlanFormView{ID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
-		Cities: cityOptions()}
+		Cities: cityOptions(), Version: p.Version}
 	if p.Destination != nil {
 		v.Destination, v.CurrentDestination = p.Destination.Name, p.Destination.Name
 	}
@@ -470,5 +480,8 @@ func (s *Server) blockConflictPartial(c echo.Context, err error, collectionPlace
 	}
 	timeBlockID, _ := pe.Extra["time_block_id"].(string)
 	v := views.ErrorView{Status: pe.Status(), Title: "This time is taken", Detail: pe.Detail, Code: string(pe.Code)}
+	if where := s.overlapSentence(c, pe); where != "" {
+		v.Detail = where
+	}
 	return render(c, pe.Status(), views.BlockConflict(v, c.Param("planId"), timeBlockID, collectionPlaceID, day))
 }

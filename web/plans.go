@@ -29,6 +29,7 @@ type planJSON struct {
 	CollectionCount int     `json:"collection_count"`
 	// Destination is where the trip goes, null for none (added in issue 16; v1 clients ignore it).
 	Destination *destinationJSON `json:"destination"`
+	Version     int              `json:"version"`
 }
 
 // destinationJSON is a plan's destination: a city and a point in it.
@@ -43,7 +44,8 @@ const dateLayout = "2006-01-02"
 
 func toPlanJSON(p *planner.Plan) planJSON {
 	out := planJSON{PlanID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
-		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount}
+		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount,
+		Version: p.Version}
 	if p.Thumbnail != "" {
 		out.Thumbnail = &p.Thumbnail
 	}
@@ -255,20 +257,28 @@ func (s *Server) updatePlan(c echo.Context) error {
 	if err != nil {
 		return s.planFormError(c, err, &in, c.Param("planId"))
 	}
-	u, err := s.store.UpdatePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), plan, in.Confirm)
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	u, err := s.store.UpdatePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), plan, in.Confirm, expect)
 	if err != nil {
 		return err
 	}
 	out := toPlanUpdateJSON(u)
 	if u.RequiresConfirmation {
-		return respondChange(c, http.StatusOK, out, s.planDateConfirmPartial(c.Param("planId"), in, u), planPath(c.Param("planId")))
+		return respondChange(c, http.StatusOK, out, s.planDateConfirmPartial(c.Param("planId"), in, u, expect), planPath(c.Param("planId")))
 	}
 	return respondChange(c, http.StatusOK, out, nil, planPath(c.Param("planId")))
 }
 
 // deletePlan deletes the plan; only its owner may.
 func (s *Server) deletePlan(c echo.Context) error {
-	if err := s.store.DeletePlan(c.Request().Context(), caller(c).UserID, c.Param("planId")); err != nil {
+	expect, err := ifMatch(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeletePlan(c.Request().Context(), caller(c).UserID, c.Param("planId"), expect); err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, nil, "/plans")

@@ -161,9 +161,10 @@ func TestPlanPageInABrowser(t *testing.T) {
 	if !strings.Contains(day, "Deciding") || !strings.Contains(day, "2 candidates") {
 		t.Fatalf("after adding a candidate: %s", day)
 	}
-	// An overlap shows the server's message.
+	// An overlap names the block in the way and the next free start, in words.
 	overlap := a.htmx(ana, "POST", blocks, "type=FREE&day=2&start_time=10:30&end_time=11:30")
-	if overlap.Status != http.StatusConflict || !strings.Contains(string(overlap.Body), "TIME_BLOCK_OVERLAP") {
+	if overlap.Status != http.StatusConflict ||
+		!strings.Contains(string(overlap.Body), "Overlaps “Gyeongbokgung Palace or Gwangjang Market” 10:00–11:00 — the next free start is 11:00.") {
 		t.Fatalf("overlap: %d %s", overlap.Status, overlap.Body)
 	}
 

@@ -21,7 +21,7 @@ func (s *Server) routes() {
 		e.Pre(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins:     s.cfg.CORSOrigins,
 			AllowMethods:     []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept},
+			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "If-Match"},
 			ExposeHeaders:    []string{echo.HeaderLocation, "Retry-After", echo.HeaderXRequestID},
 			AllowCredentials: true,
 			MaxAge:           600,

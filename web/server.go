@@ -77,8 +77,8 @@ type Store interface {
 	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
 	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
 	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
-	RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error)
-	DeleteCollection(ctx context.Context, userID, id string) error
+	RenameCollection(ctx context.Context, userID, id, title string, ifMatch planner.IfMatch) (*planner.CollectionSummary, error)
+	DeleteCollection(ctx context.Context, userID, id string, ifMatch planner.IfMatch) error
 	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
 	CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error)
 	ChangeCollectionOwner(ctx context.Context, userID, collectionID, memberID string) error
@@ -87,14 +87,14 @@ type Store interface {
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
 	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)
-	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string) error
-	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error
+	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string, ifMatch planner.IfMatch) error
+	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error
 	TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error)
 	CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error)
 	Plans(ctx context.Context, userID string, page planner.Page) ([]planner.Plan, bool, error)
 	Plan(ctx context.Context, userID, planID string) (*planner.Plan, error)
-	UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool) (*planner.PlanUpdate, error)
-	DeletePlan(ctx context.Context, userID, planID string) error
+	UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool, ifMatch planner.IfMatch) (*planner.PlanUpdate, error)
+	DeletePlan(ctx context.Context, userID, planID string, ifMatch planner.IfMatch) error
 	PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error)
 	ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error
 	LeavePlan(ctx context.Context, userID, planID string) error
@@ -111,14 +111,14 @@ type Store interface {
 	AddBlockFromSearch(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
 	AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error)
 	BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error)
-	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error)
-	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) (*planner.Deletion, error)
+	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange, ifMatch planner.IfMatch) (*planner.BlockDetail, error)
+	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string, ifMatch planner.IfMatch) (*planner.Deletion, error)
 	RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error)
 	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
-	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)
+	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
-	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error
+	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) error
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
 	JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error)
@@ -129,14 +129,14 @@ type Store interface {
 	AddOpinion(ctx context.Context, userID, planID, candidateID string, in planner.OpinionInput) (*planner.Opinion, error)
 	Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error)
 	Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error)
-	UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput) (*planner.Opinion, error)
-	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error
+	UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput, ifMatch planner.IfMatch) (*planner.Opinion, error)
+	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, ifMatch planner.IfMatch) error
 	Budget(ctx context.Context, userID, planID string) (*planner.Budget, error)
-	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange) (*planner.Budget, error)
+	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error)
 	AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error)
 	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
-	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense) (*planner.Expense, error)
-	DeleteExpense(ctx context.Context, userID, planID, expenseID string) error
+	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error)
+	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)
 	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)

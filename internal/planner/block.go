@@ -129,6 +129,8 @@ type TimeBlock struct {
 	Day        DayInfo
 	Start, End TimeOfDay
 	Candidates []Candidate
+	// Version counts the changes to the block, its candidates and its selection.
+	Version int
 }
 
 // Deletion is a deleted time block that can be restored for a while: its id (for
@@ -185,6 +187,7 @@ type Opinion struct {
 	Comment string
 	TagIDs  []string
 	AddedBy Member
+	Version int
 }
 
 // SocialMedia is the web page, video or post a place was extracted from.
@@ -199,6 +202,7 @@ type BlockDetail struct {
 	Type        BlockType
 	Day         DayInfo
 	Start, End  TimeOfDay
+	Version     int // the time block's
 	Block       Candidate
 	Opinions    []Opinion
 	SocialMedia *SocialMedia
@@ -225,6 +229,7 @@ type CandidateList struct {
 	PlanTitle   string
 	Day         DayInfo
 	Start, End  TimeOfDay
+	Version     int // the time block's
 	Candidates  []CandidateExpense
 }
 

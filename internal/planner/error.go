@@ -23,6 +23,8 @@ const (
 	CodeServiceUnavailable   Code = "SERVICE_UNAVAILABLE"
 	CodeInternal             Code = "INTERNAL"
 	CodeCrossOrigin          Code = "CROSS_ORIGIN_FORBIDDEN"
+	// A conditional write's If-Match did not match the resource's version (see Stale).
+	CodePreconditionFailed Code = "PRECONDITION_FAILED"
 
 	// Authentication and users.
 	CodeMissingToken         Code = "MISSING_TOKEN"
@@ -93,6 +95,7 @@ var statuses = map[Code]int{
 	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 	CodeInternal:             http.StatusInternalServerError,
 	CodeCrossOrigin:          http.StatusForbidden,
+	CodePreconditionFailed:   http.StatusPreconditionFailed,
 
 	CodeMissingToken:         http.StatusUnauthorized,
 	CodeExpiredToken:         http.StatusUnauthorized,
@@ -178,6 +181,9 @@ type Error struct {
 	Fields []FieldError
 	// Extra properties added to the problem body (e.g. time_block_id).
 	Extra map[string]any
+	// Current is the resource as it is now, for PRECONDITION_FAILED: a domain value (e.g.
+	// *Plan) that the web layer writes as the problem's current in the resource's JSON shape.
+	Current any
 }
 
 func (e *Error) Error() string {

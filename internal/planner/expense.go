@@ -18,6 +18,7 @@ type Expense struct {
 	Items      []ExpenseItem
 	PaidBy     string
 	SplitAmong []string
+	Version    int
 }
 
 // Total is the sum of the items.

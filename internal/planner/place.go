@@ -58,6 +58,8 @@ type CollectionPlace struct {
 	MyPreference Preference
 	// SocialMedia is the page the place was found on (detail views only; nil otherwise).
 	SocialMedia *SocialMedia
+	// Version counts the changes to the place's memo (picks and passes are each member's own).
+	Version int
 }
 
 // CollectionPlaceSort orders a collection's places.

@@ -32,6 +32,7 @@ type Plan struct {
 	Destination     *Destination `db:"-"`                // nil when none was chosen
 	MemberCount     int          `db:"member_count"`
 	CollectionCount int          `db:"collection_count"`
+	Version         int          `db:"version"`
 }
 
 // DurationDays is the number of days of the plan.
@@ -161,6 +162,7 @@ type Budget struct {
 	TotalCost     int64
 	TravelerCount int // the set count, else the member count
 	Currency      string
+	Version       int // counts the changes to type, total budget and traveler count
 }
 
 // Remaining is the total budget (or 0) minus the costs.

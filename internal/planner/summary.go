@@ -24,6 +24,7 @@ type CollectionSummary struct {
 	Thumbnail   string `db:"thumbnail"`
 	PlaceCount  int    `db:"place_count"`
 	MemberCount int    `db:"member_count"`
+	Version     int    `db:"version"`
 }
 
 // Role is a member's role in a plan or collection.

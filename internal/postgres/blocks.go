@@ -38,16 +38,17 @@ func (c *clock) Scan(src any) error {
 
 // timeBlockRow is a time block with its day, as scanned.
 type timeBlockRow struct {
-	ID    string `db:"id"`
-	Type  string `db:"type"`
-	Start clock  `db:"start_time"`
-	End   clock  `db:"end_time"`
+	ID      string `db:"id"`
+	Type    string `db:"type"`
+	Start   clock  `db:"start_time"`
+	End     clock  `db:"end_time"`
+	Version int    `db:"version"`
 	planner.DayInfo
 }
 
 // timeBlockColumns and timeBlockFrom select time blocks (alias b) with their days (alias d).
 const (
-	timeBlockColumns = `b.id, b.type, b.start_time, b.end_time, d.day, d.date`
+	timeBlockColumns = `b.id, b.type, b.start_time, b.end_time, b.version, d.day, d.date`
 	timeBlockFrom    = ` FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id`
 )
 
@@ -55,7 +56,7 @@ func (r timeBlockRow) timeBlock(candidates []planner.Candidate) planner.TimeBloc
 	return planner.TimeBlock{
 		ID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
 		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
-		Candidates: candidates,
+		Candidates: candidates, Version: r.Version,
 	}
 }
 
@@ -238,8 +239,9 @@ type newCandidate struct {
 }
 
 // insertCandidates adds candidates to a time block in the order given, each place candidate
-// with its (empty) expense, in one statement. A place already in the block is skipped.
-func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, memberID string, cs []newCandidate) error {
+// with its (empty) expense, in one statement. A place already in the block is skipped. An
+// existing block (not one just inserted) counts a new version when any candidate was added.
+func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, memberID string, cs []newCandidate, existing bool) error {
 	n := len(cs)
 	ids, expenseIDs, placeIDs, cpIDs, memos, selected := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]bool, n)
 	for i, c := range cs {
@@ -254,13 +256,15 @@ func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, mem
 		    SELECT u.id, $2, NULLIF(u.place_id, ''), NULLIF(u.cp_id, ''), $3, u.memo, u.selected
 		    FROM u ORDER BY u.n
 		    ON CONFLICT ON CONSTRAINT candidates_one_per_place DO NOTHING
-		    RETURNING id, place_id)
+		    RETURNING id, place_id),
+		bumped AS (
+		    UPDATE time_blocks SET version = version + 1 WHERE id = $2 AND $10 AND EXISTS (SELECT 1 FROM added))
 		INSERT INTO expenses (id, plan_id, kind, candidate_id)
 		SELECT u.expense_id, $1, 'BLOCK', added.id
 		FROM added JOIN u ON u.id = added.id
 		WHERE added.place_id IS NOT NULL`,
 		planID, timeBlockID, memberID, pq.Array(ids), pq.Array(expenseIDs), pq.Array(placeIDs), pq.Array(cpIDs),
-		pq.Array(memos), pq.Array(selected))
+		pq.Array(memos), pq.Array(selected), existing)
 	if err != nil {
 		return err
 	}
@@ -287,7 +291,8 @@ func zoneFromFirstPlace(ctx context.Context, tx *sqlx.Tx, planID string, placeID
 		return nil
 	}
 	_, err = tx.ExecContext(ctx, `
-		UPDATE plans SET time_zone = $2, time_zone_source = 'PLACE' WHERE id = $1 AND time_zone_source = 'DEFAULT'`, planID, zone)
+		UPDATE plans SET time_zone = $2, time_zone_source = 'PLACE', version = version + 1
+		WHERE id = $1 AND time_zone_source = 'DEFAULT'`, planID, zone)
 	return err
 }
 
@@ -359,28 +364,56 @@ func existingPlaces(ctx context.Context, tx *sqlx.Tx, planID string, placeIDs []
 
 // conflictErr is the error for a slot that overlaps another block of the day:
 // TIME_BLOCK_EXACT_DUPLICATE, carrying that block's id, when one has exactly the same times,
-// else TIME_BLOCK_OVERLAP. self is the block being moved ("" when adding).
+// else TIME_BLOCK_OVERLAP. Both carry where: conflicting_time_block_id, the earliest
+// overlapping block, and next_free_start, the earliest start at or after the requested one
+// where a block of the requested length fits among the day's other blocks and ends before
+// 24:00 (nil when none does). self is the block being moved ("" when adding); it never stands
+// in its own way. One query: the candidates for the free start are the requested start and
+// the ends of the blocks after it, each checked against the day through the exclusion
+// constraint's index.
 func conflictErr(ctx context.Context, tx *sqlx.Tx, dayID, self string, start, end planner.TimeOfDay) error {
-	var rows []struct {
-		ID    string `db:"id"`
-		Exact bool   `db:"exact"`
+	var r struct {
+		ID       string         `db:"id"`
+		Exact    bool           `db:"exact"`
+		NextFree sql.NullString `db:"next_free"`
 	}
-	err := tx.SelectContext(ctx, &rows, `
-		SELECT id, start_time = $3 AND end_time = $4 AS exact
-		FROM time_blocks
-		WHERE plan_day_id = $1 AND id <> $2 AND timerange(start_time, end_time) && timerange($3, $4)
-		ORDER BY exact DESC LIMIT 1`, dayID, self, clock(start), clock(end))
+	err := tx.GetContext(ctx, &r, `
+		WITH others AS (
+		    SELECT id, start_time, end_time FROM time_blocks WHERE plan_day_id = $1 AND id <> $2),
+		len AS (SELECT $4::time - $3::time AS d)
+		SELECT o.id, o.start_time = $3 AND o.end_time = $4 AS exact,
+		       (SELECT min(c.s)::text
+		        FROM (SELECT $3::time AS s UNION SELECT end_time FROM others WHERE end_time > $3) c, len
+		        WHERE (c.s - time '00:00') + len.d < interval '24 hours'
+		          AND NOT EXISTS (SELECT 1 FROM others x
+		                          WHERE x.start_time < c.s + len.d AND x.end_time > c.s)) AS next_free
+		FROM others o
+		WHERE timerange(o.start_time, o.end_time) && timerange($3, $4)
+		ORDER BY o.start_time LIMIT 1`, dayID, self, clock(start), clock(end))
+	if errors.Is(err, sql.ErrNoRows) { // the other block went away since: say no more than that
+		return planner.Errorf(planner.CodeTimeBlockOverlap, "The time overlaps another block of the day.")
+	}
 	if err != nil {
 		return err
 	}
-	if len(rows) == 1 && rows[0].Exact {
+	var next *planner.TimeOfDay
+	if r.NextFree.Valid {
+		t, err := planner.ParseTimeOfDay(r.NextFree.String)
+		if err != nil {
+			return fmt.Errorf("next free start %q: %w", r.NextFree.String, err)
+		}
+		next = &t
+	}
+	where := map[string]any{"conflicting_time_block_id": r.ID, "next_free_start": next}
+	if r.Exact {
+		where["time_block_id"], where["timeBlockId"] = r.ID, r.ID
 		return &planner.Error{
 			Code:   planner.CodeTimeBlockExactDuplicate,
 			Detail: "A block already exists at exactly this time; add it as a candidate instead.",
-			Extra:  map[string]any{"time_block_id": rows[0].ID, "timeBlockId": rows[0].ID},
+			Extra:  where,
 		}
 	}
-	return planner.Errorf(planner.CodeTimeBlockOverlap, "The time overlaps another block of the day.")
+	return &planner.Error{Code: planner.CodeTimeBlockOverlap, Detail: "The time overlaps another block of the day.", Extra: where}
 }
 
 // placeTimeBlock runs write, an INSERT or UPDATE of a time block at [start, end) of a day,
@@ -427,7 +460,7 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if err != nil {
 			return err
 		}
-		if err := insertCandidates(ctx, tx, planID, id, me.ID, []newCandidate{c}); err != nil {
+		if err := insertCandidates(ctx, tx, planID, id, me.ID, []newCandidate{c}, false); err != nil {
 			return err
 		}
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
@@ -539,7 +572,7 @@ func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID strin
 	}
 	out := &planner.BlockDetail{
 		TimeBlockID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
-		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
+		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version,
 	}
 	for _, c := range byBlock[r.ID] {
 		if c.ID == candidateID {
@@ -575,10 +608,11 @@ func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any)
 		Type        string         `db:"type"`
 		Comment     string         `db:"comment"`
 		TagIDs      pq.StringArray `db:"tag_ids"`
+		Version     int            `db:"version"`
 		planner.Member
 	}
 	err := tx.SelectContext(ctx, &rows, `
-		SELECT o.candidate_id, o.id AS opinion_id, o.type, o.comment, o.tag_ids, m.id, m.nickname, m.picture, m.role
+		SELECT o.candidate_id, o.id AS opinion_id, o.type, o.comment, o.tag_ids, o.version, m.id, m.nickname, m.picture, m.role
 		FROM opinions o JOIN plan_members m ON m.id = o.member_id
 		WHERE `+where+`
 		ORDER BY o.candidate_id, o.created_at, o.id`, args...)
@@ -588,7 +622,7 @@ func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any)
 	out := map[string][]planner.Opinion{}
 	for _, r := range rows {
 		out[r.CandidateID] = append(out[r.CandidateID], planner.Opinion{ID: r.OpinionID, Type: planner.OpinionType(r.Type),
-			Comment: r.Comment, TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member})
+			Comment: r.Comment, TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member, Version: r.Version})
 	}
 	return out, nil
 }
@@ -612,9 +646,11 @@ func (db *DB) BlockDetail(ctx context.Context, userID, planID, candidateID strin
 // UpdateBlock edits a candidate's memo and moves its whole time block to another day or time
 // (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
 // of the target day like an added block: TIME_BLOCK_EXACT_DUPLICATE or TIME_BLOCK_OVERLAP.
-// Checks, in order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND,
+// A change that names anything counts one new version of the time block. Checks, in order:
+// PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, PRECONDITION_FAILED (ifMatch against
+// the time block's version, under its lock; the answer carries the detail as it is now),
 // PLAN_DAY_NOT_FOUND, the conflict.
-func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange) (*planner.BlockDetail, error) {
+func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange, ifMatch planner.IfMatch) (*planner.BlockDetail, error) {
 	if (ch.Start == nil) != (ch.End == nil) {
 		return nil, &planner.Error{Code: planner.CodeInvalidRequest, Detail: "start_time and end_time go together.",
 			Fields: []planner.FieldError{{Field: "start_time", Reason: "must be given with end_time"}}}
@@ -626,14 +662,15 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			return err
 		}
 		var cur struct {
-			ID    string `db:"id"`
-			Day   int    `db:"day"`
-			Start clock  `db:"start_time"`
-			End   clock  `db:"end_time"`
+			ID      string `db:"id"`
+			Day     int    `db:"day"`
+			Start   clock  `db:"start_time"`
+			End     clock  `db:"end_time"`
+			Version int    `db:"version"`
 		}
 		if planner.ValidID(candidateID) {
 			err = tx.GetContext(ctx, &cur, `
-				SELECT b.id, d.day, b.start_time, b.end_time`+timeBlockFrom+`
+				SELECT b.id, d.day, b.start_time, b.end_time, b.version`+timeBlockFrom+`
 				JOIN candidates c ON c.time_block_id = b.id
 				WHERE c.id = $1 AND b.plan_id = $2
 				FOR UPDATE OF b`, candidateID, planID)
@@ -644,6 +681,13 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 		if err != nil {
 			return err
 		}
+		if !ifMatch.Allows(cur.Version) {
+			now, err := blockDetail(ctx, tx, planID, me.ID, candidateID)
+			if err != nil {
+				return err
+			}
+			return planner.Stale("block", now)
+		}
 		from := planner.Slot{Day: cur.Day, Start: planner.TimeOfDay(cur.Start), End: planner.TimeOfDay(cur.End)}
 		to := from
 		if ch.Day != nil {
@@ -652,7 +696,8 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 		if ch.Start != nil {
 			to.Start, to.End = *ch.Start, *ch.End
 		}
-		if to != from {
+		moved := to != from
+		if moved { // the move counts the new version
 			if err := reattachAdditional(ctx, tx, cur.ID); err != nil {
 				return err
 			}
@@ -660,8 +705,16 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 				return err
 			}
 		}
-		if ch.Memo != nil {
-			_, err := tx.ExecContext(ctx, `UPDATE candidates SET memo = $2, updated_at = clock_timestamp() WHERE id = $1`, candidateID, *ch.Memo)
+		if ch.Memo != nil || !moved && (ch.Day != nil || ch.Start != nil) {
+			memo := ""
+			if ch.Memo != nil {
+				memo = *ch.Memo
+			}
+			_, err := tx.ExecContext(ctx, `
+				WITH memo AS (
+				    UPDATE candidates SET memo = $3, updated_at = clock_timestamp() WHERE id = $2 AND $4)
+				UPDATE time_blocks SET version = version + 1 WHERE id = $1 AND NOT $5`,
+				cur.ID, candidateID, memo, ch.Memo != nil, moved)
 			if err != nil {
 				return err
 			}
@@ -685,7 +738,8 @@ func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to plann
 	}
 	return placeTimeBlock(ctx, tx, dayID, id, to.Start, to.End, func() error {
 		_, err := tx.ExecContext(ctx, `
-			UPDATE time_blocks SET plan_day_id = $2, start_time = $3, end_time = $4, updated_at = now() WHERE id = $1`,
+			UPDATE time_blocks SET plan_day_id = $2, start_time = $3, end_time = $4, version = version + 1, updated_at = now()
+			WHERE id = $1`,
 			id, dayID, clock(to.Start), clock(to.End))
 		return err
 	})
@@ -697,16 +751,17 @@ const deletionKept = "10 minutes"
 // DeleteTimeBlock deletes a time block with its candidates, their opinions and expenses;
 // additional expenses placed after it move to the start of its day. What it deletes is kept
 // for deletionKept as a snapshot RestoreTimeBlock can put back; the answer names it, with the
-// block as it was.
-func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string) (*planner.Deletion, error) {
+// block as it was. Checks, in order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND,
+// PRECONDITION_FAILED (ifMatch).
+func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string, ifMatch planner.IfMatch) (*planner.Deletion, error) {
 	var out *planner.Deletion
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
-		if !planner.ValidID(timeBlockID) {
-			return blockNotFound()
+		if _, _, err := lockTimeBlock(ctx, tx, planID, me.ID, timeBlockID, ifMatch); err != nil {
+			return err
 		}
 		block, err := loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
 		if err != nil {
@@ -716,7 +771,7 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			return err
 		}
 		id := planner.NewID()
-		res, err := tx.ExecContext(ctx, `
+		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO deleted_time_blocks (id, plan_id, deleted_by, snapshot)
 			SELECT $3, b.plan_id, $4, jsonb_build_object(
 			    'block', to_jsonb(b),
@@ -726,12 +781,8 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			    'expense_items', (SELECT COALESCE(jsonb_agg(to_jsonb(i)), '[]') FROM expense_items i JOIN expenses e ON e.id = i.expense_id
 			                      JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = b.id),
 			    'following', (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.id, 'rank', e.rank)), '[]') FROM expenses e WHERE e.after_time_block_id = b.id))
-			FROM time_blocks b WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID, id, me.ID)
-		if err != nil {
+			FROM time_blocks b WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID, id, me.ID); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return blockNotFound()
 		}
 		if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
 			return err
@@ -788,6 +839,8 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 		}
 		for _, q := range []string{
 			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, $1::jsonb->'block')`,
+			// Back is a change: a version sent before the deletion no longer matches.
+			`UPDATE time_blocks SET version = version + 1 WHERE id = $1::jsonb->'block'->>'id'`,
 			`INSERT INTO candidates
 			 SELECT (jsonb_populate_record(NULL::candidates, c || CASE
 			     WHEN EXISTS (SELECT 1 FROM collection_places cp WHERE cp.id = c->>'collection_place_id') THEN '{}'::jsonb
@@ -812,18 +865,30 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 
 // lockTimeBlock locks a time block of a plan so that changes to its candidates and selection
 // apply one after the other, and returns its type and candidate count: BLOCK_NOT_FOUND when
-// the plan has no such block.
-func lockTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID string) (planner.BlockType, int, error) {
-	var typ string
+// the plan has no such block, PRECONDITION_FAILED (with the block as it is now, as member me
+// sees it) when its version is not the one ifMatch expects.
+func lockTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, me, timeBlockID string, ifMatch planner.IfMatch) (planner.BlockType, int, error) {
+	var r struct {
+		Type    string `db:"type"`
+		Version int    `db:"version"`
+	}
 	if planner.ValidID(timeBlockID) {
-		err := tx.GetContext(ctx, &typ, `SELECT type FROM time_blocks WHERE id = $1 AND plan_id = $2 FOR UPDATE`, timeBlockID, planID)
+		err := tx.GetContext(ctx, &r, `SELECT type, version FROM time_blocks WHERE id = $1 AND plan_id = $2 FOR UPDATE`, timeBlockID, planID)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return "", 0, err
 		}
 	}
-	if typ == "" {
+	if r.Type == "" {
 		return "", 0, blockNotFound()
 	}
+	if !ifMatch.Allows(r.Version) {
+		now, err := loadTimeBlock(ctx, tx, planID, me, timeBlockID)
+		if err != nil {
+			return "", 0, err
+		}
+		return "", 0, planner.Stale("block", now)
+	}
+	typ := r.Type
 	// Read after the lock, so it counts what concurrent changes committed.
 	var n int
 	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, timeBlockID)
@@ -893,7 +958,7 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 		if err != nil {
 			return err
 		}
-		typ, before, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		typ, before, err := lockTimeBlock(ctx, tx, planID, me.ID, timeBlockID, planner.AnyVersion)
 		if err != nil {
 			return err
 		}
@@ -904,7 +969,7 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 		if err != nil {
 			return err
 		}
-		if err := insertCandidates(ctx, tx, planID, timeBlockID, me.ID, cs); err != nil {
+		if err := insertCandidates(ctx, tx, planID, timeBlockID, me.ID, cs, true); err != nil {
 			return err
 		}
 		if before <= 1 {
@@ -939,16 +1004,18 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 // selection (the interface document's operation). Checks, in order: PLAN_NOT_FOUND,
 // FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND (time block or candidate), BLOCK_NOT_IN_TIME_BLOCK,
 // CANDIDATE_COUNT_INSUFFICIENT (fewer than two candidates). Selecting the selected candidate
-// changes nothing. Concurrent changes of one block apply one after the other (the block row is
-// locked), so exactly one candidate is selected afterwards.
-func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error) {
+// changes nothing; a change counts a new version of the time block, which ifMatch is checked
+// against (PRECONDITION_FAILED, right after BLOCK_NOT_FOUND for the time block). Concurrent
+// changes of one block apply one after the other (the block row is locked), so exactly one
+// candidate is selected afterwards.
+func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error) {
 	var out *planner.TimeBlock
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
-		_, n, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		_, n, err := lockTimeBlock(ctx, tx, planID, me.ID, timeBlockID, ifMatch)
 		if err != nil {
 			return err
 		}
@@ -965,7 +1032,9 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 				return err
 			}
 			var addedBy string
-			if err := tx.GetContext(ctx, &addedBy, `UPDATE candidates SET selected = true WHERE id = $1 RETURNING added_by`, candidateID); err != nil {
+			if err := tx.GetContext(ctx, &addedBy, `
+				WITH bumped AS (UPDATE time_blocks SET version = version + 1 WHERE id = $2)
+				UPDATE candidates SET selected = true WHERE id = $1 RETURNING added_by`, candidateID, timeBlockID); err != nil {
 				return err
 			}
 			if err := notifyMember(ctx, tx, planKind, planID, addedBy, userID, notice{category: planner.NotifyPlan, eventType: "CANDIDATE_CONFIRMED",
@@ -1009,7 +1078,7 @@ func (db *DB) Candidates(ctx context.Context, userID, planID, timeBlockID string
 		}
 		out = &planner.CandidateList{
 			TimeBlockID: r.ID, PlanTitle: r.PlanTitle, Day: r.DayInfo,
-			Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
+			Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version,
 		}
 		out.Candidates, err = withExpenses(ctx, tx, byBlock[r.ID])
 		return err
@@ -1052,15 +1121,18 @@ func withExpenses(ctx context.Context, tx *sqlx.Tx, cs []planner.Candidate) ([]p
 	return out, nil
 }
 
-// DeleteCandidate removes a candidate from its time block. When one candidate is left it
-// becomes the selected one (DIRECT); when none is left the time block is deleted. Checks, in
-// order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, BLOCK_NOT_IN_TIME_BLOCK.
-func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error {
+// DeleteCandidate removes a candidate from its time block, which counts a new version of the
+// block. When one candidate is left it becomes the selected one (DIRECT); when none is left
+// the time block is deleted. Checks, in order: PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER,
+// BLOCK_NOT_FOUND, PRECONDITION_FAILED (ifMatch against the time block's version),
+// BLOCK_NOT_IN_TIME_BLOCK.
+func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
-		typ, n, err := lockTimeBlock(ctx, tx, planID, timeBlockID)
+		typ, n, err := lockTimeBlock(ctx, tx, planID, me.ID, timeBlockID, ifMatch)
 		if err != nil {
 			return err
 		}
@@ -1074,7 +1146,9 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			_, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID)
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM candidates WHERE id = $1`, candidateID); err != nil {
+		if _, err := tx.ExecContext(ctx, `
+			WITH removed AS (DELETE FROM candidates WHERE id = $1)
+			UPDATE time_blocks SET version = version + 1 WHERE id = $2`, candidateID, timeBlockID); err != nil {
 			return err
 		}
 		if n == 2 && typ == planner.BlockPlace {

@@ -249,7 +249,7 @@ func TestChangeSelectionErrors(t *testing.T) {
 		{"one candidate", f.member, f.plan.ID, direct.ID, direct.Candidates[0].ID, planner.CodeCandidateCountInsufficient},
 		{"free block", f.member, f.plan.ID, freeBlock.ID, freeBlock.Candidates[0].ID, planner.CodeCandidateCountInsufficient},
 	} {
-		_, err := db.ChangeSelection(ctx, tc.user, tc.plan, tc.block, tc.of)
+		_, err := db.ChangeSelection(ctx, tc.user, tc.plan, tc.block, tc.of, planner.AnyVersion)
 		wantCode(t, tc.name, err, tc.want)
 	}
 	if b := must(loadBlock(t, db, f, pending.ID)); b.Status() != planner.StatusPending {
@@ -258,7 +258,7 @@ func TestChangeSelectionErrors(t *testing.T) {
 
 	// PENDING → FIXED; another candidate moves the selection; the same one again changes nothing.
 	for _, pick := range []int{1, 2, 2, 0} {
-		b, err := db.ChangeSelection(ctx, f.member, f.plan.ID, pending.ID, pending.Candidates[pick].ID)
+		b, err := db.ChangeSelection(ctx, f.member, f.plan.ID, pending.ID, pending.Candidates[pick].ID, planner.AnyVersion)
 		if err != nil || b.Status() != planner.StatusFixed || b.Selected() == nil || b.Selected().ID != pending.Candidates[pick].ID {
 			t.Fatalf("select %d: %+v, %v", pick, b, err)
 		}
@@ -301,7 +301,7 @@ func TestChangeSelectionConcurrently(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			_, errs[i] = db.ChangeSelection(t.Context(), f.member, f.plan.ID, b.ID, b.Candidates[i%len(b.Candidates)].ID)
+			_, errs[i] = db.ChangeSelection(t.Context(), f.member, f.plan.ID, b.ID, b.Candidates[i%len(b.Candidates)].ID, planner.AnyVersion)
 		})
 	}
 	close(start)
@@ -331,7 +331,7 @@ func TestAddCandidates(t *testing.T) {
 		t.Fatalf("%+v, %v", got, err)
 	}
 	// FIXED stays FIXED with its selection.
-	must(db.ChangeSelection(ctx, f.member, f.plan.ID, b.ID, got.Candidates[1].ID))
+	must(db.ChangeSelection(ctx, f.member, f.plan.ID, b.ID, got.Candidates[1].ID, planner.AnyVersion))
 	got, err = db.AddCandidates(ctx, f.member, f.plan.ID, b.ID, nil, []string{f.places[2], f.places[3]})
 	if err != nil || got.Status() != planner.StatusFixed || len(got.Candidates) != 4 || got.Selected().ID != got.Candidates[1].ID ||
 		got.Candidates[2].Place.ID != f.places[2] || got.Candidates[3].Place.ID != f.places[3] || got.Candidates[3].CollectionPlaceID != "" {
@@ -373,22 +373,22 @@ func TestDeleteCandidate(t *testing.T) {
 	ctx := t.Context()
 	b := pendingBlock(t, f)
 	direct := f.block(t, 2, 0, "10:00", "12:00")
-	must(db.ChangeSelection(ctx, f.member, f.plan.ID, b.ID, b.Candidates[0].ID))
+	must(db.ChangeSelection(ctx, f.member, f.plan.ID, b.ID, b.Candidates[0].ID, planner.AnyVersion))
 
-	wantCode(t, "other time block", db.DeleteCandidate(ctx, f.member, f.plan.ID, direct.ID, b.Candidates[1].ID), planner.CodeBlockNotInTimeBlock)
-	wantCode(t, "unknown candidate", db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, planner.NewID()), planner.CodeBlockNotFound)
-	wantCode(t, "unknown time block", db.DeleteCandidate(ctx, f.member, f.plan.ID, planner.NewID(), b.Candidates[1].ID), planner.CodeBlockNotFound)
-	wantCode(t, "stranger", db.DeleteCandidate(ctx, f.stranger, f.plan.ID, b.ID, b.Candidates[1].ID), planner.CodeForbiddenNotMember)
+	wantCode(t, "other time block", db.DeleteCandidate(ctx, f.member, f.plan.ID, direct.ID, b.Candidates[1].ID, planner.AnyVersion), planner.CodeBlockNotInTimeBlock)
+	wantCode(t, "unknown candidate", db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, planner.NewID(), planner.AnyVersion), planner.CodeBlockNotFound)
+	wantCode(t, "unknown time block", db.DeleteCandidate(ctx, f.member, f.plan.ID, planner.NewID(), b.Candidates[1].ID, planner.AnyVersion), planner.CodeBlockNotFound)
+	wantCode(t, "stranger", db.DeleteCandidate(ctx, f.stranger, f.plan.ID, b.ID, b.Candidates[1].ID, planner.AnyVersion), planner.CodeForbiddenNotMember)
 
 	// Deleting the selected one of three leaves two, none selected: PENDING.
-	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[0].ID); err != nil {
+	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[0].ID, planner.AnyVersion); err != nil {
 		t.Fatal(err)
 	}
 	if got := must(loadBlock(t, db, f, b.ID)); got.Status() != planner.StatusPending || len(got.Candidates) != 2 {
 		t.Errorf("after deleting the selected of three: %s, %d", got.Status(), len(got.Candidates))
 	}
 	// One left: it is selected, DIRECT.
-	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[1].ID); err != nil {
+	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[1].ID, planner.AnyVersion); err != nil {
 		t.Fatal(err)
 	}
 	got := must(loadBlock(t, db, f, b.ID))
@@ -396,7 +396,7 @@ func TestDeleteCandidate(t *testing.T) {
 		t.Errorf("after deleting down to one: %+v", got)
 	}
 	// None left: the time block goes.
-	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[2].ID); err != nil {
+	if err := db.DeleteCandidate(ctx, f.member, f.plan.ID, b.ID, b.Candidates[2].ID, planner.AnyVersion); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := loadBlock(t, db, f, b.ID); err == nil {
@@ -422,12 +422,12 @@ func TestUpdateBlock(t *testing.T) {
 	memo := "Bring cash"
 
 	// The memo of one candidate.
-	d, err := db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Memo: &memo})
+	d, err := db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Memo: &memo}, planner.AnyVersion)
 	if err != nil || d.Block.ID != candidate || d.Block.Memo != "Bring cash" || d.TimeBlockID != b.ID || d.Day.Day != 1 || d.Start != clockOf("10:00") {
 		t.Fatalf("memo: %+v, %v", d, err)
 	}
 	// Moving within its own time is no overlap with itself.
-	d, err = db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Start: ptr("09:00"), End: ptr("11:00")})
+	d, err = db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Start: ptr("09:00"), End: ptr("11:00")}, planner.AnyVersion)
 	if err != nil || d.Start != clockOf("09:00") || d.End != clockOf("11:00") || d.Block.Memo != "Bring cash" {
 		t.Fatalf("move earlier: %+v, %v", d, err)
 	}
@@ -447,20 +447,20 @@ func TestUpdateBlock(t *testing.T) {
 		{"end before start", planner.BlockChange{Start: ptr("08:00"), End: ptr("07:00")}, planner.CodeInvalidRequest, ""},
 		{"memo too long", planner.BlockChange{Memo: new(strings.Repeat("a", 301))}, planner.CodeInvalidRequest, ""},
 	} {
-		_, err := db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, tc.ch)
+		_, err := db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, tc.ch, planner.AnyVersion)
 		wantCode(t, tc.name, err, tc.want)
 		var pe *planner.Error
 		if tc.dup != "" && (!asError(err, &pe) || pe.Extra["time_block_id"] != tc.dup) {
 			t.Errorf("%s: %+v does not carry %s", tc.name, pe, tc.dup)
 		}
 	}
-	_, err = db.UpdateBlock(ctx, f.member, f.plan.ID, planner.NewID(), planner.BlockChange{Memo: &memo})
+	_, err = db.UpdateBlock(ctx, f.member, f.plan.ID, planner.NewID(), planner.BlockChange{Memo: &memo}, planner.AnyVersion)
 	wantCode(t, "unknown candidate", err, planner.CodeBlockNotFound)
-	_, err = db.UpdateBlock(ctx, f.stranger, f.plan.ID, candidate, planner.BlockChange{Memo: &memo})
+	_, err = db.UpdateBlock(ctx, f.stranger, f.plan.ID, candidate, planner.BlockChange{Memo: &memo}, planner.AnyVersion)
 	wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
 
 	// Day only, to a free time of day 3: the whole time block moves, with all its candidates.
-	d, err = db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Day: dayPtr(3)})
+	d, err = db.UpdateBlock(ctx, f.member, f.plan.ID, candidate, planner.BlockChange{Day: dayPtr(3)}, planner.AnyVersion)
 	if err != nil || d.Day.Day != 3 || d.Start != clockOf("09:00") {
 		t.Fatalf("move to day 3: %+v, %v", d, err)
 	}
@@ -527,7 +527,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 		t.Helper()
 		var out string
 		if err := db.Get(&out, `SELECT jsonb_build_object(
-			'blocks', (SELECT jsonb_agg(to_jsonb(b) ORDER BY b.id) FROM time_blocks b),
+			'blocks', (SELECT jsonb_agg(to_jsonb(b) - 'version' ORDER BY b.id) FROM time_blocks b),
 			'candidates', (SELECT jsonb_agg(to_jsonb(c) ORDER BY c.id) FROM candidates c),
 			'opinions', (SELECT jsonb_agg(to_jsonb(o) ORDER BY o.id) FROM opinions o),
 			'expenses', (SELECT jsonb_agg(to_jsonb(e) - 'updated_at' ORDER BY e.id) FROM expenses e),
@@ -540,11 +540,11 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 
 	// Deleting the time block takes its candidates, opinions and expenses; the additional
 	// expense after it moves to the day's start.
-	_, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, planner.NewID())
+	_, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, planner.NewID(), planner.AnyVersion)
 	wantCode(t, "delete unknown", err, planner.CodeBlockNotFound)
-	_, err = db.DeleteTimeBlock(ctx, f.stranger, f.plan.ID, b.ID)
+	_, err = db.DeleteTimeBlock(ctx, f.stranger, f.plan.ID, b.ID, planner.AnyVersion)
 	wantCode(t, "stranger deletes", err, planner.CodeForbiddenNotMember)
-	del, err := db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID)
+	del, err := db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID, planner.AnyVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +574,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	wantCode(t, "restored twice", err, planner.CodeDeletionNotFound)
 
 	// Its time taken meanwhile, it cannot come back; too old, there is nothing to undo.
-	del, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID)
+	del, err = db.DeleteTimeBlock(ctx, f.member, f.plan.ID, b.ID, planner.AnyVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +584,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	}
 	_, err = db.RestoreTimeBlock(ctx, f.owner, f.plan.ID, del.ID)
 	wantCode(t, "restore onto a taken time", err, planner.CodeTimeBlockOverlap)
-	if _, err := db.DeleteTimeBlock(ctx, f.owner, f.plan.ID, taker.ID); err != nil {
+	if _, err := db.DeleteTimeBlock(ctx, f.owner, f.plan.ID, taker.ID, planner.AnyVersion); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Exec(`UPDATE deleted_time_blocks SET deleted_at = now() - interval '11 minutes' WHERE id = $1`, del.ID); err != nil {

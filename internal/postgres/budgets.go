@@ -27,7 +27,7 @@ const budgetSQL = `
 	         + COALESCE((SELECT sum(i.cost) FROM expenses e JOIN expense_items i ON i.expense_id = e.id
 	                     WHERE e.plan_id = $1 AND e.kind = 'ADDITIONAL'), 0) AS total_cost,
 	       COALESCE(bu.traveler_count, (SELECT count(*) FROM plan_members m WHERE m.plan_id = $1 AND m.left_at IS NULL))::int AS traveler_count,
-	       p.currency
+	       p.currency, bu.version
 	FROM budgets bu JOIN plans p ON p.id = bu.plan_id
 	WHERE bu.plan_id = $1`
 
@@ -38,6 +38,7 @@ type budgetRow struct {
 	TotalCost     int64              `db:"total_cost"`
 	TravelerCount int                `db:"traveler_count"`
 	Currency      string             `db:"currency"`
+	Version       int                `db:"version"`
 }
 
 func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Budget, error) {
@@ -46,7 +47,7 @@ func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*pla
 		return nil, err
 	}
 	return &planner.Budget{ID: r.ID, Mode: r.Mode, TotalBudget: r.TotalBudget, TotalCost: r.TotalCost,
-		TravelerCount: r.TravelerCount, Currency: r.Currency}, nil
+		TravelerCount: r.TravelerCount, Currency: r.Currency, Version: r.Version}, nil
 }
 
 // Budget answers a plan's budget.
@@ -63,25 +64,35 @@ func (db *DB) Budget(ctx context.Context, userID, planID string) (*planner.Budge
 	return out, err
 }
 
-// UpdateBudget changes the budget's mode and whatever else the change sets.
-func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange) (*planner.Budget, error) {
+// UpdateBudget changes the budget's mode and whatever else the change sets, a new version of
+// the budget (and, with a currency, of the plan), if the budget is at the version ifMatch
+// expects: compared in the statement that writes, else PRECONDITION_FAILED with the budget as
+// it is now.
+func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error) {
 	var out *planner.Budget
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
+		res, err := tx.ExecContext(ctx, `
 			UPDATE budgets SET mode = $2, total_budget = COALESCE($3, total_budget),
-			       traveler_count = COALESCE($4, traveler_count), updated_at = now()
-			WHERE plan_id = $1`, planID, ch.Mode, ch.TotalBudget, ch.TravelerCount); err != nil {
+			       traveler_count = COALESCE($4, traveler_count), version = version + 1, updated_at = now()
+			WHERE plan_id = $1 AND ($5 = 0 OR version = $5)`, planID, ch.Mode, ch.TotalBudget, ch.TravelerCount, int(ifMatch))
+		if err != nil {
 			return err
 		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			now, err := loadBudget(ctx, tx, planID)
+			if err != nil {
+				return err
+			}
+			return planner.Stale("budget", now)
+		}
 		if ch.Currency != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE plans SET currency = $2, updated_at = now() WHERE id = $1`, planID, *ch.Currency); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE plans SET currency = $2, version = version + 1, updated_at = now() WHERE id = $1`, planID, *ch.Currency); err != nil {
 				return err
 			}
 		}
-		var err error
 		out, err = loadBudget(ctx, tx, planID)
 		return err
 	})

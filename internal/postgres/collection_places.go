@@ -16,6 +16,7 @@ type collectionPlaceRow struct {
 	CPID         string `db:"cp_id"`
 	CollectionID string `db:"collection_id"`
 	Memo         string `db:"memo"`
+	Version      int    `db:"version"`
 	ByID         string `db:"by_id"`
 	ByNickname   string `db:"by_nickname"`
 	ByPicture    string `db:"by_picture"`
@@ -24,7 +25,7 @@ type collectionPlaceRow struct {
 }
 
 const collectionPlaceSQL = `
-	SELECT cp.id AS cp_id, cp.collection_id, cp.memo,
+	SELECT cp.id AS cp_id, cp.collection_id, cp.memo, cp.version,
 	       ab.id AS by_id, ab.nickname AS by_nickname, ab.picture AS by_picture, ab.role AS by_role, ` + placeColumns + `
 	FROM collection_places cp
 	JOIN places p ON p.id = cp.place_id
@@ -38,7 +39,7 @@ func withPreferences(ctx context.Context, q sqlx.QueryerContext, rows []collecti
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		out[i] = planner.CollectionPlace{
-			ID: r.CPID, CollectionID: r.CollectionID, Memo: r.Memo, Place: r.placeRow.place(),
+			ID: r.CPID, CollectionID: r.CollectionID, Memo: r.Memo, Place: r.placeRow.place(), Version: r.Version,
 			AddedBy:      planner.Member{ID: r.ByID, Nickname: r.ByNickname, Picture: r.ByPicture, Role: planner.Role(r.ByRole)},
 			Picked:       []planner.Member{},
 			Passed:       []planner.Member{},
@@ -182,12 +183,19 @@ func (db *DB) CollectionPlace(ctx context.Context, userID, collectionID, cpID st
 		if err != nil {
 			return err
 		}
-		if out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID); err != nil {
-			return err
-		}
-		out.SocialMedia, err = socialMediaOf(ctx, tx, cpID)
+		out, err = collectionPlaceDetail(ctx, tx, collectionID, cpID, m.ID)
 		return err
 	})
+	return out, err
+}
+
+// collectionPlaceDetail loads one place of a collection with the page it was found on.
+func collectionPlaceDetail(ctx context.Context, tx *sqlx.Tx, collectionID, cpID, me string) (*planner.CollectionPlace, error) {
+	out, err := loadCollectionPlace(ctx, tx, collectionID, cpID, me)
+	if err != nil {
+		return nil, err
+	}
+	out.SocialMedia, err = socialMediaOf(ctx, tx, cpID)
 	return out, err
 }
 
@@ -208,8 +216,10 @@ func socialMediaOf(ctx context.Context, tx *sqlx.Tx, cpID string) (*planner.Soci
 }
 
 // changeCollectionPlace runs change on a collection place after the membership check;
-// change returns the number of rows it touched, and none means the place is not there.
-func (db *DB) changeCollectionPlace(ctx context.Context, userID, collectionID, cpID string, change func(tx *sqlx.Tx, me string) (sql.Result, error)) error {
+// change returns the number of rows it touched, and none means the place is not there or,
+// for a change that compares ifMatch with the place's version in its statement, that the
+// place is at another version: PRECONDITION_FAILED with the place as it is now.
+func (db *DB) changeCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch, change func(tx *sqlx.Tx, me string) (sql.Result, error)) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, collectionID, userID)
 		if err != nil {
@@ -222,26 +232,33 @@ func (db *DB) changeCollectionPlace(ctx context.Context, userID, collectionID, c
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
 		}
-		return nil
+		now, err := collectionPlaceDetail(ctx, tx, collectionID, cpID, m.ID)
+		if err != nil || ifMatch == planner.AnyVersion {
+			return err // COLLECTION_PLACE_NOT_FOUND
+		}
+		return planner.Stale("place", now)
 	})
 }
 
-// SetCollectionPlaceMemo replaces a collection place's memo ("" clears it).
-func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string) error {
-	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
+// SetCollectionPlaceMemo replaces a collection place's memo ("" clears it), a new version of
+// the place, if it is at the version ifMatch expects.
+func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string, ifMatch planner.IfMatch) error {
+	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, ifMatch, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
 		return tx.ExecContext(ctx, `
-			UPDATE collection_places SET memo = $3, updated_at = clock_timestamp()
-			WHERE id = $1 AND collection_id = $2`, cpID, collectionID, memo)
+			UPDATE collection_places SET memo = $3, version = version + 1, updated_at = clock_timestamp()
+			WHERE id = $1 AND collection_id = $2 AND ($4 = 0 OR version = $4)`, cpID, collectionID, memo, int(ifMatch))
 	})
 }
 
-// DeleteCollectionPlace removes a place from a collection (blocks made from it stay).
-func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string) error {
-	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
-		res, err := tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2`, cpID, collectionID)
+// DeleteCollectionPlace removes a place from a collection (blocks made from it stay), if it is
+// at the version ifMatch expects.
+func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error {
+	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, ifMatch, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
+		res, err := tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2 AND ($3 = 0 OR version = $3)`,
+			cpID, collectionID, int(ifMatch))
 		if n, _ := res.RowsAffected(); err == nil && n > 0 {
 			err = notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_REMOVED",
 				message: "{actor} removed a place from {collection}", link: "/collections/" + collectionID,

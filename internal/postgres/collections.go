@@ -13,7 +13,7 @@ import (
 // collectionSummarySQL selects a collection as listed (alias c), with its thumbnail (the
 // first photo of its places) and counts.
 const collectionSummarySQL = `
-	SELECT c.id, c.title,
+	SELECT c.id, c.title, c.version,
 	       COALESCE((SELECT pl.photos[1] FROM collection_places cp JOIN places pl ON pl.id = cp.place_id
 	                 WHERE cp.collection_id = c.id AND cardinality(pl.photos) > 0
 	                 ORDER BY cp.created_at, cp.id LIMIT 1), '') AS thumbnail,
@@ -136,17 +136,28 @@ func collectionReader(ctx context.Context, q sqlx.QueryerContext, collectionID, 
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
 
-// RenameCollection changes a collection's title; any active member may.
-func (db *DB) RenameCollection(ctx context.Context, userID, id, title string) (*planner.CollectionSummary, error) {
+// RenameCollection changes a collection's title; any active member may. The collection counts
+// a new version; ifMatch is compared in the same statement (PRECONDITION_FAILED, with the
+// collection as it is now).
+func (db *DB) RenameCollection(ctx context.Context, userID, id, title string, ifMatch planner.IfMatch) (*planner.CollectionSummary, error) {
 	var out planner.CollectionSummary
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := collectionMember(ctx, tx, id, userID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE collections SET title = $2, updated_at = now() WHERE id = $1`, id, title); err != nil {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE collections SET title = $2, version = version + 1, updated_at = now()
+			WHERE id = $1 AND ($3 = 0 OR version = $3)`, id, title, int(ifMatch))
+		if err != nil {
 			return err
 		}
-		return tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id)
+		if err := tx.GetContext(ctx, &out, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id); err != nil {
+			return collectionGone(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return planner.Stale("collection", &out)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -154,9 +165,10 @@ func (db *DB) RenameCollection(ctx context.Context, userID, id, title string) (*
 	return &out, nil
 }
 
-// DeleteCollection deletes a collection (its owner only). It is unlinked from plans; blocks
-// made from its places stay.
-func (db *DB) DeleteCollection(ctx context.Context, userID, id string) error {
+// DeleteCollection deletes a collection (its owner only) if it is at the version ifMatch
+// expects (PRECONDITION_FAILED, with the collection as it is now). It is unlinked from plans;
+// blocks made from its places stay.
+func (db *DB) DeleteCollection(ctx context.Context, userID, id string, ifMatch planner.IfMatch) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, id, userID)
 		if err != nil {
@@ -165,9 +177,28 @@ func (db *DB) DeleteCollection(ctx context.Context, userID, id string) error {
 		if m.Role != planner.RoleOwner {
 			return planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can delete the collection.")
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM collections WHERE id = $1`, id)
-		return err
+		res, err := tx.ExecContext(ctx, `DELETE FROM collections WHERE id = $1 AND ($2 = 0 OR version = $2)`, id, int(ifMatch))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var now planner.CollectionSummary
+			if err := tx.GetContext(ctx, &now, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id); err != nil {
+				return collectionGone(err)
+			}
+			return planner.Stale("collection", &now)
+		}
+		return nil
 	})
+}
+
+// collectionGone turns a collection that went away during the request (deleted by a concurrent
+// one) into COLLECTION_NOT_FOUND.
+func collectionGone(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
+	}
+	return err
 }
 
 // CollectionPlans lists the plans a collection is linked to that the user is an active member

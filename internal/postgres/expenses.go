@@ -48,14 +48,17 @@ type expenseRow struct {
 	Rank        sql.NullString `db:"rank"`
 	PaidBy      string         `db:"paid_by"`
 	SplitAmong  pq.StringArray `db:"split_among"`
+	Version     int            `db:"version"`
 }
 
 const expenseColumns = `e.id, e.kind, COALESCE(e.plan_day_id, '') AS plan_day_id, COALESCE(e.after_time_block_id, '') AS after_block,
 	COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.time_block_id, '') AS time_block_id, e.rank::text AS rank,
-	COALESCE(e.paid_by, '') AS paid_by, COALESCE(e.split_among, '{}') AS split_among`
+	COALESCE(e.paid_by, '') AS paid_by, COALESCE(e.split_among, '{}') AS split_among, e.version`
 
-// planExpense loads an expense of the plan, or EXPENSE_NOT_FOUND.
-func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string) (*expenseRow, error) {
+// planExpense loads and locks an expense of the plan, or EXPENSE_NOT_FOUND; then
+// PRECONDITION_FAILED, with the expense as it is now, unless it is at the version ifMatch
+// expects.
+func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string, ifMatch planner.IfMatch) (*expenseRow, error) {
 	var r expenseRow
 	err := sql.ErrNoRows
 	if planner.ValidID(expenseID) {
@@ -64,6 +67,13 @@ func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string) (*e
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, planner.Errorf(planner.CodeExpenseNotFound, "No such expense in this plan.")
+	}
+	if err == nil && !ifMatch.Allows(r.Version) {
+		now, err := loadExpense(ctx, tx, planID, expenseID)
+		if err != nil {
+			return nil, err
+		}
+		return nil, planner.Stale("expense", now)
 	}
 	return &r, err
 }
@@ -118,7 +128,7 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 			if _, err := planMember(ctx, tx, planID, userID); err != nil {
 				return err
 			}
-			prev, err := planExpense(ctx, tx, planID, in.AfterExpenseID)
+			prev, err := planExpense(ctx, tx, planID, in.AfterExpenseID, planner.AnyVersion)
 			if err != nil {
 				return err
 			}
@@ -227,24 +237,28 @@ func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []pl
 	return err
 }
 
-// SetExpense replaces an expense's items and, when paid is set, who paid and who shares.
-func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense) (*planner.Expense, error) {
+// SetExpense replaces an expense's items and, when paid is set, who paid and who shares: a
+// new version of the expense, if it is at the version ifMatch expects.
+func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error) {
 	var out *planner.Expense
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		if _, err := planExpense(ctx, tx, planID, expenseID); err != nil {
+		if _, err := planExpense(ctx, tx, planID, expenseID, ifMatch); err != nil {
 			return err
 		}
 		if paid != nil {
 			if err := checkPayers(ctx, tx, planID, paid.PaidBy, paid.SplitAmong); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE expenses SET paid_by = NULLIF($2, ''), split_among = $3, updated_at = now() WHERE id = $1`,
+			if _, err := tx.ExecContext(ctx, `
+				UPDATE expenses SET paid_by = NULLIF($2, ''), split_among = $3, version = version + 1, updated_at = now() WHERE id = $1`,
 				expenseID, paid.PaidBy, splitArray(paid.SplitAmong)); err != nil {
 				return err
 			}
+		} else if _, err := tx.ExecContext(ctx, `UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID); err != nil {
+			return err
 		}
 		if err := replaceItems(ctx, tx, expenseID, items); err != nil {
 			return err
@@ -256,20 +270,23 @@ func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, 
 	return out, err
 }
 
-// DeleteExpense removes an additional expense; a candidate's own expense only loses its items.
-func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID string) error {
+// DeleteExpense removes an additional expense; a candidate's own expense only loses its items
+// (a new version of it). Either only at the version ifMatch expects.
+func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		e, err := planExpense(ctx, tx, planID, expenseID)
+		e, err := planExpense(ctx, tx, planID, expenseID, ifMatch)
 		if err != nil {
 			return err
 		}
 		if e.Kind == string(planner.ExpenseAdditional) {
 			_, err = tx.ExecContext(ctx, `DELETE FROM expenses WHERE id = $1`, expenseID)
 		} else {
-			_, err = tx.ExecContext(ctx, `DELETE FROM expense_items WHERE expense_id = $1`, expenseID)
+			_, err = tx.ExecContext(ctx, `
+				WITH emptied AS (DELETE FROM expense_items WHERE expense_id = $1)
+				UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID)
 		}
 		return err
 	})
@@ -342,7 +359,7 @@ func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, a
 	}
 	out := make([]placedExpense, len(rows))
 	for i, r := range rows {
-		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong)}
+		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong), Version: r.Version}
 		if e.Items == nil {
 			e.Items = []planner.ExpenseItem{}
 		}

@@ -100,10 +100,12 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 		// Plans and their members.
 		"CreatePlan": func(ctx context.Context, db *postgres.DB) error { _, err := db.CreatePlan(ctx, pg, input); return err },
 		"UpdatePlan": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.UpdatePlan(ctx, pg, f.plan, input, false)
+			_, err := db.UpdatePlan(ctx, pg, f.plan, input, false, planner.AnyVersion)
 			return err
 		},
-		"DeletePlan": func(ctx context.Context, db *postgres.DB) error { return db.DeletePlan(ctx, pg, f.plan) },
+		"DeletePlan": func(ctx context.Context, db *postgres.DB) error {
+			return db.DeletePlan(ctx, pg, f.plan, planner.AnyVersion)
+		},
 		"ChangePlanOwner": func(ctx context.Context, db *postgres.DB) error {
 			return db.ChangePlanOwner(ctx, pg, f.plan, f.planMember)
 		},
@@ -134,11 +136,11 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"UpdateBlock": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.UpdateBlock(ctx, pg, f.plan, f.candidate, planner.BlockChange{Memo: &memo})
+			_, err := db.UpdateBlock(ctx, pg, f.plan, f.candidate, planner.BlockChange{Memo: &memo}, planner.AnyVersion)
 			return err
 		},
 		"DeleteTimeBlock": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.DeleteTimeBlock(ctx, pg, f.plan, f.timeBlock)
+			_, err := db.DeleteTimeBlock(ctx, pg, f.plan, f.timeBlock, planner.AnyVersion)
 			return err
 		},
 		"RestoreTimeBlock": func(ctx context.Context, db *postgres.DB) error {
@@ -154,26 +156,26 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"ChangeSelection": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.ChangeSelection(ctx, pg, f.plan, f.timeBlock, f.second)
+			_, err := db.ChangeSelection(ctx, pg, f.plan, f.timeBlock, f.second, planner.AnyVersion)
 			return err
 		},
 		"DeleteCandidate": func(ctx context.Context, db *postgres.DB) error {
-			return db.DeleteCandidate(ctx, pg, f.plan, f.timeBlock, f.second)
+			return db.DeleteCandidate(ctx, pg, f.plan, f.timeBlock, f.second, planner.AnyVersion)
 		},
 		"AddOpinion": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddOpinion(ctx, pg, f.plan, f.second, planner.OpinionInput{Type: planner.OpinionNeutral})
 			return err
 		},
 		"UpdateOpinion": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.UpdateOpinion(ctx, pg, f.plan, f.candidate, f.opinion, planner.OpinionInput{Type: planner.OpinionNegative})
+			_, err := db.UpdateOpinion(ctx, pg, f.plan, f.candidate, f.opinion, planner.OpinionInput{Type: planner.OpinionNegative}, planner.AnyVersion)
 			return err
 		},
 		"DeleteOpinion": func(ctx context.Context, db *postgres.DB) error {
-			return db.DeleteOpinion(ctx, pg, f.plan, f.candidate, f.opinion)
+			return db.DeleteOpinion(ctx, pg, f.plan, f.candidate, f.opinion, planner.AnyVersion)
 		},
 		// Money.
 		"UpdateBudget": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.UpdateBudget(ctx, pg, f.plan, planner.BudgetChange{Mode: planner.BudgetBudget, TotalBudget: &total})
+			_, err := db.UpdateBudget(ctx, pg, f.plan, planner.BudgetChange{Mode: planner.BudgetBudget, TotalBudget: &total}, planner.AnyVersion)
 			return err
 		},
 		"AddExpense": func(ctx context.Context, db *postgres.DB) error {
@@ -181,10 +183,12 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"SetExpense": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.SetExpense(ctx, pg, f.plan, f.expense, items, nil)
+			_, err := db.SetExpense(ctx, pg, f.plan, f.expense, items, nil, planner.AnyVersion)
 			return err
 		},
-		"DeleteExpense": func(ctx context.Context, db *postgres.DB) error { return db.DeleteExpense(ctx, pg, f.plan, f.expense) },
+		"DeleteExpense": func(ctx context.Context, db *postgres.DB) error {
+			return db.DeleteExpense(ctx, pg, f.plan, f.expense, planner.AnyVersion)
+		},
 		// Calendar feeds.
 		"CreateCalendarFeed": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.CreateCalendarFeed(ctx, pg, f.plan)
@@ -197,10 +201,12 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"RenameCollection": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.RenameCollection(ctx, cg, f.col, "Renamed")
+			_, err := db.RenameCollection(ctx, cg, f.col, "Renamed", planner.AnyVersion)
 			return err
 		},
-		"DeleteCollection": func(ctx context.Context, db *postgres.DB) error { return db.DeleteCollection(ctx, cg, f.col) },
+		"DeleteCollection": func(ctx context.Context, db *postgres.DB) error {
+			return db.DeleteCollection(ctx, cg, f.col, planner.AnyVersion)
+		},
 		"ChangeCollectionOwner": func(ctx context.Context, db *postgres.DB) error {
 			return db.ChangeCollectionOwner(ctx, cg, f.col, f.colMember)
 		},
@@ -213,10 +219,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"SetCollectionPlaceMemo": func(ctx context.Context, db *postgres.DB) error {
-			return db.SetCollectionPlaceMemo(ctx, cg, f.col, f.cp, "note")
+			return db.SetCollectionPlaceMemo(ctx, cg, f.col, f.cp, "note", planner.AnyVersion)
 		},
 		"DeleteCollectionPlace": func(ctx context.Context, db *postgres.DB) error {
-			return db.DeleteCollectionPlace(ctx, cg, f.col, f.cp)
+			return db.DeleteCollectionPlace(ctx, cg, f.col, f.cp, planner.AnyVersion)
 		},
 		"TogglePreference": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.TogglePreference(ctx, cg, f.col, f.cp, planner.PreferencePick)

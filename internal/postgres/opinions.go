@@ -99,33 +99,52 @@ func (db *DB) Opinion(ctx context.Context, userID, planID, candidateID, opinionI
 	return out, err
 }
 
-// UpdateOpinion replaces an opinion; only its author may (BLOCK_OPINION_FORBIDDEN).
-func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput) (*planner.Opinion, error) {
+// UpdateOpinion replaces an opinion, a new version of it; only its author may
+// (BLOCK_OPINION_FORBIDDEN), and only at the version ifMatch expects (PRECONDITION_FAILED,
+// compared in the statement that writes, with the opinion as it is now).
+func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput, ifMatch planner.IfMatch) (*planner.Opinion, error) {
 	var out *planner.Opinion
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if err := authorOf(ctx, tx, userID, planID, candidateID, opinionID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
-			UPDATE opinions SET type = $2, comment = $3, tag_ids = $4, updated_at = clock_timestamp() WHERE id = $1`,
-			opinionID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE opinions SET type = $2, comment = $3, tag_ids = $4, version = version + 1, updated_at = clock_timestamp()
+			WHERE id = $1 AND ($5 = 0 OR version = $5)`,
+			opinionID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs)), int(ifMatch))
+		if err != nil {
 			return err
 		}
-		var err error
-		out, err = oneOpinion(ctx, tx, candidateID, opinionID)
-		return err
+		if out, err = oneOpinion(ctx, tx, candidateID, opinionID); err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return planner.Stale("opinion", out)
+		}
+		return nil
 	})
 	return out, err
 }
 
-// DeleteOpinion deletes an opinion; only its author may.
-func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string) error {
+// DeleteOpinion deletes an opinion; only its author may, and only at the version ifMatch
+// expects.
+func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, ifMatch planner.IfMatch) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if err := authorOf(ctx, tx, userID, planID, candidateID, opinionID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM opinions WHERE id = $1`, opinionID)
-		return err
+		res, err := tx.ExecContext(ctx, `DELETE FROM opinions WHERE id = $1 AND ($2 = 0 OR version = $2)`, opinionID, int(ifMatch))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			now, err := oneOpinion(ctx, tx, candidateID, opinionID)
+			if err != nil {
+				return err
+			}
+			return planner.Stale("opinion", now)
+		}
+		return nil
 	})
 }
 

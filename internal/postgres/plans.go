@@ -16,7 +16,7 @@ import (
 // planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
 // by day and time, else of its linked collections' places) and counts.
 const planSQL = `
-	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source,
+	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source, p.version,
 	       p.destination_name, p.destination_lat, p.destination_lng,
 	       COALESCE(
 	           (SELECT pl.photos[1] FROM time_blocks b
@@ -301,8 +301,10 @@ func (db *DB) Plan(ctx context.Context, userID, planID string) (*planner.Plan, e
 // only when confirm is true: otherwise nothing changes and the answer says what would happen,
 // listing the days that shrinking would delete with their block counts. Applied, shrinking
 // deletes the removed days with everything on them; growing adds days; every day is
-// re-dated from the new start.
-func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool) (*planner.PlanUpdate, error) {
+// re-dated from the new start; the plan counts a new version. ifMatch is checked against the
+// plan's version under its lock, before anything else about the change (PRECONDITION_FAILED,
+// with the plan as it is now).
+func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool, ifMatch planner.IfMatch) (*planner.PlanUpdate, error) {
 	days, err := in.Days()
 	if err != nil {
 		return nil, err
@@ -314,11 +316,19 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 		}
 		// Locked, so concurrent date changes apply one after the other.
 		var cur struct {
-			Start time.Time `db:"start_date"`
-			End   time.Time `db:"end_date"`
+			Start   time.Time `db:"start_date"`
+			End     time.Time `db:"end_date"`
+			Version int       `db:"version"`
 		}
-		if err := tx.GetContext(ctx, &cur, `SELECT start_date, end_date FROM plans WHERE id = $1 FOR UPDATE`, planID); err != nil {
+		if err := tx.GetContext(ctx, &cur, `SELECT start_date, end_date, version FROM plans WHERE id = $1 FOR UPDATE`, planID); err != nil {
 			return err
+		}
+		if !ifMatch.Allows(cur.Version) {
+			now, err := getPlan(ctx, tx, planID)
+			if err != nil {
+				return err
+			}
+			return planner.Stale("plan", now)
 		}
 		datesChange := !sameDate(cur.Start, in.StartDate) || !sameDate(cur.End, in.EndDate)
 		if datesChange {
@@ -360,7 +370,7 @@ func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner
 		zone = destinationZone(in.Destination)
 	}
 	_, err := tx.ExecContext(ctx, `
-		UPDATE plans SET title = $2, start_date = $3, end_date = $4, updated_at = now(),
+		UPDATE plans SET title = $2, start_date = $3, end_date = $4, version = version + 1, updated_at = now(),
 		    time_zone = CASE WHEN $5 <> '' THEN $5
 		                     WHEN $6 <> '' AND time_zone_source <> 'MEMBER' THEN $6 ELSE time_zone END,
 		    time_zone_source = CASE WHEN $5 <> '' THEN 'MEMBER'
@@ -397,14 +407,28 @@ func sameDate(a, b time.Time) bool {
 	return ay == by && am == bm && ad == bd
 }
 
-// DeletePlan deletes a plan with everything in it (its owner only).
-func (db *DB) DeletePlan(ctx context.Context, userID, planID string) error {
+// DeletePlan deletes a plan with everything in it (its owner only), if it is at the version
+// ifMatch expects (PRECONDITION_FAILED, with the plan as it is now).
+func (db *DB) DeletePlan(ctx context.Context, userID, planID string, ifMatch planner.IfMatch) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planKind.owner(ctx, tx, planID, userID, "delete the plan"); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM plans WHERE id = $1`, planID)
-		return err
+		res, err := tx.ExecContext(ctx, `DELETE FROM plans WHERE id = $1 AND ($2 = 0 OR version = $2)`, planID, int(ifMatch))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			now, err := getPlan(ctx, tx, planID)
+			if errors.Is(err, sql.ErrNoRows) { // deleted meanwhile
+				return planNotFound()
+			}
+			if err != nil {
+				return err
+			}
+			return planner.Stale("plan", now)
+		}
+		return nil
 	})
 }
 

@@ -109,14 +109,14 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 	}
 
 	t.Run("title only applies at once", func(t *testing.T) {
-		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-27", "2026-11-29"), false)
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-27", "2026-11-29"), false, planner.AnyVersion)
 		if err != nil || u.RequiresConfirmation || u.Type != "" || u.AffectedDays != nil || u.Plan == nil || u.Plan.Title != "Renamed" {
 			t.Fatalf("%+v, %v", u, err)
 		}
 	})
 
 	t.Run("decrease asks first", func(t *testing.T) {
-		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, planner.PlanInput{Title: "Shorter", StartDate: day("2026-11-27"), EndDate: day("2026-11-27")}, false)
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, planner.PlanInput{Title: "Shorter", StartDate: day("2026-11-27"), EndDate: day("2026-11-27")}, false, planner.AnyVersion)
 		want := []planner.AffectedDay{{Day: 2, BlockCount: 1}, {Day: 3, BlockCount: 2}}
 		if err != nil || !u.RequiresConfirmation || u.Type != planner.DateChangeDecrease || u.Plan != nil || !slices.Equal(u.AffectedDays, want) {
 			t.Fatalf("%+v, %v", u, err)
@@ -128,7 +128,7 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 	})
 
 	t.Run("decrease confirmed deletes the days and their blocks", func(t *testing.T) {
-		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-11-29"), true)
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-11-29"), true, planner.AnyVersion)
 		want := []planner.AffectedDay{{Day: 3, BlockCount: 2}}
 		if err != nil || u.RequiresConfirmation || u.Type != planner.DateChangeDecrease || u.Plan == nil || !slices.Equal(u.AffectedDays, want) {
 			t.Fatalf("%+v, %v", u, err)
@@ -146,11 +146,11 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 	})
 
 	t.Run("increase", func(t *testing.T) {
-		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), false)
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), false, planner.AnyVersion)
 		if err != nil || !u.RequiresConfirmation || u.Type != planner.DateChangeIncrease || len(u.AffectedDays) != 0 || u.AffectedDays == nil {
 			t.Fatalf("%+v, %v", u, err)
 		}
-		u, err = db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), true)
+		u, err = db.UpdatePlan(ctx, f.member, f.plan.ID, change("2026-11-28", "2026-12-01"), true, planner.AnyVersion)
 		if err != nil || u.Plan == nil || u.Plan.DurationDays() != 4 {
 			t.Fatalf("%+v, %v", u, err)
 		}
@@ -160,7 +160,7 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 	})
 
 	t.Run("stay moves the dates and keeps the blocks", func(t *testing.T) {
-		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-03-04"), true)
+		u, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-03-04"), true, planner.AnyVersion)
 		if err != nil || u.Type != planner.DateChangeStay || u.Plan == nil {
 			t.Fatalf("%+v, %v", u, err)
 		}
@@ -174,11 +174,11 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		_, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-04-01"), true)
+		_, err := db.UpdatePlan(ctx, f.member, f.plan.ID, change("2027-03-01", "2027-04-01"), true, planner.AnyVersion)
 		wantCode(t, "31 days", err, planner.CodeInvalidDateRange)
-		_, err = db.UpdatePlan(ctx, f.stranger, f.plan.ID, change("2027-03-01", "2027-03-02"), true)
+		_, err = db.UpdatePlan(ctx, f.stranger, f.plan.ID, change("2027-03-01", "2027-03-02"), true, planner.AnyVersion)
 		wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
-		_, err = db.UpdatePlan(ctx, f.member, planner.NewID(), change("2027-03-01", "2027-03-02"), true)
+		_, err = db.UpdatePlan(ctx, f.member, planner.NewID(), change("2027-03-01", "2027-03-02"), true, planner.AnyVersion)
 		wantCode(t, "unknown plan", err, planner.CodePlanNotFound)
 	})
 }
@@ -196,7 +196,7 @@ func TestPlanMembership(t *testing.T) {
 	}
 	ownerMember, memberMember := g.Members[0].ID, g.Members[1].ID
 
-	wantCode(t, "member deletes", db.DeletePlan(ctx, f.member, f.plan.ID), planner.CodeForbiddenNotOwner)
+	wantCode(t, "member deletes", db.DeletePlan(ctx, f.member, f.plan.ID, planner.AnyVersion), planner.CodeForbiddenNotOwner)
 	wantCode(t, "member hands over", db.ChangePlanOwner(ctx, f.member, f.plan.ID, memberMember), planner.CodeForbiddenNotOwner)
 	wantCode(t, "member removes", db.RemovePlanMember(ctx, f.member, f.plan.ID, thirdMember), planner.CodeForbiddenNotOwner)
 	wantCode(t, "owner leaves", db.LeavePlan(ctx, f.owner, f.plan.ID), planner.CodeNeedToDelegateOwnership)
@@ -225,7 +225,7 @@ func TestPlanMembership(t *testing.T) {
 
 	// Only the (new) owner deletes the plan, with everything in it.
 	must(db.AddBlock(ctx, f.member, f.plan.ID, planner.NewBlock{Type: planner.BlockFree, Slot: slot(1, "10:00", "11:00")}))
-	if err := db.DeletePlan(ctx, f.member, f.plan.ID); err != nil {
+	if err := db.DeletePlan(ctx, f.member, f.plan.ID, planner.AnyVersion); err != nil {
 		t.Fatal(err)
 	}
 	_, err = db.Plan(ctx, f.member, f.plan.ID)

@@ -94,6 +94,7 @@
     if (!dialog) return;
     var form = dialog.querySelector("form");
     form.setAttribute("data-id", button.getAttribute("data-edit-block"));
+    form.setAttribute("data-version", button.getAttribute("data-version") || "");
     dialog.querySelector("[data-place-label]").textContent = button.getAttribute("data-title") || "";
     field(form, "day").value = button.getAttribute("data-day");
     field(form, "start_time").value = button.getAttribute("data-start");
@@ -363,7 +364,11 @@
         return;
       }
     }
-    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML" });
+    // An edit is made to the version the dialog was opened on: a block someone changed
+    // meanwhile is refused (412) and the dialog says so, rather than overwriting their change.
+    var version = form.getAttribute("data-method") === "PATCH" ? form.getAttribute("data-version") : "";
+    var headers = version ? { "If-Match": '"' + version + '"' } : {};
+    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML", headers: headers });
   });
 
   // --- dropping a place on a time or a block ---

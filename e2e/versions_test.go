@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// blockDetail is what these steps read of GET /plans/{p}/blocks/{candidate}.
+type blockDetail struct {
+	StartTime string `json:"start_time"`
+	Block     struct {
+		Memo string `json:"memo"`
+	} `json:"block"`
+}
+
+// TestStaleBlockEditIsNotApplied is issue 17's lost update in two browsers: Ana opens a
+// block's edit dialog, Ben moves the block and changes its memo in his, then Ana saves. Ana's
+// save is refused, her dialog says that someone changed the block and shows it as it is now,
+// and Ben's change stays; opened again, the dialog saves. A time that overlaps another block
+// is refused with that block's name and the next free start, in words.
+func TestStaleBlockEditIsNotApplied(t *testing.T) {
+	chromium := findChromium(t)
+	srv := startServer(t)
+	ana := newBrowser(t, "ana", chromium)
+	ben := newBrowser(t, "ben", chromium)
+	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, ben}}
+	base := srv.base
+	var planID, timeBlockID, candidateID string
+	editButton := func() string {
+		return fmt.Sprintf(`#day li[data-time-block-id=%s] [data-edit-block]:not([hidden])`, js(timeBlockID))
+	}
+
+	s.step("Ana has a plan with a free-time block and a lunch, and Ben joins it", func(t *testing.T) {
+		for _, b := range []*browser{ana, ben} {
+			desktop.emulate(t, b)
+			b.do(t, "open /login", chromedp.Navigate(base+"/login"))
+			b.click(t, fmt.Sprintf(`form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-%s"]) button[type="submit"]`, b.name))
+			b.waitPath(t, `^/home$`)
+		}
+		start := time.Now().AddDate(0, 3, 0)
+		plan := sendJSON[struct {
+			PlanID string `json:"plan_id"`
+		}](t, ana, "POST", "/plans", map[string]string{"title": "Edit race", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")})
+		planID = plan.PlanID
+		free := sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "FREE", "day": 1, "start_time": "10:00", "end_time": "11:00", "memo": "Ana's plan"})
+		timeBlockID, candidateID = free.TimeBlockID, free.Candidates[0].BlockID
+		sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "FREE", "day": 1, "start_time": "12:00", "end_time": "13:00", "memo": "Lunch"})
+		link := sendJSON[struct {
+			URL string `json:"url"`
+		}](t, ana, "POST", "/plans/"+planID+"/invitations", nil)
+		ben.do(t, "open the invite link", chromedp.Navigate(link.URL))
+		ben.waitPath(t, `^/plans/`+planID+`$`)
+		ana.do(t, "open the plan", chromedp.Navigate(base+"/plans/"+planID))
+		for _, b := range []*browser{ana, ben} {
+			b.waitUntil(t, "the block's edit button", fmt.Sprintf(`document.querySelector(%s)`, js(editButton())))
+		}
+	})
+
+	s.step("Ana opens the edit dialog; Ben moves the block and changes its memo", func(t *testing.T) {
+		ana.click(t, editButton())
+		ana.waitUntil(t, "Ana's edit dialog", `document.querySelector("#edit-dialog").open`)
+		ben.click(t, editButton())
+		ben.waitUntil(t, "Ben's edit dialog", `document.querySelector("#edit-dialog").open`)
+		eval[chromedp.Void](t, ben, `(f => { f.querySelector("[name=start_time]").value = "09:00"; f.querySelector("[name=end_time]").value = "10:00";
+			f.querySelector("[name=memo]").value = "Ben's plan"; })(document.querySelector("#edit-dialog form"))`)
+		ben.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + candidateID}, "Ben saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		ben.waitUntil(t, "Ben's dialog closed", `!document.querySelector("#edit-dialog").open`)
+		// Ana's page shows Ben's change live; her dialog stays as she opened it.
+		ana.waitUntil(t, "Ben's move shown to Ana", fmt.Sprintf(`(li => li && li.dataset.start === "09:00")(document.querySelector('#day li[data-time-block-id=%s]'))`, js(timeBlockID)))
+	})
+
+	s.step("Ana saves her stale dialog: refused, with the block as it is now", func(t *testing.T) {
+		eval[chromedp.Void](t, ana, `document.querySelector("#edit-dialog [name=memo]").value = "Ana's new plan"`)
+		ana.do(t, "Ana saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		ana.waitUntil(t, "the stale-edit message in the dialog", `document.querySelector("#edit-dialog [data-dialog-errors] [data-stale]")`)
+		msg := eval[string](t, ana, `document.querySelector("#edit-dialog [data-dialog-errors]").innerText`)
+		for _, want := range []string{"Someone changed this block while you were editing", "Nothing was saved", "Day 1, 09:00–10:00", "Ben's plan"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the dialog says %q, want it to say %q", msg, want)
+			}
+		}
+		if !eval[bool](t, ana, `document.querySelector("#edit-dialog").open`) {
+			t.Error("the dialog closed: Ana's typing is lost")
+		}
+		checkInViewport(t, ana, "#edit-dialog [data-stale]")
+		screenshot(t, ana, "stale-edit-1440", false)
+		d := getJSON[blockDetail](t, ana, "/plans/"+planID+"/blocks/"+candidateID)
+		if d.Block.Memo != "Ben's plan" || !strings.HasPrefix(d.StartTime, "09:00") {
+			t.Errorf("the block is %s %q after Ana's stale save, want Ben's 09:00 \"Ben's plan\"", d.StartTime, d.Block.Memo)
+		}
+	})
+
+	s.step("opened again, Ana's dialog saves; an overlap names the block in the way", func(t *testing.T) {
+		ana.do(t, "close the dialog", chromedp.Click(chromedp.CSS(`#edit-dialog [data-close-dialog]`)))
+		ana.click(t, editButton())
+		ana.waitUntil(t, "the dialog with Ben's memo", `document.querySelector("#edit-dialog").open && document.querySelector("#edit-dialog [name=memo]").value === "Ben's plan"`)
+		eval[chromedp.Void](t, ana, `(f => { f.querySelector("[name=start_time]").value = "11:30"; f.querySelector("[name=end_time]").value = "12:30"; })(document.querySelector("#edit-dialog form"))`)
+		ana.do(t, "Ana saves an overlapping time", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		ana.waitUntil(t, "the overlap message", `document.querySelector("#edit-dialog [data-dialog-errors] [data-flash]")`)
+		if msg, want := eval[string](t, ana, `document.querySelector("#edit-dialog [data-dialog-errors] [data-flash-detail]").textContent`),
+			"Overlaps “Free time” 12:00–13:00 — the next free start is 13:00."; msg != want {
+			t.Errorf("the overlap says %q, want %q", msg, want)
+		}
+		eval[chromedp.Void](t, ana, `(f => { f.querySelector("[name=start_time]").value = "13:00"; f.querySelector("[name=end_time]").value = "14:00";
+			f.querySelector("[name=memo]").value = "Both plans"; })(document.querySelector("#edit-dialog form"))`)
+		ana.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + candidateID}, "Ana saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#edit-dialog").open`)
+		if d := getJSON[blockDetail](t, ana, "/plans/"+planID+"/blocks/"+candidateID); d.Block.Memo != "Both plans" || !strings.HasPrefix(d.StartTime, "13:00") {
+			t.Errorf("after the fresh save the block is %s %q", d.StartTime, d.Block.Memo)
+		}
+	})
+}
