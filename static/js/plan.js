@@ -287,7 +287,8 @@
         return;
       }
     }
-    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML" });
+    // A request that gets no answer rejects the promise; app.js tells the person in the dialog.
+    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML" }).catch(function () {});
   });
 
   // --- dropping a place on a time or a block ---
