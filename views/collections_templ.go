@@ -256,7 +256,7 @@ func NewCollection(p Page, v NewCollectionView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<script src=\"/static/js/forms.js\" defer></script> <div class=\"mx-auto w-full max-w-lg px-4 py-10 sm:px-6\"><h1 class=\"text-2xl font-bold tracking-tight text-slate-900\">New collection</h1><p class=\"mt-1 text-slate-600\">Give it a name; you can add places and invite friends next.</p><form method=\"post\" action=\"/collections\" class=\"card mt-6 p-4 sm:p-6\" data-submit-once novalidate><div id=\"new-collection-fields\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<script src=\"/static/js/forms.js\" defer></script> <div class=\"mx-auto w-full max-w-lg px-4 py-10 sm:px-6\"><h1 class=\"text-2xl font-bold tracking-tight text-slate-900\">New collection</h1><p class=\"mt-1 text-slate-600\">Give it a name; you can add places and invite friends next.</p><form method=\"post\" action=\"/collections\" hx-post=\"/collections\" class=\"card mt-6 p-4 sm:p-6\" novalidate><div id=\"new-collection-fields\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -255,8 +255,11 @@ func (s *Server) requireUser(allowPreTerms bool) echo.MiddlewareFunc {
 // may too (the store decides which one).
 func (s *Server) requireReader() echo.MiddlewareFunc { return s.requireViewer(false, true) }
 
+// requireViewer is requireUser and requireReader. Once the caller is known, its routes' POSTs
+// run through idempotent: an Idempotency-Key is the caller's.
 func (s *Server) requireViewer(allowPreTerms, allowGuest bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		next = s.idempotent(next)
 		return func(c echo.Context) error {
 			p := caller(c)
 			if p != nil && p.Guest && !allowGuest {

@@ -89,6 +89,11 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": tr.RefreshToken}},
 		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": "nope"}},
 		{Method: "POST", Path: "/auth/logout", Token: tr.AccessToken},
+		// Idempotency keys: the first answer, its replay, a reused key, a malformed one.
+		{Method: "POST", Path: "/collections", Token: full, Header: keyed("oa-key"), Body: map[string]string{"title": "Keyed"}},
+		{Method: "POST", Path: "/collections", Token: full, Header: keyed("oa-key"), Body: map[string]string{"title": "Keyed"}},
+		{Method: "POST", Path: "/collections", Token: full, Header: keyed("oa-key"), Body: map[string]string{"title": "Other"}},
+		{Method: "POST", Path: "/collections", Token: full, Header: keyed("not a key"), Body: map[string]string{"title": "Keyed"}},
 	}
 	for _, c := range calls {
 		res := a.do(c)
@@ -104,5 +109,42 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 			t.Errorf("%s %s → %d does not match the document: %v\n%s", c.Method, c.Path, res.Status, err, res.Body)
 		}
+	}
+}
+
+// TestEveryPostDocumentsItsIdempotencyKey: every POST of the document takes the shared
+// Idempotency-Key parameter and answers 400 for a malformed key; those with a caller also
+// document 409 IDEMPOTENCY_KEY_IN_USE and 422 IDEMPOTENCY_KEY_REUSED.
+func TestEveryPostDocumentsItsIdempotencyKey(t *testing.T) {
+	doc, err := loadOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		op := item.Post
+		if op == nil {
+			continue
+		}
+		n++
+		found := false
+		for _, p := range op.Parameters {
+			found = found || p.Ref == "#/components/parameters/IdempotencyKey"
+		}
+		if !found {
+			t.Errorf("POST %s does not take the Idempotency-Key parameter", path)
+		}
+		codes := []int{400}
+		if op.Security == nil || len(*op.Security) > 0 {
+			codes = append(codes, 409, 422)
+		}
+		for _, code := range codes {
+			if op.Responses.Status(code) == nil {
+				t.Errorf("POST %s does not document %d", path, code)
+			}
+		}
+	}
+	if n < 15 {
+		t.Fatalf("only %d POST operations", n)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 )
 
@@ -23,7 +24,14 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 	pending := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 2, "12:00", "13:00")))
 	pending = decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + pending.TimeBlockID + "/candidates", Token: f.ana,
 		Body: map[string]any{"collection_place_ids": []string{f.places[1].CollectionPlaceID}}}))
-	moveTo, picks := 0, 0
+	moveTo, picks, keys := 0, 0, 0
+	// A keyed POST adds two statements (claiming the key, recording the answer); its replay
+	// is the claim and one read. Without the header nothing is added.
+	replayed := req{Method: "POST", Path: f.blocks, Token: f.ben, Header: keyed("budget-replay"),
+		Body: map[string]any{"type": "FREE", "day": 2, "start_time": "23:00", "end_time": "23:10"}}
+	if res := a.do(replayed); res.Status != http.StatusOK {
+		t.Fatalf("the request to replay: %d %s", res.Status, res.Body)
+	}
 
 	type endpoint struct {
 		name   string
@@ -52,6 +60,13 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			start, end := nextFree()
 			return req{Method: "POST", Path: f.blocks, Token: f.ben, Body: map[string]any{"type": "FREE", "day": 3, "start_time": start, "end_time": end}}
 		}},
+		{"POST /plans/{p}/blocks with a key", 11, func() req {
+			start, end := nextFree()
+			keys++
+			return req{Method: "POST", Path: f.blocks, Token: f.ben, Header: keyed(fmt.Sprintf("budget-%d", keys)),
+				Body: map[string]any{"type": "FREE", "day": 3, "start_time": start, "end_time": end}}
+		}},
+		{"POST /plans/{p}/blocks replayed", 2, func() req { return replayed }},
 		{"PATCH move a block", 10, func() req {
 			moveTo++
 			return req{Method: "PATCH", Path: f.blocks + "/" + moving.Candidates[0].BlockID, Token: f.ben,

@@ -21,8 +21,8 @@ func (s *Server) routes() {
 		e.Pre(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins:     s.cfg.CORSOrigins,
 			AllowMethods:     []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "If-Match"},
-			ExposeHeaders:    []string{echo.HeaderLocation, "Retry-After", echo.HeaderXRequestID},
+			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "If-Match", idempotencyKeyHeader},
+			ExposeHeaders:    []string{echo.HeaderLocation, "Retry-After", echo.HeaderXRequestID, replayedHeader},
 			AllowCredentials: true,
 			MaxAge:           600,
 		}))
@@ -30,7 +30,7 @@ func (s *Server) routes() {
 	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
 	}),
-		s.authenticate, s.crossOriginProtection, conditionalGET)
+		s.authenticate, s.crossOriginProtection, checkIdempotencyKey, conditionalGET)
 
 	signIn := s.rateLimit()
 	user := s.requireUser(false)

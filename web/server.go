@@ -19,6 +19,7 @@ import (
 	"tripplan/internal/auth"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
+	"tripplan/internal/postgres"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/internal/storage"
@@ -161,6 +162,9 @@ type Store interface {
 	CalendarFeed(ctx context.Context, token string) (userID, planID string, err error)
 	SearchPlaces(ctx context.Context, query, near string) ([]planner.Place, error)
 	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
+	ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fingerprint []byte, claim string) (*postgres.IdempotencyRecord, error)
+	RecordIdempotentAnswer(ctx context.Context, owner string, keyHash []byte, claim string, status int, answer []byte) error
+	ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash []byte, claim string) error
 }
 
 // Deps are the collaborators the server is built from.

@@ -79,7 +79,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	queue, err := extraction.NewQueue(db.DB.DB, &extraction.Worker{
 		Store: db, Fetcher: &fetch.Fetcher{AllowHosts: cfg.ExtractAllowHosts},
 		Searcher: &places.Finder{Remote: provider, Store: db, Log: log}, LLM: cfg.LLM, Log: log,
-	}, log, extraction.Every(storage.OrphanInterval, storage.OrphanArgs{}, &storage.OrphanWorker{Files: files, Refs: db, Log: log}))
+	}, log, extraction.Every(storage.OrphanInterval, storage.OrphanArgs{}, &storage.OrphanWorker{Files: files, Refs: db, Log: log}),
+		extraction.Every(postgres.IdempotencyPruneInterval, postgres.ExpiredIdempotencyKeysArgs{}, &postgres.ExpiredIdempotencyKeysWorker{DB: db, Log: log}))
 	if err != nil {
 		return err
 	}

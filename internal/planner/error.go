@@ -82,6 +82,11 @@ const (
 	CodeExpenseNotFound               Code = "EXPENSE_NOT_FOUND"
 	CodeExpenseItemNotFound           Code = "EXPENSE_ITEM_NOT_FOUND"
 	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
+
+	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
+	CodeInvalidIdempotencyKey Code = "INVALID_IDEMPOTENCY_KEY"
+	CodeIdempotencyKeyReused  Code = "IDEMPOTENCY_KEY_REUSED"
+	CodeIdempotencyKeyInUse   Code = "IDEMPOTENCY_KEY_IN_USE"
 )
 
 // statuses is the one table from code to HTTP status.
@@ -149,6 +154,10 @@ var statuses = map[Code]int{
 	CodeExpenseNotFound:               http.StatusNotFound,
 	CodeExpenseItemNotFound:           http.StatusNotFound,
 	CodeNotificationNotFound:          http.StatusNotFound,
+
+	CodeInvalidIdempotencyKey: http.StatusBadRequest,
+	CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,
+	CodeIdempotencyKeyInUse:   http.StatusConflict,
 }
 
 // Status is the HTTP status that goes with the code (500 for an unknown code).

@@ -307,7 +307,11 @@ var notWrites = map[string]string{
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
 	"ClaimPictureUpload": "the signed upload URL is the authorization", "PictureKeysInUse": "periodic job",
-	"SessionRevoked":     "read",
+	"SessionRevoked": "read",
+	// Idempotency keys are the caller's own, not the plan's or collection's: the request they
+	// guard goes through the checks above.
+	"ClaimIdempotencyKey": "idempotency key", "RecordIdempotentAnswer": "idempotency key",
+	"ReleaseIdempotencyKey": "idempotency key", "DeleteExpiredIdempotencyKeys": "periodic job",
 	"PlanPlaces":         "read",
 	"RotateRefreshToken": "the refresh token is the authorization", "RevokeRefreshToken": "the refresh token is the authorization",
 	"Tx": "test helper (export_test.go)", "HoldFeed": "test helper (feed_export_test.go)", "PlanVersion": "test helper (feed_export_test.go)",

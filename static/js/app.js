@@ -421,10 +421,104 @@
     if (evt.target instanceof Element && evt.target.closest("[data-print]")) window.print();
   });
 
-  // htmx: the request never got an answer.
-  function networkError() {
-    showFlash("Can't reach Tripplan", "Check your connection and try again.");
-  }
-  doc.addEventListener("htmx:sendError", networkError);
-  doc.addEventListener("htmx:timeout", networkError);
+  // --- Sending once (issue 17) ---
+  // Every POST htmx sends from a form or a button carries an Idempotency-Key: one per
+  // submission, kept until the server has answered it, so the same submission sent again (a
+  // second click, a retry after a network error) is done once and answered as the first
+  // time; a changed form or a later submission gets a new key. While a request runs, its
+  // form's submit buttons (or the button) are disabled and busy, and a second submission of it
+  // is dropped. A request that got no answer says so where it was made: in its dialog, whose
+  // content stays as it was, or in #flash.
+  (function () {
+    var keys = new WeakMap(); // form or button → { key, sig } of its unanswered submission
+    var busy = new WeakMap(); // form or button → the buttons disabled while its request runs
+
+    function newKey() {
+      if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+      // crypto.randomUUID needs a secure context (https, localhost); the dev server on a LAN
+      // address is plain http, where getRandomValues still works.
+      var b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      var hex = Array.prototype.map.call(b, function (x) { return (x < 16 ? "0" : "") + x.toString(16); }).join("");
+      return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+    }
+    // What a request is made from: a button of its own, else its form, else the element (none
+    // for requests a script makes without one, such as a dropped place's).
+    function holder(elt) {
+      if (!(elt instanceof Element) || elt === doc.body) return null;
+      if (elt instanceof HTMLButtonElement) return elt;
+      return elt.closest("form") || elt;
+    }
+    function buttonsOf(h) {
+      if (h instanceof HTMLFormElement) {
+        return Array.prototype.filter.call(h.elements, function (el) { return el.type === "submit"; });
+      }
+      return h instanceof HTMLButtonElement ? [h] : [];
+    }
+    function isPost(verb) {
+      return String(verb || "").toLowerCase() === "post";
+    }
+
+    doc.addEventListener("htmx:confirm", function (evt) {
+      var h = holder(evt.detail.elt);
+      if (h && !/^get$/i.test(evt.detail.verb) && busy.has(h)) evt.preventDefault(); // sent already
+    });
+    doc.addEventListener("htmx:configRequest", function (evt) {
+      var d = evt.detail, h = holder(d.elt);
+      if (!h || !isPost(d.verb)) return;
+      var sig = d.path + "?" + new URLSearchParams(d.formData).toString();
+      var entry = keys.get(h);
+      if (!entry || entry.sig !== sig) keys.set(h, (entry = { key: newKey(), sig: sig }));
+      d.headers["Idempotency-Key"] = entry.key;
+    });
+    doc.addEventListener("htmx:beforeRequest", function (evt) {
+      var d = evt.detail, h = holder(d.elt);
+      if (!h || /^get$/i.test(d.requestConfig.verb)) return;
+      var dialog = h.closest("dialog");
+      if (dialog) dialog.querySelectorAll("[data-network-error]").forEach(function (n) { n.remove(); });
+      var disabled = buttonsOf(h).filter(function (b) { return !b.disabled; });
+      disabled.forEach(function (b) {
+        b.disabled = true;
+        b.setAttribute("aria-busy", "true");
+      });
+      busy.set(h, disabled);
+    });
+    // Capturing, so the buttons are given back before other handlers of the answer run (the
+    // search results' "Add" disables itself for good once it worked).
+    doc.addEventListener(
+      "htmx:afterRequest",
+      function (evt) {
+        var d = evt.detail, h = holder(d.elt);
+        if (!h || !busy.has(h)) return;
+        busy.get(h).forEach(function (b) {
+          b.disabled = false;
+          b.removeAttribute("aria-busy");
+        });
+        busy.delete(h);
+        var status = d.xhr ? d.xhr.status : 0;
+        if (status && status < 500) keys.delete(h); // answered: the next submission is new
+      },
+      true
+    );
+
+    function unanswered(evt) {
+      var elt = evt.detail && evt.detail.elt;
+      var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
+      var box = dialog && dialog.querySelector("[data-dialog-errors]");
+      if (!box) {
+        showFlash("Can't reach Tripplan", "Check your connection and try again.");
+        return;
+      }
+      var p = doc.createElement("p");
+      p.className = "alert alert-error";
+      p.setAttribute("role", "alert");
+      p.setAttribute("data-network-error", "");
+      p.textContent = "Can't reach Tripplan, so this may not have gone through. Check your connection and send it again: what you entered is kept, and it will not be done twice.";
+      box.replaceChildren(p);
+    }
+    doc.addEventListener("htmx:sendError", unanswered);
+    doc.addEventListener("htmx:timeout", unanswered);
+  })();
 })();

@@ -366,9 +366,10 @@
     }
     // An edit is made to the version the dialog was opened on: a block someone changed
     // meanwhile is refused (412) and the dialog says so, rather than overwriting their change.
+    // A request that gets no answer rejects the promise; app.js tells the person in the dialog.
     var version = form.getAttribute("data-method") === "PATCH" ? form.getAttribute("data-version") : "";
     var headers = version ? { "If-Match": '"' + version + '"' } : {};
-    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML", headers: headers });
+    window.htmx.ajax(form.getAttribute("data-method"), url, { source: form, target: "#day", swap: "outerHTML", headers: headers }).catch(function () {});
   });
 
   // --- dropping a place on a time or a block ---
