@@ -54,8 +54,8 @@ type shell struct {
 // TestEveryPageFitsTheScreen visits every page of the main flows at 390×844 (a phone) and at
 // 1440×900 (and at 360×740 and 768×1024 too), as Ana (signed in, with the demo data) and as a guest through an invite link. On
 // each page it checks that nothing is wider than the screen, opens the page's dialogs and
-// menus (the header menu on phones, the Export menu, the members drawer, the add-block
-// dialog, the Rename menu) and checks they lie inside the viewport and close as menus should,
+// menus (the header menu on phones, the Export menu, the members drawer, the activity panel,
+// the add-block dialog, the Rename menu) and checks they lie inside the viewport and close as menus should,
 // and runs axe-core, allowing no serious or critical violation. Screenshots of every page and
 // opened dialog go to e2e/artifacts/<run>/shell/<size>/.
 func TestEveryPageFitsTheScreen(t *testing.T) {
@@ -160,6 +160,7 @@ func (s *shell) run() {
 		s.visit(t, s.ana, plan, "plan")
 		s.menu(t, s.ana, `details[data-export-menu]`, "export menu")
 		s.membersDrawer(t, "plan")
+		s.activityPanel(t, s.ana, "plan")
 		s.addDialog(t)
 		s.picker(t)
 		s.ana.click(t, fmt.Sprintf(`button[hx-post=%s]`, js(plan+"/invitations")))
@@ -181,6 +182,7 @@ func (s *shell) run() {
 		s.guest.waitPath(t, `^/plans/[^/]+$`)
 		s.check(t, s.guest, "guest's plan")
 		s.menu(t, s.guest, `details[data-export-menu]`, "guest's export menu")
+		s.activityPanel(t, s.guest, "guest's plan")
 	})
 	s.step("the pages reported no script errors", func(t *testing.T) {
 		for _, b := range []*browser{s.ana, s.guest} {
@@ -418,6 +420,21 @@ func (s *shell) membersDrawer(t *testing.T, page string) {
 	b.do(t, "open the members drawer again", chromedp.Evaluate[chromedp.Void](`document.querySelector("#members-dialog").showModal()`))
 	b.do(t, "tap the backdrop", chromedp.MouseClickXY(4, 4))
 	b.waitUntil(t, "a tap on the backdrop to close the members drawer", `!document.querySelector("#members-dialog").open`)
+}
+
+// activityPanel opens the plan's activity panel from its header: it lies in the viewport with
+// its close button, and axe finds no serious violation in it; Escape closes it.
+func (s *shell) activityPanel(t *testing.T, b *browser, page string) {
+	t.Helper()
+	const button = `main button[data-activity-button]`
+	b.clickAndAwait(t, button, "get "+eval[string](t, b, fmt.Sprintf(`document.querySelector(%s).getAttribute("hx-get")`, js(button))))
+	b.waitUntil(t, "the activity panel open", `document.querySelector("#activity-dialog").open`)
+	s.inside(t, b, `#activity-dialog`, "the "+page+"'s activity panel")
+	s.inside(t, b, `#activity-dialog [data-close-dialog]`, "the activity panel's close button")
+	s.screenshot(t, b, page+" activity panel", false)
+	s.axe(t, b, page+" with the activity panel open")
+	b.do(t, "press Escape", chromedp.KeyEvent(kb.Escape))
+	b.waitUntil(t, "Escape to close the activity panel", `!document.querySelector("#activity-dialog").open`)
 }
 
 // picker opens the candidate picker of the day's first block with one: it lies in the viewport

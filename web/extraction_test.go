@@ -155,6 +155,17 @@ func TestExtractionFromALink(t *testing.T) {
 	}
 	a.do(req{Method: "POST", Path: base + "/" + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{names["Gwangjang Market"]}}}).
 		problem(t, 409, "ALREADY_DECIDED")
+	// Ben heard the job was done; Ana hears what he added, and the collection's history has it.
+	if n := a.notificationsOf(t, f.ben, "EXTRACTION_COMPLETED"); len(n) != 1 || n[0].Message != "Places from your link are ready to add to Seoul" {
+		t.Errorf("Ben's notification: %+v", n)
+	}
+	if n := a.notificationsOf(t, f.ana, "PLACE_ADDED"); len(n) != 1 || n[0].Message != "Ben added Bukchon Hanok Village to Seoul" {
+		t.Errorf("Ana's notification: %+v", n)
+	}
+	if h := history[memberJSON](t, a, f.ana, "/collections/"+f.collection+"/activity?size=1").Contents; len(h) != 1 ||
+		h[0].Target.ID != added.Places[0].CollectionPlaceID || h[0].Summary != "Ben added Bukchon Hanok Village to the collection" {
+		t.Errorf("the collection's history: %+v", h)
+	}
 	var detail collectionPlaceDetailJSON
 	json.Unmarshal(a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/places/" + added.Places[0].CollectionPlaceID, Token: f.ana}).Body, &detail)
 	if detail.SocialMedia == nil || detail.SocialMedia.URL != srv.URL+"/seoul?utm_source=newsletter" || detail.SocialMedia.AuthorName != "Mina Park" {
@@ -176,6 +187,9 @@ func TestExtractionFromALink(t *testing.T) {
 			t.Errorf("%s: %+v", path, done)
 		}
 		f.dismiss(t, f.ana, j.JobID)
+	}
+	if n := a.notificationsOf(t, f.ana, "EXTRACTION_FAILED"); len(n) != 3 || n[0].Message != "We could not find places on your link for Seoul" {
+		t.Errorf("Ana's notifications of failures (never merged): %+v", n)
 	}
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(seoulListicle)) }))
 	defer other.Close()

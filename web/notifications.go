@@ -24,7 +24,7 @@ type notificationJSON struct {
 }
 
 func toNotificationJSON(n *planner.Notification) notificationJSON {
-	out := notificationJSON{NotificationID: n.ID, Category: n.Category, EventType: n.EventType, Message: n.Message,
+	out := notificationJSON{NotificationID: n.ID, Category: n.Category, EventType: n.EventType, Message: views.NotificationMessage(*n),
 		LinkURL: n.LinkURL, Count: n.Count, IsRead: n.ReadAt != nil, CreatedAt: instant(n.CreatedAt)}
 	if n.ReadAt != nil {
 		r := instant(*n.ReadAt)
@@ -49,7 +49,7 @@ func (s *Server) listNotifications(c echo.Context) error {
 	view := views.NotificationsView{Unread: unread}
 	for i := range list {
 		out[i] = toNotificationJSON(&list[i])
-		view.Items = append(view.Items, views.NotificationItem{ID: list[i].ID, Message: list[i].Message, Link: list[i].LinkURL,
+		view.Items = append(view.Items, views.NotificationItem{ID: list[i].ID, Message: out[i].Message, Link: list[i].LinkURL,
 			Read: list[i].ReadAt != nil, When: list[i].CreatedAt.Format("Jan 2, 15:04")})
 	}
 	if hasNext {

@@ -25,7 +25,8 @@ func (a *testApp) notificationsOf(t *testing.T, token, eventType string) []notif
 }
 
 // Ben proposing five places for one of Ana's blocks, one request each, is one notification
-// for Ana, counted and unread again after she read it; a proposal for another block is another.
+// for Ana, counted and unread again after she read it, naming the places and the block's day and
+// time; a proposal for another block is another.
 func TestNotificationsOfOneActorOnOneTargetMerge(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
@@ -41,7 +42,7 @@ func TestNotificationsOfOneActorOnOneTargetMerge(t *testing.T) {
 		if len(got) != 1 || got[0].Count != i+1 || got[0].IsRead {
 			t.Fatalf("after %d proposals: %+v", i+1, got)
 		}
-		if i == 0 && got[0].Message != "Ben proposed Changdeokgung Palace for day 1, 10:00 in Seoul trip" {
+		if i == 0 && got[0].Message != "Ben proposed Changdeokgung Palace for Day 1, 10:00 in Seoul trip" {
 			t.Fatalf("first message: %q", got[0].Message)
 		}
 		if i == 2 { // Ana reads it; the next proposal makes it unread again
@@ -49,27 +50,74 @@ func TestNotificationsOfOneActorOnOneTargetMerge(t *testing.T) {
 		}
 	}
 	got := a.notificationsOf(t, f.ana, "CANDIDATE_ADDED")
-	if got[0].Message != "Ben proposed 5 places for day 1, 10:00 in Seoul trip" || got[0].ReadAt != nil {
+	if got[0].Message != "Ben proposed Lotte World Tower and 4 more places for Day 1, 10:00 in Seoul trip" || got[0].ReadAt != nil {
 		t.Fatalf("merged: %+v", got[0])
 	}
 	other := decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 2, "10:00", "11:00")))
 	a.do(req{Method: "POST", Path: f.blocks + "/" + other.TimeBlockID + "/candidates", Token: f.ben,
 		Body: map[string]any{"place_ids": []string{a.placeID(f.ben, "Jongmyo Shrine")}}})
-	if got := a.notificationsOf(t, f.ana, "CANDIDATE_ADDED"); len(got) != 2 || got[0].Count != 1 || got[1].Count != 5 {
+	if got := a.notificationsOf(t, f.ana, "CANDIDATE_ADDED"); len(got) != 2 || got[0].Count != 1 || got[1].Count != 5 ||
+		got[0].Message != "Ben proposed Jongmyo Shrine for Day 2, 10:00 in Seoul trip" {
 		t.Fatalf("another block: %+v", got)
 	}
-	// Ben hears nothing of his own proposals; Ana's blocks were one per day, so two BLOCK_ADDED.
+	// Ben hears nothing of his own proposals; Ana's blocks were one per day, so two BLOCK_ADDED,
+	// each naming its place, day and time.
 	if got := a.notificationsOf(t, f.ben, "CANDIDATE_ADDED"); len(got) != 0 {
 		t.Fatalf("Ben's own: %+v", got)
 	}
-	if got := a.notificationsOf(t, f.ben, "BLOCK_ADDED"); len(got) != 2 {
+	if got := a.notificationsOf(t, f.ben, "BLOCK_ADDED"); len(got) != 2 ||
+		got[0].Message != "Ana added Gwangjang Market to Day 2, 10:00 in Seoul trip" ||
+		got[1].Message != "Ana added Gyeongbokgung Palace to Day 1, 10:00 in Seoul trip" {
 		t.Fatalf("blocks on two days: %+v", got)
 	}
 }
 
-// Ben picking eight of Ana's places at once — concurrent requests, each its own transaction —
-// leaves Ana exactly one notification counting eight; a minute after its first event the
-// next pick starts a new one.
+// A pick toggled ten times by Ben on a place Ana added is one notification for Ana, updated by
+// each toggle and saying where it ended (API-additions §2); taking a pick back a minute later
+// makes no notification of its own, and a pick of another place is another notification.
+func TestAPickToggledTenTimesIsOneNotification(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	toggle := func(cp, typ string) {
+		t.Helper()
+		if res := a.do(req{Method: "POST", Path: "/collections/" + f.collection + "/places/" + cp + "/preference?type=" + typ, Token: f.ben}); res.Status != http.StatusOK {
+			t.Fatalf("toggle: %d %s", res.Status, res.Body)
+		}
+	}
+	ofAna := func() []notificationJSON {
+		t.Helper()
+		return append(a.notificationsOf(t, f.ana, "PREFERENCE_ADDED"), a.notificationsOf(t, f.ana, "PREFERENCE_REMOVED")...)
+	}
+	market := f.places[1].CollectionPlaceID
+	for i := range 10 {
+		toggle(market, "PICK")
+		got := ofAna()
+		want := "Ben picked Gwangjang Market, which you added to Seoul"
+		if i%2 == 1 {
+			want = "Ben took back their pick of Gwangjang Market, which you added to Seoul"
+		}
+		if len(got) != 1 || got[0].Count != i+1 || got[0].Message != want {
+			t.Fatalf("after %d toggles: %+v", i+1, got)
+		}
+	}
+	toggle(f.places[2].CollectionPlaceID, "PASS")
+	if got := a.notificationsOf(t, f.ana, "PREFERENCE_ADDED"); len(got) != 1 || got[0].Count != 1 ||
+		got[0].Message != "Ben passed on N Seoul Tower, which you added to Seoul" {
+		t.Fatalf("another place: %+v", got)
+	}
+	// Once the minute is over, taking the pass back makes nothing new.
+	if _, err := a.db.Exec(`UPDATE notifications SET first_at = first_at - interval '61 seconds'`); err != nil {
+		t.Fatal(err)
+	}
+	toggle(f.places[2].CollectionPlaceID, "PASS")
+	if got := ofAna(); len(got) != 2 {
+		t.Fatalf("a pass taken back after a minute: %+v", got)
+	}
+}
+
+// Ben toggling a pick on one of Ana's places in eight concurrent requests — each its own
+// transaction — leaves Ana exactly one notification counting eight; a minute after its first
+// event the next pick starts a new one. Ana adding eight places is one notification for Ben.
 func TestConcurrentPicksMergeIntoOneNotification(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
@@ -77,16 +125,13 @@ func TestConcurrentPicksMergeIntoOneNotification(t *testing.T) {
 	for _, name := range []string{"Changdeokgung Palace", "Deoksugung Palace", "Jongmyo Shrine", "Bukchon Hanok Village", "Lotte World Tower"} {
 		cps = append(cps, a.addPlace(f.ana, f.collection, a.placeID(f.ana, name)).CollectionPlaceID)
 	}
-	for _, p := range f.places {
-		cps = append(cps, p.CollectionPlaceID)
-	}
 	var wg sync.WaitGroup
-	status := make([]int, len(cps))
-	for i, cp := range cps {
+	status := make([]int, 8)
+	for i := range status {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			status[i] = a.do(req{Method: "POST", Path: "/collections/" + f.collection + "/places/" + cp + "/preference?type=PICK", Token: f.ben}).Status
+			status[i] = a.do(req{Method: "POST", Path: "/collections/" + f.collection + "/places/" + cps[0] + "/preference?type=PICK", Token: f.ben}).Status
 		}()
 	}
 	wg.Wait()
@@ -95,14 +140,16 @@ func TestConcurrentPicksMergeIntoOneNotification(t *testing.T) {
 			t.Fatalf("pick %d: %d", i, s)
 		}
 	}
-	got := a.notificationsOf(t, f.ana, "PREFERENCE_ADDED")
-	if len(got) != 1 || got[0].Count != len(cps) ||
-		got[0].Message != "Ben picked or passed on places you added to Seoul (8 times)" {
-		t.Fatalf("merged picks: %+v", got)
+	// Eight toggles from nothing end with no pick, and the notification says so.
+	got := a.notificationsOf(t, f.ana, "PREFERENCE_REMOVED")
+	if len(got) != 1 || got[0].Count != 8 || got[0].Message != "Ben took back their pick of Changdeokgung Palace, which you added to Seoul" ||
+		len(a.notificationsOf(t, f.ana, "PREFERENCE_ADDED")) != 0 {
+		t.Fatalf("merged picks: %+v; added: %+v", got, a.notificationsOf(t, f.ana, "PREFERENCE_ADDED"))
 	}
-	// Ana's own additions of those places, one actor on one collection, are one for Ben too.
+	// Ana's own additions of those places (and the fixture's three), one actor on one collection,
+	// are one for Ben too, naming the latest.
 	if added := a.notificationsOf(t, f.ben, "PLACE_ADDED"); len(added) != 1 || added[0].Count != 8 ||
-		added[0].Message != "Ana added 8 places to Seoul" {
+		added[0].Message != "Ana added Lotte World Tower and 7 more places to Seoul" {
 		t.Fatalf("Ben's PLACE_ADDED: %+v", added)
 	}
 
@@ -112,7 +159,7 @@ func TestConcurrentPicksMergeIntoOneNotification(t *testing.T) {
 	}
 	a.do(req{Method: "POST", Path: "/collections/" + f.collection + "/places/" + cps[0] + "/preference?type=PASS", Token: f.ben})
 	got = a.notificationsOf(t, f.ana, "PREFERENCE_ADDED")
-	if len(got) != 2 || got[0].Count != 1 || got[0].Message != "Ben passed on a place you added to Seoul" || got[1].Count != 8 {
+	if len(got) != 1 || got[0].Count != 1 || got[0].Message != "Ben passed on Changdeokgung Palace, which you added to Seoul" {
 		t.Fatalf("after a minute: %+v", got)
 	}
 }

@@ -109,6 +109,10 @@ var accessTable = map[string]accessRow{
 	"POST /plans/:planId/calendar-feed":   {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.plan + "/calendar-feed"} })},
 	"DELETE /plans/:planId/calendar-feed": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/calendar-feed"} })},
 	"GET /plans/:planId/presence":         {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/presence"} })},
+	"GET /plans/:planId/activity":         {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/activity"} })},
+	"GET /collections/:collectionId/activity": {access: reader, build: fx(func(f *matrixFixture) req {
+		return req{Method: "GET", Path: f.col + "/activity?page=0&size=5"}
+	})},
 	"GET /collections/:collectionId/events": {access: reader, stream: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "GET", Path: f.col + "/events"}
 	})},

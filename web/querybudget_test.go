@@ -48,7 +48,7 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		{"GET /collections/{c}/places/{cp}", 4, func() req {
 			return req{Method: "GET", Path: col + "/places/" + f.places[0].CollectionPlaceID, Token: f.ben}
 		}},
-		{"POST pick/pass", 6, func() req { // a new pick each time (taking one back is another path)
+		{"POST pick/pass", 7, func() req { // a new pick each time (taking one back is another path)
 			picks++
 			return req{Method: "POST", Path: col + "/places/" + f.places[picks].CollectionPlaceID + "/preference?type=PICK", Token: f.ben}
 		}},
@@ -67,7 +67,7 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 				Body: map[string]any{"type": "FREE", "day": 3, "start_time": start, "end_time": end}}
 		}},
 		{"POST /plans/{p}/blocks replayed", 2, func() req { return replayed }},
-		{"PATCH move a block", 10, func() req {
+		{"PATCH move a block", 11, func() req { // the move is kept in the plan's history
 			moveTo++
 			return req{Method: "PATCH", Path: f.blocks + "/" + moving.Candidates[0].BlockID, Token: f.ben,
 				Body: map[string]any{"start_time": fmtClock(moveTo * 15), "end_time": fmtClock(moveTo*15 + 10)}}
@@ -77,6 +77,9 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
 		}},
 		{"GET /notifications", 2, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
+		// A page of history: the membership check, then the page with its actors.
+		{"GET /plans/{p}/activity", 2, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
+		{"GET /collections/{c}/activity", 2, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 	}
 	measure := func() map[string]int {
 		out := map[string]int{}

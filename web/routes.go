@@ -124,6 +124,7 @@ func (s *Server) routes() {
 	// Live updates (Server-Sent Events).
 	e.GET("/plans/:planId/events", s.planEvents, reader)
 	e.GET("/plans/:planId/presence", s.planPresence, reader)
+	e.GET("/plans/:planId/activity", s.planActivity, reader)
 	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
 	e.GET("/plans/:planId/export.ics", s.exportICS, reader)
 	e.GET("/plans/:planId/export.gpx", s.exportGPX, reader)
@@ -133,6 +134,7 @@ func (s *Server) routes() {
 	e.DELETE("/plans/:planId/calendar-feed", s.deleteCalendarFeed, user)
 	e.GET("/calendar/:token", s.feed)
 	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
+	e.GET("/collections/:collectionId/activity", s.collectionActivity, reader)
 
 	// Share links: open to anyone holding one.
 	e.GET("/invite/:code", s.openInvite)

@@ -149,6 +149,8 @@ type Store interface {
 	UnreadCount(ctx context.Context, userID string) (int, error)
 	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)
 	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
+	PlanActivity(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Activity, bool, error)
+	CollectionActivity(ctx context.Context, userID, collectionID string, page planner.Page) ([]planner.Activity, bool, error)
 	Subscribe(topic string) (<-chan planner.Event, func(), error)
 	EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error)
 	EnterPlan(ctx context.Context, viewer, planID string) (string, error)

@@ -14,8 +14,11 @@ type Notification struct {
 	ID        string `db:"id"`
 	Category  string `db:"category"`
 	EventType string `db:"event_type"`
-	Message   string `db:"message"`
-	LinkURL   string `db:"link_url"`
+	// Details are the facts its message is rendered from (nil for notifications written before
+	// they were kept: Message holds their text).
+	Details *Details `db:"-"`
+	Message string   `db:"message"`
+	LinkURL string   `db:"link_url"`
 	// Count is how many events of one actor on one target it stands for (merged within a minute).
 	Count     int        `db:"event_count"`
 	ReadAt    *time.Time `db:"read_at"`

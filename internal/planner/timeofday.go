@@ -72,6 +72,9 @@ func (t TimeOfDay) String() string {
 	return fmt.Sprintf("%02d:%02d:%02d.%03dZ", d/time.Hour, d/time.Minute%60, d/time.Second%60, d/time.Millisecond%1000)
 }
 
+// HHMM is the time as "HH:MM", the way pages and sentences show it.
+func (t TimeOfDay) HHMM() string { return t.String()[:5] }
+
 // MarshalText writes the time as String does, so JSON encodes it as "HH:MM:SS.sssZ".
 func (t TimeOfDay) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 

@@ -466,13 +466,8 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
 			return err
 		}
-		name := "free time"
-		if len(out.Candidates) > 0 && out.Candidates[0].Place != nil {
-			name = out.Candidates[0].Place.Name
-		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "BLOCK_ADDED",
-			message: "{actor} added " + name + " to {plan} (day " + strconv.Itoa(slot.Day) + ")", link: dayLink(planID, slot.Day),
-			target: "plan_day:" + planID + ":" + strconv.Itoa(slot.Day), plural: "{actor} added {count} blocks to {plan} (day " + strconv.Itoa(slot.Day) + ")"})
+		return record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
+			toOthers(dayLink(planID, slot.Day), "plan_day:"+planID+":"+strconv.Itoa(slot.Day)))
 	})
 	return out, err
 }
@@ -662,15 +657,16 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			return err
 		}
 		var cur struct {
-			ID      string `db:"id"`
-			Day     int    `db:"day"`
-			Start   clock  `db:"start_time"`
-			End     clock  `db:"end_time"`
-			Version int    `db:"version"`
+			ID      string         `db:"id"`
+			Day     int            `db:"day"`
+			Start   clock          `db:"start_time"`
+			End     clock          `db:"end_time"`
+			Version int            `db:"version"`
+			Places  pq.StringArray `db:"places"`
 		}
 		if planner.ValidID(candidateID) {
 			err = tx.GetContext(ctx, &cur, `
-				SELECT b.id, d.day, b.start_time, b.end_time, b.version`+timeBlockFrom+`
+				SELECT b.id, d.day, b.start_time, b.end_time, b.version, `+blockPlacesColumn+timeBlockFrom+`
 				JOIN candidates c ON c.time_block_id = b.id
 				WHERE c.id = $1 AND b.plan_id = $2
 				FOR UPDATE OF b`, candidateID, planID)
@@ -702,6 +698,11 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 				return err
 			}
 			if err := moveTimeBlock(ctx, tx, planID, cur.ID, to); err != nil {
+				return err
+			}
+			if err := record(ctx, tx, planDid(planID, userID, planner.ActBlockMoved, planner.TargetTimeBlock, cur.ID, planner.Details{
+				Places: cur.Places, Day: to.Day, Start: to.Start.HHMM(), End: to.End.HHMM(),
+				FromDay: from.Day, FromStart: from.Start.HHMM(), FromEnd: from.End.HHMM()})); err != nil {
 				return err
 			}
 		}
@@ -784,6 +785,10 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			FROM time_blocks b WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID, id, me.ID); err != nil {
 			return err
 		}
+		was, err := blockFacts(ctx, tx, planID, timeBlockID, "")
+		if err != nil {
+			return err
+		}
 		if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
 			return err
 		}
@@ -791,9 +796,7 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			return err
 		}
 		out = &planner.Deletion{ID: id, Block: block}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "BLOCK_REMOVED",
-			message: "{actor} removed a block from {plan}", link: "/plans/" + planID,
-			plural: "{actor} removed {count} blocks from {plan}"})
+		return record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
 	})
 	return out, err
 }
@@ -984,18 +987,15 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID); err != nil {
 			return err
 		}
-		added := len(out.Candidates) - before
-		if added == 0 {
+		added := out.Candidates[before:] // candidates are in creation order
+		if len(added) == 0 {
 			return nil
 		}
-		when := " for day " + strconv.Itoa(out.Day.Day) + ", " + out.Start.String()[:5] + " in {plan}"
-		what := strconv.Itoa(added) + " places"
-		if added == 1 {
-			what = out.Candidates[len(out.Candidates)-1].Place.Name // candidates are in creation order
+		h := planDid(planID, userID, planner.ActCandidateAdded, planner.TargetCandidate, added[0].ID, planner.CandidateDetails(out, added[0].ID))
+		for _, c := range added[1:] {
+			h = h.also(c.ID, planner.CandidateDetails(out, c.ID))
 		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "CANDIDATE_ADDED",
-			message: "{actor} proposed " + what + when, link: dayLink(planID, out.Day.Day), count: added,
-			target: "time_block:" + timeBlockID, plural: "{actor} proposed {count} places" + when})
+		return record(ctx, tx, h.toOthers(dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
 }
@@ -1026,24 +1026,23 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 		if n < 2 {
 			return planner.Errorf(planner.CodeCandidateCountInsufficient, "A selection needs at least two candidates.")
 		}
+		var addedBy string
 		if !selected {
 			// candidates_one_selected is checked row by row: clear, then set.
 			if _, err := tx.ExecContext(ctx, `UPDATE candidates SET selected = false WHERE time_block_id = $1 AND selected`, timeBlockID); err != nil {
 				return err
 			}
-			var addedBy string
 			if err := tx.GetContext(ctx, &addedBy, `
 				WITH bumped AS (UPDATE time_blocks SET version = version + 1 WHERE id = $2)
 				UPDATE candidates SET selected = true WHERE id = $1 RETURNING added_by`, candidateID, timeBlockID); err != nil {
 				return err
 			}
-			if err := notifyMember(ctx, tx, planKind, planID, addedBy, userID, notice{category: planner.NotifyPlan, eventType: "CANDIDATE_CONFIRMED",
-				message: "{actor} confirmed the place you proposed in {plan}", link: "/plans/" + planID, target: "time_block:" + timeBlockID}); err != nil {
-				return err
-			}
 		}
-		out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID)
-		return err
+		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID); err != nil || selected {
+			return err
+		}
+		return record(ctx, tx, planDid(planID, userID, planner.ActCandidateConfirmed, planner.TargetCandidate, candidateID, planner.CandidateDetails(out, candidateID)).
+			toMember(addedBy, dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
 }
@@ -1139,12 +1138,18 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 		if _, err := candidateIn(ctx, tx, planID, timeBlockID, candidateID); err != nil {
 			return err
 		}
-		if n == 1 {
+		was, err := blockFacts(ctx, tx, planID, timeBlockID, candidateID)
+		if err != nil {
+			return err
+		}
+		if n == 1 { // the last one: the time block goes
 			if err := reattachAdditional(ctx, tx, timeBlockID); err != nil {
 				return err
 			}
-			_, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID)
-			return err
+			if _, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID); err != nil {
+				return err
+			}
+			return record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
 		}
 		if _, err := tx.ExecContext(ctx, `
 			WITH removed AS (DELETE FROM candidates WHERE id = $1)
@@ -1152,8 +1157,11 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			return err
 		}
 		if n == 2 && typ == planner.BlockPlace {
-			_, err = tx.ExecContext(ctx, `UPDATE candidates SET selected = true WHERE time_block_id = $1`, timeBlockID)
+			if _, err = tx.ExecContext(ctx, `UPDATE candidates SET selected = true WHERE time_block_id = $1`, timeBlockID); err != nil {
+				return err
+			}
 		}
-		return err
+		return record(ctx, tx, planDid(planID, userID, planner.ActCandidateRemoved, planner.TargetCandidate, candidateID,
+			planner.Details{Place: was.Place, Day: was.Day, Start: was.Start, End: was.End}))
 	})
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 
 	"github.com/jmoiron/sqlx"
@@ -128,9 +129,8 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
 			return err
 		}
-		return notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_ADDED",
-			message: "{actor} added " + out.Place.Name + " to {collection}", link: "/collections/" + collectionID,
-			plural: "{actor} added {count} places to {collection}"})
+		return record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
+			planner.Details{Place: out.Place.Name}).toOthers(collectionLink(collectionID), ""))
 	})
 	return out, err
 }
@@ -257,14 +257,17 @@ func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, 
 // at the version ifMatch expects.
 func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error {
 	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, ifMatch, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
-		res, err := tx.ExecContext(ctx, `DELETE FROM collection_places WHERE id = $1 AND collection_id = $2 AND ($3 = 0 OR version = $3)`,
-			cpID, collectionID, int(ifMatch))
-		if n, _ := res.RowsAffected(); err == nil && n > 0 {
-			err = notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_REMOVED",
-				message: "{actor} removed a place from {collection}", link: "/collections/" + collectionID,
-				plural: "{actor} removed {count} places from {collection}"})
+		var name string
+		err := tx.GetContext(ctx, &name, `DELETE FROM collection_places cp WHERE cp.id = $1 AND cp.collection_id = $2 AND ($3 = 0 OR cp.version = $3)
+			RETURNING (SELECT p.name FROM places p WHERE p.id = cp.place_id)`, cpID, collectionID, int(ifMatch))
+		if errors.Is(err, sql.ErrNoRows) {
+			return driver.RowsAffected(0), nil
 		}
-		return res, err
+		if err != nil {
+			return nil, err
+		}
+		return driver.RowsAffected(1), record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceRemoved, planner.TargetCollectionPlace, cpID,
+			planner.Details{Place: name}).toOthers(collectionLink(collectionID), ""))
 	})
 }
 
@@ -277,13 +280,16 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		if err != nil {
 			return err
 		}
-		var current sql.NullString
+		var cur struct {
+			Type    sql.NullString
+			AddedBy string `db:"added_by"`
+			Place   string `db:"place"`
+		}
 		if planner.ValidID(cpID) {
 			// Lock the collection place so concurrent toggles of one member serialise.
-			err = tx.GetContext(ctx, &current, `
-				SELECT pr.type FROM collection_places cp
-				LEFT JOIN collection_place_preferences pr ON pr.collection_place_id = cp.id AND pr.member_id = $3
-				WHERE cp.id = $1 AND cp.collection_id = $2 FOR UPDATE OF cp`, cpID, collectionID, m.ID)
+			err = tx.GetContext(ctx, &cur, `
+				SELECT cp.added_by, p.name AS place FROM collection_places cp JOIN places p ON p.id = cp.place_id
+				WHERE cp.id = $1 AND cp.collection_id = $2 FOR UPDATE OF cp`, cpID, collectionID)
 		}
 		if !planner.ValidID(cpID) || errors.Is(err, sql.ErrNoRows) {
 			return planner.Errorf(planner.CodeCollectionPlaceNotFound, "No such place in this collection.")
@@ -291,24 +297,29 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		if err != nil {
 			return err
 		}
-		if current.String == string(pref) {
+		// Read after the lock, in a statement of its own: its snapshot sees the toggle that held
+		// the lock before (one statement's join would see the preference as it was when it began).
+		if err := tx.GetContext(ctx, &cur.Type, `
+			SELECT (SELECT type FROM collection_place_preferences WHERE collection_place_id = $1 AND member_id = $2)`, cpID, m.ID); err != nil {
+			return err
+		}
+		kind := planner.ActPreferenceAdded
+		if cur.Type.String == string(pref) {
+			kind = planner.ActPreferenceRemoved
 			_, err = tx.ExecContext(ctx, `DELETE FROM collection_place_preferences WHERE collection_place_id = $1 AND member_id = $2`, cpID, m.ID)
 		} else {
-			var adder string
-			err = tx.GetContext(ctx, &adder, `
-				WITH pr AS (
-				    INSERT INTO collection_place_preferences (collection_place_id, member_id, type) VALUES ($1, $2, $3)
-				    ON CONFLICT ON CONSTRAINT collection_place_preferences_pkey
-				    DO UPDATE SET type = EXCLUDED.type, updated_at = now())
-				SELECT added_by FROM collection_places WHERE id = $1`, cpID, m.ID, pref)
-			if err == nil {
-				verb := map[planner.Preference]string{planner.PreferencePick: "picked", planner.PreferencePass: "passed on"}[pref]
-				err = notifyMember(ctx, tx, collectionKind, collectionID, adder, userID, notice{category: planner.NotifyCollection, eventType: "PREFERENCE_ADDED",
-					message: "{actor} " + verb + " a place you added to {collection}", link: "/collections/" + collectionID,
-					plural: "{actor} picked or passed on places you added to {collection} ({count} times)"})
-			}
+			_, err = tx.ExecContext(ctx, `
+				INSERT INTO collection_place_preferences (collection_place_id, member_id, type) VALUES ($1, $2, $3)
+				ON CONFLICT ON CONSTRAINT collection_place_preferences_pkey
+				DO UPDATE SET type = EXCLUDED.type, updated_at = now()`, cpID, m.ID, pref)
 		}
 		if err != nil {
+			return err
+		}
+		// What one member thinks of one place is one notification to whoever added it: taking a
+		// pick back only updates it (see updateOnly).
+		if err := record(ctx, tx, collectionDid(collectionID, userID, kind, planner.TargetCollectionPlace, cpID,
+			planner.Details{Place: cur.Place, Preference: pref}).onlyNotifies().toMember(cur.AddedBy, collectionLink(collectionID), "collection_place:"+cpID)); err != nil {
 			return err
 		}
 		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)

@@ -174,9 +174,11 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if out, err = loadExpense(ctx, tx, planID, id); err != nil {
 			return err
 		}
-		return notifyMembers(ctx, tx, planKind, planID, userID, notice{category: planner.NotifyPlan, eventType: "EXPENSE_ADDED",
-			message: "{actor} added an expense to {plan}", link: "/plans/" + planID + "/budget",
-			plural: "{actor} added {count} expenses to {plan}"})
+		facts, err := expenseFacts(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseAdded, planner.TargetExpense, id, facts).toOthers(budgetLink(planID), ""))
 	})
 	return out, err
 }
@@ -264,8 +266,14 @@ func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, 
 			return err
 		}
 		var err error
-		out, err = loadExpense(ctx, tx, planID, expenseID)
-		return err
+		if out, err = loadExpense(ctx, tx, planID, expenseID); err != nil {
+			return err
+		}
+		facts, err := expenseFacts(ctx, tx, expenseID)
+		if err != nil {
+			return err
+		}
+		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseChanged, planner.TargetExpense, expenseID, facts))
 	})
 	return out, err
 }
@@ -281,6 +289,10 @@ func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID strin
 		if err != nil {
 			return err
 		}
+		was, err := expenseFacts(ctx, tx, expenseID)
+		if err != nil {
+			return err
+		}
 		if e.Kind == string(planner.ExpenseAdditional) {
 			_, err = tx.ExecContext(ctx, `DELETE FROM expenses WHERE id = $1`, expenseID)
 		} else {
@@ -288,8 +300,44 @@ func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID strin
 				WITH emptied AS (DELETE FROM expense_items WHERE expense_id = $1)
 				UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseRemoved, planner.TargetExpense, expenseID, was))
 	})
+}
+
+// budgetLink is the plan's budget page, where notifications of expenses lead.
+func budgetLink(planID string) string { return planLink(planID) + "/budget" }
+
+// expenseFacts reads what names an expense in the plan's history: an additional expense's
+// first line and how many it has, a candidate's costs' place, the total in the plan's currency
+// and the day.
+func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.Details, error) {
+	var r struct {
+		Expense  string `db:"expense"`
+		Lines    int    `db:"lines"`
+		Amount   int64  `db:"amount"`
+		Currency string `db:"currency"`
+		Day      int    `db:"day"`
+		Place    string `db:"place"`
+	}
+	err := tx.GetContext(ctx, &r, `
+		SELECT CASE WHEN e.kind = 'ADDITIONAL' THEN COALESCE(i.first, '') ELSE '' END AS expense,
+		       COALESCE(i.lines, 0) AS lines, COALESCE(i.amount, 0) AS amount, pl.currency,
+		       COALESCE(d.day, bd.day, 0) AS day, COALESCE(p.name, '') AS place
+		FROM expenses e
+		JOIN plans pl ON pl.id = e.plan_id
+		LEFT JOIN LATERAL (
+		    SELECT (array_agg(x.name ORDER BY x.position, x.id))[1] AS first, count(*) AS lines, sum(x.cost) AS amount
+		    FROM expense_items x WHERE x.expense_id = e.id) i ON true
+		LEFT JOIN plan_days d ON d.id = e.plan_day_id
+		LEFT JOIN candidates c ON c.id = e.candidate_id
+		LEFT JOIN places p ON p.id = c.place_id
+		LEFT JOIN time_blocks b ON b.id = c.time_block_id
+		LEFT JOIN plan_days bd ON bd.id = b.plan_day_id
+		WHERE e.id = $1`, expenseID)
+	return planner.Details{Expense: r.Expense, Lines: r.Lines, Amount: &r.Amount, Currency: r.Currency, Day: r.Day, Place: r.Place}, err
 }
 
 // loadExpense loads one expense with its items and, for a candidate's, its place.

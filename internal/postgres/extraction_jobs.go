@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -260,30 +259,41 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		for i := range ids {
 			cpIDs[i] = planner.NewID()
 		}
-		var added []string
+		var added []struct {
+			ID      string `db:"id"`
+			PlaceID string `db:"place_id"`
+		}
 		if err := tx.SelectContext(ctx, &added, `
 			INSERT INTO collection_places (id, collection_id, place_id, added_by, social_media_id)
 			SELECT u.id, $1, u.place_id, $2, NULLIF($3, '')
 			FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(id, place_id, n)
 			ORDER BY u.n
 			ON CONFLICT ON CONSTRAINT collection_places_one_per_place DO NOTHING
-			RETURNING id`, collectionID, m.ID, j.Result.SocialMediaID, pq.Array(cpIDs), pq.Array(ids)); err != nil {
+			RETURNING id, place_id`, collectionID, m.ID, j.Result.SocialMediaID, pq.Array(cpIDs), pq.Array(ids)); err != nil {
 			return err
 		}
 		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
-		if len(added) > 0 {
-			if err := notifyMembers(ctx, tx, collectionKind, collectionID, userID, notice{category: planner.NotifyCollection, eventType: "PLACE_ADDED",
-				message: "{actor} added " + strconv.Itoa(len(added)) + " places from a link to {collection}", link: "/collections/" + collectionID,
-				count: len(added), plural: "{actor} added {count} places to {collection}"}); err != nil {
-				return err
-			}
-		}
 		if len(added) == 0 {
 			return nil
 		}
+		addedIDs := make([]string, len(added))
+		for i, a := range added {
+			addedIDs[i] = a.ID
+		}
+		names := make(map[string]string, len(j.Result.Places))
+		for _, p := range j.Result.Places {
+			names[p.PlaceID] = p.Name
+		}
+		h := collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, added[0].ID, planner.Details{Place: names[added[0].PlaceID]})
+		for _, a := range added[1:] {
+			h = h.also(a.ID, planner.Details{Place: names[a.PlaceID]})
+		}
+		if err := record(ctx, tx, h.toOthers(collectionLink(collectionID), "")); err != nil {
+			return err
+		}
 		var rows []collectionPlaceRow
 		if err := tx.SelectContext(ctx, &rows, collectionPlaceSQL+` WHERE cp.id = ANY($1)
-			ORDER BY array_position($2::text[], cp.id)`, pq.Array(added), pq.Array(cpIDs)); err != nil {
+			ORDER BY array_position($2::text[], cp.id)`, pq.Array(addedIDs), pq.Array(cpIDs)); err != nil {
 			return err
 		}
 		out.Places, err = withPreferences(ctx, tx, rows, m.ID)
@@ -353,18 +363,18 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_COMPLETED",
-			message: "Places from your link are ready to add to {collection}"})
+		return notifyRequester(ctx, tx, jobID, planner.ActExtractionCompleted)
 	})
 }
 
-// notifyRequester notifies the member who asked for a job (the link is the collection).
-func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, n notice) error {
+// notifyRequester notifies the member who asked for a job that it ended (the link is the
+// collection); such notices are never merged.
+func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, kind planner.ActivityKind) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO notifications (id, user_id, category, event_type, message, link_url)
-		SELECT `+newRowID+`, m.user_id, $2, $3, replace($4, '{collection}', c.title), '/collections/' || c.id
+		INSERT INTO notifications (id, user_id, category, event_type, message, details, link_url)
+		SELECT `+newRowID+`, m.user_id, $2, $3, '', jsonb_build_object('in', c.title), '/collections/' || c.id
 		FROM extraction_jobs j JOIN collection_members m ON m.id = j.requested_by JOIN collections c ON c.id = j.collection_id
-		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, n.category, n.eventType, n.message)
+		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, planner.NotifyCollection, kind)
 	return err
 }
 
@@ -378,7 +388,6 @@ func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
 			updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
 			return err
 		}
-		return notifyRequester(ctx, tx, jobID, notice{category: planner.NotifyCollection, eventType: "EXTRACTION_FAILED",
-			message: "We could not find places on your link for {collection}"})
+		return notifyRequester(ctx, tx, jobID, planner.ActExtractionFailed)
 	})
 }

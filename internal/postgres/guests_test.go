@@ -297,7 +297,7 @@ var notWrites = map[string]string{
 	"RecentPlans": "read", "Notifications": "read", "UnreadCount": "read", "Opinions": "read", "Opinion": "read",
 	"SearchPlaces": "read", "PlanCollections": "read", "PlanCollectionPlaces": "read", "PlanCollectionPlace": "read",
 	"Plans": "read", "Plan": "read", "PlanMembers": "read", "PlanPresence": "read", "ShareLink": "read",
-	"ShareLinks": "read", "RemovedMembers": "read", "User": "read",
+	"ShareLinks": "read", "RemovedMembers": "read", "User": "read", "PlanActivity": "read", "CollectionActivity": "read",
 	"EnterPlan": "a reader's presence: guests of the plan are counted as they look",
 	// No caller: the server's own work, or identities that come from a sign-in provider.
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
@@ -411,7 +411,8 @@ func TestRevokedLinkEndsItsGuestsReads(t *testing.T) {
 		_, planErr := db.Plan(ctx, viewer, f.plan)
 		_, exportErr := db.PlanExport(ctx, viewer, f.plan)
 		_, membersErr := db.PlanMembers(ctx, viewer, f.plan)
-		return map[string]error{"DayBlocks": dayErr, "Plan": planErr, "PlanExport": exportErr, "PlanMembers": membersErr}
+		_, _, activityErr := db.PlanActivity(ctx, viewer, f.plan, planner.Page{Size: 20})
+		return map[string]error{"DayBlocks": dayErr, "Plan": planErr, "PlanExport": exportErr, "PlanMembers": membersErr, "PlanActivity": activityErr}
 	}
 	for _, viewer := range []string{first, first, second} { // twice: the second day listing could come from a cache
 		for name, err := range reads(viewer) {

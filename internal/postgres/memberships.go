@@ -23,6 +23,22 @@ var (
 		parent: "collections", noun: "collection", member: collectionMember}
 )
 
+// did is a change of membership of the resource (to the member memberID, then called
+// nickname) in its history.
+func (k memberKind) did(id, userID string, kind planner.ActivityKind, memberID, nickname string) happening {
+	h := planDid(id, userID, kind, planner.TargetMember, memberID, planner.Details{Member: nickname})
+	h.k = k
+	return h
+}
+
+// link is the resource's page.
+func (k memberKind) link(id string) string {
+	if k.noun == planKind.noun {
+		return planLink(id)
+	}
+	return collectionLink(id)
+}
+
 // outsider answers for a viewer who is not an active member of the resource: the guest of
 // exactly this resource reads as GUEST while their link works (linkLive, from
 // guestLinkColumn) and is INVALID_LINK once it was revoked or expired; a guest of another is
@@ -94,8 +110,11 @@ func (k memberKind) changeOwner(ctx context.Context, tx *sqlx.Tx, id, userID, me
 	if _, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET role = 'MEMBER' WHERE id = $1`, me.ID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET role = 'OWNER' WHERE id = $1`, memberID)
-	return err
+	var nickname string
+	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET role = 'OWNER' WHERE id = $1 RETURNING nickname`, memberID); err != nil {
+		return err
+	}
+	return record(ctx, tx, k.did(id, userID, planner.ActOwnerChanged, memberID, nickname))
 }
 
 // leave ends the user's membership; the owner must hand over first. What they added stays.
@@ -107,8 +126,11 @@ func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) e
 	if me.Role == planner.RoleOwner {
 		return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the %s over to another member before leaving.", k.noun)
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1`, me.ID)
-	return err
+	var nickname string
+	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1 RETURNING nickname`, me.ID); err != nil {
+		return err
+	}
+	return record(ctx, tx, k.did(id, userID, planner.ActMemberLeft, me.ID, nickname))
 }
 
 // remove ends another member's membership (the owner only; not themself) and bars them from
@@ -125,8 +147,11 @@ func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberI
 	if err := k.active(ctx, tx, id, memberID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE `+k.table+` SET left_at = now(), removed_at = now() WHERE id = $1`, memberID)
-	return err
+	var nickname string
+	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET left_at = now(), removed_at = now() WHERE id = $1 RETURNING nickname`, memberID); err != nil {
+		return err
+	}
+	return record(ctx, tx, k.did(id, userID, planner.ActMemberRemoved, memberID, nickname))
 }
 
 // ChangeCollectionOwner hands the collection to another active member (the owner only).

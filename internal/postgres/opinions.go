@@ -50,13 +50,7 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 			id, candidateID, me.ID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
 			return err
 		}
-		var adder string
-		if err := tx.GetContext(ctx, &adder, `SELECT added_by FROM candidates WHERE id = $1`, candidateID); err != nil {
-			return err
-		}
-		if err := notifyMember(ctx, tx, planKind, planID, adder, userID, notice{category: planner.NotifyPlan, eventType: "OPINION_ADDED",
-			message: "{actor} gave an opinion on a place you proposed in {plan}", link: "/plans/" + planID,
-			plural: "{actor} gave {count} opinions on places you proposed in {plan}"}); err != nil {
+		if err := opinionHappened(ctx, tx, planID, userID, candidateID, id, planner.ActOpinionAdded, in.Type); err != nil {
 			return err
 		}
 		out, err = oneOpinion(ctx, tx, candidateID, id)
@@ -121,7 +115,7 @@ func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, op
 		if n, _ := res.RowsAffected(); n == 0 {
 			return planner.Stale("opinion", out)
 		}
-		return nil
+		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionChanged, in.Type)
 	})
 	return out, err
 }
@@ -144,8 +138,31 @@ func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, op
 			}
 			return planner.Stale("opinion", now)
 		}
-		return nil
+		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionRemoved, "")
 	})
+}
+
+// opinionHappened records an opinion given, changed (now is its type) or taken back in the
+// plan's history, and tells the member who proposed the candidate: what one member thinks of
+// one candidate is one notification however often they change their mind (see mergeGroups).
+func opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, candidateID, opinionID string, kind planner.ActivityKind, now planner.OpinionType) error {
+	var r struct {
+		AddedBy string `db:"added_by"`
+		Place   string `db:"place"`
+		Day     int    `db:"day"`
+		Start   clock  `db:"start_time"`
+		End     clock  `db:"end_time"`
+	}
+	if err := tx.GetContext(ctx, &r, `
+		SELECT c.added_by, COALESCE(p.name, '') AS place, d.day, b.start_time, b.end_time
+		FROM candidates c JOIN time_blocks b ON b.id = c.time_block_id JOIN plan_days d ON d.id = b.plan_day_id
+		LEFT JOIN places p ON p.id = c.place_id
+		WHERE c.id = $1`, candidateID); err != nil {
+		return err
+	}
+	d := planner.Details{Place: r.Place, Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(), Opinion: now}
+	return record(ctx, tx, planDid(planID, userID, kind, planner.TargetOpinion, opinionID, d).
+		toMember(r.AddedBy, dayLink(planID, r.Day), "candidate:"+candidateID))
 }
 
 // authorOf checks, in order: the plan and membership, the candidate, the opinion

@@ -316,11 +316,12 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 		}
 		// Locked, so concurrent date changes apply one after the other.
 		var cur struct {
+			Title   string    `db:"title"`
 			Start   time.Time `db:"start_date"`
 			End     time.Time `db:"end_date"`
 			Version int       `db:"version"`
 		}
-		if err := tx.GetContext(ctx, &cur, `SELECT start_date, end_date, version FROM plans WHERE id = $1 FOR UPDATE`, planID); err != nil {
+		if err := tx.GetContext(ctx, &cur, `SELECT title, start_date, end_date, version FROM plans WHERE id = $1 FOR UPDATE`, planID); err != nil {
 			return err
 		}
 		if !ifMatch.Allows(cur.Version) {
@@ -350,6 +351,17 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 		}
 		if err := applyPlanChange(ctx, tx, planID, in, days); err != nil {
 			return err
+		}
+		if in.Title != cur.Title {
+			if err := record(ctx, tx, planDid(planID, userID, planner.ActPlanRenamed, planner.TargetPlan, planID, planner.Details{Title: in.Title, FromTitle: cur.Title})); err != nil {
+				return err
+			}
+		}
+		if datesChange {
+			if err := record(ctx, tx, planDid(planID, userID, planner.ActPlanDatesChanged, planner.TargetPlan, planID, planner.Details{Title: in.Title,
+				StartDate: in.StartDate.Format(time.DateOnly), EndDate: in.EndDate.Format(time.DateOnly)})); err != nil {
+				return err
+			}
 		}
 		out.Plan, err = getPlan(ctx, tx, planID)
 		return err

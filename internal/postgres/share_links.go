@@ -101,8 +101,10 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		// Returns the membership as it is after the statement: joined now (the insert or the
 		// update ran), or as it was (an active member, or a removed one, left alone).
 		var r struct {
-			Joined  bool `db:"joined"`
-			Removed bool `db:"removed"`
+			Joined   bool   `db:"joined"`
+			Removed  bool   `db:"removed"`
+			MemberID string `db:"member_id"`
+			Nickname string `db:"nickname"`
 		}
 		err = tx.GetContext(ctx, &r, `
 			WITH joined AS (
@@ -111,8 +113,9 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 			    ON CONFLICT ON CONSTRAINT `+k.uniq+` DO UPDATE
 			        SET left_at = NULL, joined_at = now(), nickname = EXCLUDED.nickname, picture = EXCLUDED.picture
 			        WHERE `+k.table+`.left_at IS NOT NULL AND `+k.table+`.removed_at IS NULL
-			    RETURNING id)
+			    RETURNING id, nickname)
 			SELECT EXISTS (SELECT 1 FROM joined) AS joined,
+			       COALESCE((SELECT id FROM joined), '') AS member_id, COALESCE((SELECT nickname FROM joined), '') AS nickname,
 			       EXISTS (SELECT 1 FROM `+k.table+` WHERE `+k.key+` = $2 AND user_id = $3 AND removed_at IS NOT NULL) AS removed`,
 			planner.NewID(), l.ReferenceID, userID)
 		if err != nil {
@@ -124,11 +127,7 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		if !r.Joined {
 			return nil // a member already
 		}
-		category, link := planner.NotifyCollection, "/collections/"+l.ReferenceID
-		if l.Type == planner.SharePlan {
-			category, link = planner.NotifyPlan, "/plans/"+l.ReferenceID
-		}
-		if err := notifyMembers(ctx, tx, k, l.ReferenceID, userID, notice{category: category, eventType: "MEMBER_JOINED", message: "{actor} joined {" + k.noun + "}", link: link}); err != nil {
+		if err := record(ctx, tx, k.did(l.ReferenceID, userID, planner.ActMemberJoined, r.MemberID, r.Nickname).toOthers(k.link(l.ReferenceID), "")); err != nil {
 			return err
 		}
 		if l.Type == planner.SharePlan && db.days != nil {

@@ -56,9 +56,9 @@ func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 	return err
 }
 
-// leaveAll ends the user's active memberships of one kind of resource: owned resources with
-// other members pass to the earliest-joined of them, owned resources with nobody else are
-// deleted.
+// leaveAll ends the user's active memberships of one kind of resource, each recorded in the
+// resource's history: owned resources with other members pass to the earliest-joined of
+// them, owned resources with nobody else are deleted.
 func leaveAll(ctx context.Context, tx *sqlx.Tx, k memberKind, userID string) error {
 	members, parent, key := k.table, k.parent, k.key
 	// Resources the user owns alone go.
@@ -88,8 +88,18 @@ func leaveAll(ctx context.Context, tx *sqlx.Tx, k memberKind, userID string) err
 			return err
 		}
 	}
+	// Each resource's history says they left, and names them "Withdrawn user" wherever it
+	// named them as a member (joined, made owner, …).
 	_, err := tx.ExecContext(ctx, `
-		UPDATE `+members+` SET left_at = now(), nickname = $2, picture = ''
-		WHERE user_id = $1 AND left_at IS NULL`, userID, WithdrawnNickname)
+		WITH gone AS (
+		    UPDATE `+members+` SET left_at = now(), nickname = $2, picture = ''
+		    WHERE user_id = $1 AND left_at IS NULL
+		    RETURNING id, `+key+` AS resource),
+		renamed AS (
+		    UPDATE activities a SET details = a.details || jsonb_build_object('member', $2::text)
+		    FROM `+members+` m WHERE m.user_id = $1 AND a.`+key+` = m.`+key+` AND a.target_type = $4 AND a.target_id = m.id)
+		INSERT INTO activities (id, `+key+`, actor_id, kind, target_type, target_id, details)
+		SELECT `+newRowID+`, gone.resource, gone.id, $3, $4, gone.id, jsonb_build_object('member', $2::text) FROM gone`,
+		userID, WithdrawnNickname, planner.ActMemberLeft, planner.TargetMember)
 	return err
 }

@@ -5,7 +5,7 @@
 // places of the plan's collections and of place search. Dropping a place on a block, or
 // "Add a candidate" in its picker, adds a candidate. Every request goes through htmx and
 // swaps the #day partial; the server's answer says what was added in the live region and
-// marks the block to bring into view.
+// marks the block to bring into view. The Activity panel lists the plan's history.
 (function () {
   "use strict";
 
@@ -574,4 +574,16 @@
   doc.addEventListener("htmx:afterSettle", function (evt) {
     if (evt.target && evt.target.id === "day") scrollDay();
   });
+
+  // --- Activity ---
+
+  // The activity panel's list reloads on live updates while it is open; once the dialog closes
+  // its content goes, so a closed panel asks nothing (the Activity button loads it afresh).
+  var activity = doc.getElementById("activity-dialog");
+  if (activity) {
+    activity.addEventListener("close", function () {
+      var body = doc.getElementById("activity-body");
+      if (body) body.replaceChildren();
+    });
+  }
 })();
