@@ -161,6 +161,7 @@ var bodyRoutes = map[string]string{
 	"DELETE /plans/:planId/calendar-feed":                                  "",
 	"DELETE /plans/:planId/collections/:collectionId":                      "",
 	"DELETE /plans/:planId/blocks/:blockId":                                "",
+	"POST /plans/:planId/deleted-blocks/:deletionId/restore":               "",
 	"DELETE /plans/:planId/blocks/:blockId/candidates/:candidateId":        "",
 	"DELETE /plans/:planId/expenses/:expenseId":                            "",
 	"DELETE /plans/:planId/blocks/:blockId/opinions/:opinionId":            "",
