@@ -88,6 +88,8 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		{Method: "PATCH", Path: "/users/me/terms", Token: tr.AccessToken},
 		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": tr.RefreshToken}},
 		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": "nope"}},
+		{Method: "GET", Path: "/opinion-tags?category_id=101000", Token: full, Header: map[string]string{"Accept-Language": "ko"}},
+		{Method: "GET", Path: "/opinion-tags?category_id=nope", Token: full},
 		{Method: "POST", Path: "/auth/logout", Token: tr.AccessToken},
 	}
 	for _, c := range calls {

@@ -193,6 +193,8 @@ type Server struct {
 	echo     *echo.Echo
 	openapi  *openapi3.T
 	taxonomy *places.Taxonomy
+	// opinionTags is the catalogue of canned reasons (GET /opinion-tags, the picker's chips).
+	opinionTags *places.OpinionTags
 	// pages are the routes that serve HTML only (not part of the JSON API).
 	pages map[string]bool
 	// streams counts the open event streams; streamsDone ends them (EndStreams).
@@ -236,6 +238,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
 	}
+	s.opinionTags = places.NewOpinionTags(s.taxonomy)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Binder = binder{}
