@@ -124,4 +124,7 @@ func TestOpinionTagIDsAreKeptAsGiven(t *testing.T) {
 	if err := json.Unmarshal(res.Body, &op); err != nil || res.Status != http.StatusCreated || !slices.Equal(op.TagIDs, []string{"must_see", "my-own_reason9"}) {
 		t.Fatalf("add: %d %s", res.Status, res.Body)
 	}
+	if op.CreatedAt == "" || op.UpdatedAt != op.CreatedAt {
+		t.Errorf("a new opinion's times: created %q, updated %q", op.CreatedAt, op.UpdatedAt)
+	}
 }

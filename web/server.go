@@ -117,6 +117,7 @@ type Store interface {
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
+	Discussion(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
 	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string) error
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)

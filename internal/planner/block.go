@@ -2,6 +2,7 @@ package planner
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -173,11 +174,12 @@ func (b *TimeBlock) Status() BlockStatus {
 
 // Opinion is a plan member's opinion of a candidate.
 type Opinion struct {
-	ID      string
-	Type    OpinionType
-	Comment string
-	TagIDs  []string
-	AddedBy Member
+	ID                   string
+	Type                 OpinionType
+	Comment              string
+	TagIDs               []string
+	AddedBy              Member
+	CreatedAt, UpdatedAt time.Time
 }
 
 // SocialMedia is the web page, video or post a place was extracted from.
@@ -219,6 +221,9 @@ type CandidateList struct {
 	Day         DayInfo
 	Start, End  TimeOfDay
 	Candidates  []CandidateExpense
+	// Opinions are every opinion on the candidates, by candidate id, oldest first; only the
+	// discussion (the candidate picker) loads them.
+	Opinions map[string][]Opinion
 }
 
 // OpinionInput is what a member says about a candidate.
