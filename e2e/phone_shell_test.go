@@ -264,23 +264,7 @@ func (s *shell) fits(t *testing.T, b *browser, name string) {
 // (#day) are reported apart, as fits does.
 func (s *shell) axe(t *testing.T, b *browser, name string) {
 	t.Helper()
-	if !eval[bool](t, b, `typeof window.axe === "object"`) {
-		eval[chromedp.Void](t, b, s.axeJS+"\n;undefined")
-	}
-	type violation struct {
-		ID      string   `json:"id"`
-		Impact  string   `json:"impact"`
-		Help    string   `json:"help"`
-		URL     string   `json:"url"`
-		Targets []string `json:"targets"`
-		InDay   bool     `json:"inDay"`
-	}
-	found := eval[[]violation](t, b, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-		.filter(v => v.impact === "serious" || v.impact === "critical")
-		.map(v => ({id: v.id, impact: v.impact, help: v.help, url: v.helpUrl,
-			targets: v.nodes.map(n => n.target.join(" ")),
-			inDay: v.nodes.every(n => { try { const e = document.querySelector(n.target[0]); return !!e && !!e.closest("#day"); } catch (_) { return false; } })})))`)
-	for _, v := range found {
+	for _, v := range axeViolations(t, b, s.axeJS) {
 		where := ""
 		if v.InDay {
 			where = " (all inside the plan's day grid #day, which issue 16 item 2 replaces)"
@@ -288,6 +272,30 @@ func (s *shell) axe(t *testing.T, b *browser, name string) {
 		t.Errorf("%s at %s: axe %s violation %q%s: %s (%s); elements: %s",
 			name, s.scr.name, v.Impact, v.ID, where, v.Help, v.URL, strings.Join(v.Targets, " | "))
 	}
+}
+
+// axeViolation is a serious or critical finding of axe-core.
+type axeViolation struct {
+	ID      string   `json:"id"`
+	Impact  string   `json:"impact"`
+	Help    string   `json:"help"`
+	URL     string   `json:"url"`
+	Targets []string `json:"targets"`
+	InDay   bool     `json:"inDay"` // every element it names lies in the plan's day (#day)
+}
+
+// axeViolations runs the vendored axe-core (axeJS, see axeSource) over the page and answers
+// its serious and critical violations.
+func axeViolations(t *testing.T, b *browser, axeJS string) []axeViolation {
+	t.Helper()
+	if !eval[bool](t, b, `typeof window.axe === "object"`) {
+		eval[chromedp.Void](t, b, axeJS+"\n;undefined")
+	}
+	return eval[[]axeViolation](t, b, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+		.filter(v => v.impact === "serious" || v.impact === "critical")
+		.map(v => ({id: v.id, impact: v.impact, help: v.help, url: v.helpUrl,
+			targets: v.nodes.map(n => n.target.join(" ")),
+			inDay: v.nodes.every(n => { try { const e = document.querySelector(n.target[0]); return !!e && !!e.closest("#day"); } catch (_) { return false; } })})))`)
 }
 
 // screenshot keeps what the browser shows (the whole page, or just the viewport) as
@@ -447,6 +455,9 @@ func (s *shell) picker(t *testing.T) {
 	b.clickAndAwait(t, open, "get "+eval[string](t, b, fmt.Sprintf(`document.querySelector(%s).getAttribute("hx-get")`, js(open))))
 	b.waitUntil(t, "the candidate picker open", `document.querySelector("#picker-dialog").open`)
 	s.inside(t, b, `#picker-dialog`, "the candidate picker")
+	if w := eval[[]int](t, b, `(d => [d.scrollWidth, d.clientWidth])(document.querySelector("#picker-dialog"))`); w[0] > w[1] {
+		t.Errorf("at %s the candidate picker scrolls sideways as a whole (%d px in %d px); only its carousel of candidates may", s.scr.name, w[0], w[1])
+	}
 	s.screenshot(t, b, "plan candidate picker", false)
 	s.axe(t, b, "plan with the candidate picker open")
 	b.do(t, "press Escape", chromedp.KeyEvent(kb.Escape))

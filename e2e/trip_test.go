@@ -350,12 +350,12 @@ func TestTripPlanningTogether(t *testing.T) {
 
 	// pickerItem is a JavaScript expression for the candidate picker's item of a place.
 	pickerItem := func(name string) string {
-		return fmt.Sprintf(`[...document.querySelectorAll("#picker-body li")].find(li => li.querySelector("p").textContent.trim() === %s)`, js(name))
+		return fmt.Sprintf(`[...document.querySelectorAll("#picker-body [data-candidate-card]")].find(li => li.querySelector("[data-candidate-name]").textContent.trim() === %s)`, js(name))
 	}
 
 	s.step("Ana gives an opinion on a candidate", func(t *testing.T) {
 		ana.click(t, fmt.Sprintf(`#day li[data-time-block-id=%s] button[title="Candidates"]`, js(timeBlockID)))
-		ana.waitUntil(t, "the candidate picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body li").length === 2`)
+		ana.waitUntil(t, "the candidate picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body [data-candidate-card]").length === 2`)
 		opinions := "/plans/" + planID + "/blocks/" + palaceCandidate + "/opinions"
 		ana.clickAndAwait(t, fmt.Sprintf(`#picker-body button[title="Positive"][hx-post=%s]`, js(opinions)), "post "+opinions)
 		ana.waitUntil(t, "the picker to show Ana's positive opinion", fmt.Sprintf(

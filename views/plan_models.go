@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -222,41 +223,130 @@ type CandidateView struct {
 	Negative     int
 	MyOpinionID  string // "" when the viewer has given none
 	MyOpinion    string // POSITIVE | NEUTRAL | NEGATIVE
+	MyComment    string
+	MyTagIDs     []string
 	ReadOnly     bool
+	// Opinions are everyone's opinions of it, oldest first.
+	Opinions []OpinionView
+	// Reasons are the canned reasons offered for its category, then the ids of the viewer's
+	// own opinion that the catalogue does not know (kept as given).
+	Reasons []ReasonView
 }
 
-// opinionChoices are the opinion buttons, in order.
-var opinionChoices = []struct{ Type, Emoji, Label string }{
-	{"POSITIVE", "👍", "Positive"}, {"NEUTRAL", "😐", "Neutral"}, {"NEGATIVE", "👎", "Negative"},
+// OpinionView is one member's opinion of a candidate, as the picker lists it.
+type OpinionView struct {
+	ID      string
+	Type    string // POSITIVE | NEUTRAL | NEGATIVE
+	Author  MemberView
+	Mine    bool
+	Tags    []ReasonView // as words; an id the catalogue does not know as it was given
+	Comment string
+	Ago     string // "5 min ago"
+	At      string // RFC 3339, for <time datetime>
+	AtTitle string // "25 Nov 2026, 14:05 UTC"; plan.js shows it in the viewer's time zone
+	Edited  bool
 }
 
-// reasonTags are the canned reasons offered with an opinion, by level-1 category.
-func reasonTags(kind string) []struct{ ID, Label string } {
-	switch kind {
-	case "100000", "200000": // food and drink, dessert
-		return []struct{ ID, Label string }{{"tasty", "Tasty"}, {"pricey", "Pricey"}, {"long_queue", "Long queue"}, {"cozy", "Cozy"}}
-	case "300000": // sightseeing
-		return []struct{ ID, Label string }{{"view", "Great view"}, {"crowded", "Crowded"}, {"photogenic", "Photogenic"}, {"too_far", "Too far"}}
-	case "400000": // lodging
-		return []struct{ ID, Label string }{{"clean", "Clean"}, {"location", "Good location"}, {"pricey", "Pricey"}}
+// ReasonView is a canned reason: its id, its label and the kind of opinion it goes with
+// ("" for an id the catalogue does not know).
+type ReasonView struct {
+	ID, Label, Type string
+}
+
+// opinionChoices are the kinds of opinion, in order, with the icon each is drawn with.
+var opinionChoices = []struct{ Type, Icon, Label string }{
+	{"POSITIVE", "thumb-up", "Positive"}, {"NEUTRAL", "face-neutral", "Neutral"}, {"NEGATIVE", "thumb-down", "Negative"},
+}
+
+// reasonGroups are the reason chips of the opinion form, by kind: good, worth knowing, not so
+// good, and the viewer's own ids the catalogue does not know.
+func reasonGroups(rs []ReasonView) []struct {
+	Title   string
+	Reasons []ReasonView
+} {
+	groups := []struct {
+		Title   string
+		Reasons []ReasonView
+	}{{Title: "Good"}, {Title: "Worth knowing"}, {Title: "Not so good"}, {Title: "Your own"}}
+	for _, r := range rs {
+		i := map[string]int{"POSITIVE": 0, "NEUTRAL": 1, "NEGATIVE": 2}[r.Type]
+		if r.Type == "" {
+			i = 3
+		}
+		groups[i].Reasons = append(groups[i].Reasons, r)
 	}
-	return []struct{ ID, Label string }{{"worth_it", "Worth it"}, {"too_far", "Too far"}, {"pricey", "Pricey"}}
+	return groups
 }
+
+func opinionIcon(t string) string {
+	for _, o := range opinionChoices {
+		if o.Type == t {
+			return o.Icon
+		}
+	}
+	return "face-neutral"
+}
+
+func opinionLabel(t string) string {
+	for _, o := range opinionChoices {
+		if o.Type == t {
+			return o.Label
+		}
+	}
+	return t
+}
+
+// opinionTone colours an opinion's icon and its reasons by kind.
+func opinionTone(t string) string {
+	switch t {
+	case "POSITIVE":
+		return "text-emerald-700"
+	case "NEGATIVE":
+		return "text-rose-700"
+	}
+	return "text-amber-700"
+}
+
+func reasonChipClass(t string) string {
+	switch t {
+	case "POSITIVE":
+		return "bg-emerald-50 text-emerald-800 ring-emerald-200"
+	case "NEUTRAL":
+		return "bg-amber-50 text-amber-900 ring-amber-200"
+	case "NEGATIVE":
+		return "bg-rose-50 text-rose-800 ring-rose-200"
+	}
+	return "bg-slate-100 text-slate-700 ring-slate-200"
+}
+
+func hasTag(ids []string, id string) bool { return slices.Contains(ids, id) }
 
 func opinionsHref(planID, candidateID string) string {
 	return blocksHref(planID) + "/" + url.PathEscape(candidateID) + "/opinions"
 }
 
 // CandidatePickerView is the candidate picker of one time block (the partial of GET
-// /plans/{p}/blocks/{tb}/candidates).
+// /plans/{p}/blocks/{tb}/candidates): its candidates side by side with the discussion of each.
 type CandidatePickerView struct {
 	PlanID      string
 	TimeBlockID string
 	Day         int
 	When        string // "Day 2 · 12:00–13:00"
 	Candidates  []CandidateView
-	ReadOnly    bool // a guest: no "Add a candidate"
+	ReadOnly    bool // a guest: no "Add a candidate", no opinion, confirming or removing
 	Version     int  // the time block's, sent back with a confirmation or a removal
+}
+
+// pickerCols is how many candidates sit side by side from md up (data-cols; the dialog
+// widens with it): all of them up to three.
+func pickerCols(v CandidatePickerView) string { return strconv.Itoa(min(len(v.Candidates), 3)) }
+
+// cardID is the id of a candidate's card in the picker; its parts' ids add a suffix.
+func cardID(c CandidateView, part string) string {
+	if part == "" {
+		return "pc-" + c.ID
+	}
+	return "pc-" + c.ID + "-" + part
 }
 
 // PlanPlacesView is a page of a linked collection's places in the plan page's side panel.

@@ -272,11 +272,13 @@ type opinionJSON struct {
 	TagIDs    []string    `json:"tag_ids"`
 	AddedBy   addedByJSON `json:"added_by"`
 	Version   int         `json:"version"`
+	CreatedAt string      `json:"created_at"`
+	UpdatedAt string      `json:"updated_at"`
 }
 
 func toOpinionJSON(o planner.Opinion) opinionJSON {
 	out := opinionJSON{OpinionID: o.ID, Type: string(o.Type), Comment: o.Comment, TagIDs: o.TagIDs, AddedBy: toAddedByJSON(o.AddedBy),
-		Version: o.Version}
+		Version: o.Version, CreatedAt: instant(o.CreatedAt), UpdatedAt: instant(o.UpdatedAt)}
 	if out.TagIDs == nil {
 		out.TagIDs = []string{}
 	}
@@ -547,9 +549,14 @@ type candidateListJSON struct {
 	Version        int                         `json:"version"` // the time block's
 }
 
-// candidates lists a time block's candidates with their expense items, for comparing them.
+// candidates lists a time block's candidates with their expense items, for comparing them;
+// the plan page's candidate picker (the partial) shows the discussion of each too.
 func (s *Server) candidates(c echo.Context) error {
-	l, err := s.store.Candidates(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"))
+	load := s.store.Candidates
+	if wantsPartial(c) {
+		load = s.store.Discussion
+	}
+	l, err := load(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"))
 	if err != nil {
 		return err
 	}

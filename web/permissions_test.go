@@ -20,6 +20,7 @@ type access int
 const (
 	public     access = iota // anyone; only "never a 5xx" is checked
 	signedIn                 // any signed-in user; guests are GUEST_FORBIDDEN
+	anyViewer                // any signed-in user, and the guest of any plan or collection
 	reader                   // members of the resource and its guests
 	memberOnly               // members of the resource (reads of linked collections, and every write)
 	ownerOnly                // its owner
@@ -93,6 +94,7 @@ var accessTable = map[string]accessRow{
 	"GET /plans/new":           {access: signedIn, build: get("/plans/new")},
 	"GET /profile":             {access: signedIn, build: get("/profile")},
 	"GET /onboarding/nickname": {access: signedIn, build: get("/onboarding/nickname")},
+	"GET /opinion-tags":        {access: anyViewer, build: get("/opinion-tags?category_id=101000")},
 
 	// Notifications and live updates.
 	"GET /notifications":   {access: signedIn, build: get("/notifications")},
@@ -429,6 +431,8 @@ func expect(acc access, who role) (int, string) {
 		if who == guestHere || who == guestOther {
 			return http.StatusForbidden, "GUEST_FORBIDDEN"
 		}
+		return 0, ""
+	case anyViewer:
 		return 0, ""
 	case reader:
 		switch who {

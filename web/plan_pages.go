@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -317,11 +318,86 @@ func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList
 	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
 		When:       "Day " + strconv.Itoa(l.Day.Day) + " · " + clock(l.Start) + "–" + clock(l.End),
 		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest, Version: l.Version}
+	now := time.Now()
 	for i := range l.Candidates {
-		v.Candidates[i] = s.toCandidateView(&l.Candidates[i].Candidate)
-		v.Candidates[i].ReadOnly = caller(c).Guest
+		cand := &l.Candidates[i].Candidate
+		cv := s.toCandidateView(cand)
+		cv.ReadOnly = caller(c).Guest
+		var mine *planner.Opinion
+		for _, o := range l.Opinions[cand.ID] {
+			ov := s.toOpinionView(o, now)
+			if my := cand.Opinions.Mine; my != nil && my.ID == o.ID {
+				ov.Mine, mine = true, &o
+			}
+			cv.Opinions = append(cv.Opinions, ov)
+		}
+		if mine != nil {
+			cv.MyComment, cv.MyTagIDs = mine.Comment, mine.TagIDs
+		}
+		cv.Reasons = s.reasonChoices(cand, cv.MyTagIDs)
+		v.Candidates[i] = cv
 	}
 	return views.CandidatePicker(v)
+}
+
+// pickerLanguage is the language of the pages' words, English until they are translated.
+const pickerLanguage = "en"
+
+// reasonChoices are the reasons the opinion form offers for a candidate: the catalogue's for
+// its place's category, then the ids of the viewer's own opinion the catalogue does not know.
+func (s *Server) reasonChoices(c *planner.Candidate, mine []string) []views.ReasonView {
+	var out []views.ReasonView
+	if c.Place != nil {
+		tags, _ := s.opinionTags.For(s.categories(*c.Place).Level3.ID)
+		for _, t := range tags {
+			out = append(out, views.ReasonView{ID: t.ID, Label: t.Label(pickerLanguage), Type: string(t.Type)})
+		}
+	}
+	for _, id := range mine {
+		if !slices.ContainsFunc(out, func(r views.ReasonView) bool { return r.ID == id }) {
+			out = append(out, s.reasonView(id))
+		}
+	}
+	return out
+}
+
+// reasonView is a tag id in words: the catalogue's label, or the id as it was given.
+func (s *Server) reasonView(id string) views.ReasonView {
+	if t, ok := s.opinionTags.Lookup(id); ok {
+		return views.ReasonView{ID: id, Label: t.Label(pickerLanguage), Type: string(t.Type)}
+	}
+	return views.ReasonView{ID: id, Label: id}
+}
+
+func (s *Server) toOpinionView(o planner.Opinion, now time.Time) views.OpinionView {
+	v := views.OpinionView{ID: o.ID, Type: string(o.Type), Author: toMemberView(o.AddedBy), Comment: o.Comment,
+		Ago: ago(now, o.UpdatedAt), At: o.UpdatedAt.UTC().Format(time.RFC3339), AtTitle: o.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
+		Edited: o.UpdatedAt.Sub(o.CreatedAt) >= time.Second}
+	for _, id := range o.TagIDs {
+		v.Tags = append(v.Tags, s.reasonView(id))
+	}
+	return v
+}
+
+// ago says how long before now t was, as people say it: "just now", "5 min ago", "3 h ago",
+// "yesterday", "4 days ago", then the date ("2 Mar", with the year when it is not now's).
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	case d < 48*time.Hour:
+		return "yesterday"
+	case d < 7*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	case t.Year() == now.Year():
+		return t.UTC().Format("2 Jan")
+	}
+	return t.UTC().Format("2 Jan 2006")
 }
 
 // pickerAfterOpinion is the candidate picker of the candidate's time block after an opinion
@@ -335,7 +411,7 @@ func (s *Server) pickerAfterOpinion(c echo.Context) (templ.Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.store.Candidates(ctx, userID, planID, d.TimeBlockID)
+	l, err := s.store.Discussion(ctx, userID, planID, d.TimeBlockID)
 	if err != nil {
 		return nil, err
 	}

@@ -176,6 +176,7 @@ func (s *Server) routes() {
 	e.GET("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.getOpinion, reader)
 	e.PUT("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.updateOpinion, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/opinions/:opinionId", s.deleteOpinion, user)
+	e.GET("/opinion-tags", s.listOpinionTags, reader) // any signed-in user or guest
 
 	// Pages that only make sense in a browser.
 	s.page(http.MethodGet, "/", s.landing)

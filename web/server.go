@@ -119,6 +119,7 @@ type Store interface {
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
+	Discussion(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
 	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) error
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
@@ -200,6 +201,8 @@ type Server struct {
 	echo     *echo.Echo
 	openapi  *openapi3.T
 	taxonomy *places.Taxonomy
+	// opinionTags is the catalogue of canned reasons (GET /opinion-tags, the picker's chips).
+	opinionTags *places.OpinionTags
 	// pages are the routes that serve HTML only (not part of the JSON API).
 	pages map[string]bool
 	// streams counts the open event streams; streamsDone ends them (EndStreams).
@@ -243,6 +246,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
 		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
 	}
+	s.opinionTags = places.NewOpinionTags(s.taxonomy)
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Binder = binder{}

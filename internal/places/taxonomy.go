@@ -169,3 +169,18 @@ func (t *Taxonomy) Categories(leaf string, primaryType Category) Categories {
 
 // Name is the name of a category id of any level, "" for an unknown id.
 func (t *Taxonomy) Name(id string) string { return t.nodes[id].name }
+
+// Lineage is a category id of any level followed by its ancestors up to level 1 (a leaf gives
+// three ids, a level-1 id one); false for an id not in the taxonomy.
+func (t *Taxonomy) Lineage(id string) ([]string, bool) {
+	n, ok := t.nodes[id]
+	if !ok {
+		return nil, false
+	}
+	out := []string{n.id}
+	for n.parent != "" {
+		n = t.nodes[n.parent]
+		out = append(out, n.id)
+	}
+	return out, true
+}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -182,12 +183,13 @@ func (b *TimeBlock) Status() BlockStatus {
 
 // Opinion is a plan member's opinion of a candidate.
 type Opinion struct {
-	ID      string
-	Type    OpinionType
-	Comment string
-	TagIDs  []string
-	AddedBy Member
-	Version int
+	ID                   string
+	Type                 OpinionType
+	Comment              string
+	TagIDs               []string
+	AddedBy              Member
+	Version              int
+	CreatedAt, UpdatedAt time.Time
 }
 
 // SocialMedia is the web page, video or post a place was extracted from.
@@ -231,6 +233,9 @@ type CandidateList struct {
 	Start, End  TimeOfDay
 	Version     int // the time block's
 	Candidates  []CandidateExpense
+	// Opinions are every opinion on the candidates, by candidate id, oldest first; only the
+	// discussion (the candidate picker) loads them.
+	Opinions map[string][]Opinion
 }
 
 // OpinionInput is what a member says about a candidate.

@@ -604,10 +604,13 @@ func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any)
 		Comment     string         `db:"comment"`
 		TagIDs      pq.StringArray `db:"tag_ids"`
 		Version     int            `db:"version"`
+		CreatedAt   time.Time      `db:"created_at"`
+		UpdatedAt   time.Time      `db:"updated_at"`
 		planner.Member
 	}
 	err := tx.SelectContext(ctx, &rows, `
-		SELECT o.candidate_id, o.id AS opinion_id, o.type, o.comment, o.tag_ids, o.version, m.id, m.nickname, m.picture, m.role
+		SELECT o.candidate_id, o.id AS opinion_id, o.type, o.comment, o.tag_ids, o.version, o.created_at, o.updated_at,
+		       m.id, m.nickname, m.picture, m.role
 		FROM opinions o JOIN plan_members m ON m.id = o.member_id
 		WHERE `+where+`
 		ORDER BY o.candidate_id, o.created_at, o.id`, args...)
@@ -617,7 +620,7 @@ func selectOpinions(ctx context.Context, tx *sqlx.Tx, where string, args ...any)
 	out := map[string][]planner.Opinion{}
 	for _, r := range rows {
 		out[r.CandidateID] = append(out[r.CandidateID], planner.Opinion{ID: r.OpinionID, Type: planner.OpinionType(r.Type),
-			Comment: r.Comment, TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member, Version: r.Version})
+			Comment: r.Comment, TagIDs: append([]string{}, r.TagIDs...), AddedBy: r.Member, Version: r.Version, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt})
 	}
 	return out, nil
 }
@@ -1049,6 +1052,16 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 
 // Candidates lists a time block's candidates with their expense items, for comparing them.
 func (db *DB) Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error) {
+	return db.candidateList(ctx, userID, planID, timeBlockID, false)
+}
+
+// Discussion is Candidates with every opinion on the candidates and its author (the candidate
+// picker), in a fixed number of statements however many candidates and opinions there are.
+func (db *DB) Discussion(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error) {
+	return db.candidateList(ctx, userID, planID, timeBlockID, true)
+}
+
+func (db *DB) candidateList(ctx context.Context, userID, planID, timeBlockID string, withOpinions bool) (*planner.CandidateList, error) {
 	var out *planner.CandidateList
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := planReader(ctx, tx, planID, userID)
@@ -1079,7 +1092,10 @@ func (db *DB) Candidates(ctx context.Context, userID, planID, timeBlockID string
 			TimeBlockID: r.ID, PlanTitle: r.PlanTitle, Day: r.DayInfo,
 			Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version,
 		}
-		out.Candidates, err = withExpenses(ctx, tx, byBlock[r.ID])
+		if out.Candidates, err = withExpenses(ctx, tx, byBlock[r.ID]); err != nil || !withOpinions {
+			return err
+		}
+		out.Opinions, err = selectOpinions(ctx, tx, `o.candidate_id IN (SELECT id FROM candidates WHERE time_block_id = $1)`, r.ID)
 		return err
 	})
 	return out, err

@@ -115,6 +115,7 @@ type demoOpinion struct {
 	by      int
 	typ     string
 	comment string
+	tags    []string // ids of the opinion tag catalogue (internal/places/opinion_tags.json)
 }
 
 // demoCandidate is a candidate of a demo time block; place "" is a FREE block's entry.
@@ -137,15 +138,15 @@ var demoBlocks = []struct {
 	{1, "10:00", "12:00", []demoCandidate{
 		{place: "seoul-gyeongbokgung-palace", by: demoAna, selected: true, memo: "Rent hanbok: free entry",
 			items:    []demoItem{{"Admission x2", 6000}},
-			opinions: []demoOpinion{{demoBen, "POSITIVE", "The guard change is worth it"}}},
+			opinions: []demoOpinion{{demoBen, "POSITIVE", "The guard change is worth it", []string{"must_see", "photogenic"}}}},
 		{place: "seoul-changdeokgung-palace", by: demoBen, items: []demoItem{{"Admission x2", 6000}}},
 	}},
 	{1, "12:00", "13:30", []demoCandidate{
 		{place: "seoul-tosokchon-samgyetang", by: demoAna, selected: true, items: []demoItem{{"Samgyetang x2", 40000}}},
 	}},
 	{1, "14:00", "16:00", []demoCandidate{
-		{place: "seoul-bukchon-hanok-village", by: demoBen, opinions: []demoOpinion{{demoAna, "POSITIVE", ""}}},
-		{place: "seoul-insadong", by: demoAna, opinions: []demoOpinion{{demoBen, "NEUTRAL", "Good for souvenirs"}}},
+		{place: "seoul-bukchon-hanok-village", by: demoBen, opinions: []demoOpinion{{demoAna, "POSITIVE", "", []string{"photogenic", "lots_of_walking"}}}},
+		{place: "seoul-insadong", by: demoAna, opinions: []demoOpinion{{demoBen, "NEUTRAL", "Good for souvenirs", []string{"touristy"}}}},
 	}},
 	{1, "16:00", "17:00", []demoCandidate{
 		{by: demoAna, memo: "Check in and rest at the hotel"},
@@ -156,13 +157,13 @@ var demoBlocks = []struct {
 	}},
 	{2, "12:00", "13:30", []demoCandidate{
 		{place: "seoul-gwangjang-market", by: demoBen, items: []demoItem{{"Bindaetteok and gimbap", 25000}},
-			opinions: []demoOpinion{{demoAna, "POSITIVE", "Yes please"}}},
+			opinions: []demoOpinion{{demoAna, "POSITIVE", "Yes please", []string{"tasty", "good_value"}}}},
 		{place: "seoul-myeongdong-kyoja", by: demoAna, items: []demoItem{{"Kalguksu x2", 22000}}},
 	}},
 	{2, "18:00", "20:00", []demoCandidate{
 		{place: "seoul-n-seoul-tower", by: demoAna, selected: true, items: []demoItem{{"Observatory x2", 52000}}},
 		{place: "seoul-lotte-world-tower", by: demoBen, items: []demoItem{{"Seoul Sky x2", 62000}},
-			opinions: []demoOpinion{{demoAna, "NEGATIVE", "Too far from the hotel"}}},
+			opinions: []demoOpinion{{demoAna, "NEGATIVE", "Too far from the hotel", []string{"too_far", "pricey"}}}},
 	}},
 }
 
@@ -306,8 +307,8 @@ func (s *seeder) demo(start time.Time) {
 				VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 				blockIDs[i], placeID, collectionPlaceID, planMembers[c.by], c.memo, c.selected)
 			for _, o := range c.opinions {
-				s.insert(`INSERT INTO opinions (id, candidate_id, member_id, type, comment) VALUES ($1, $2, $3, $4, $5)`,
-					candidate, planMembers[o.by], o.typ, o.comment)
+				s.insert(`INSERT INTO opinions (id, candidate_id, member_id, type, comment, tag_ids) VALUES ($1, $2, $3, $4, $5, $6)`,
+					candidate, planMembers[o.by], o.typ, o.comment, pq.Array(o.tags))
 			}
 			if c.place != "" {
 				s.items(s.insert(`INSERT INTO expenses (id, plan_id, kind, candidate_id) VALUES ($1, $2, 'BLOCK', $3)`,

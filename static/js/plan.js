@@ -539,6 +539,269 @@
     if (end && toMinutes(end.value) <= toMinutes(input.value)) end.value = clock(toMinutes(input.value) + DEFAULT_MINUTES);
   });
 
+  // --- the candidate picker: side by side, and live ---
+
+  function pickerDialog() {
+    return doc.getElementById("picker-dialog");
+  }
+  function pickerRoot() {
+    return doc.querySelector("#picker-body [data-picker]");
+  }
+  function pickerOpen() {
+    var d = pickerDialog();
+    return !!d && d.open && !!pickerRoot();
+  }
+  function pickerTrack(root) {
+    return root ? root.querySelector("[data-carousel]") : null;
+  }
+  function pickerCards(track) {
+    return Array.prototype.slice.call(track.querySelectorAll(":scope > [data-candidate-card]"));
+  }
+
+  // On phones the candidates are a carousel: the card shown is the one nearest the middle.
+  function shownCard(track) {
+    var cards = pickerCards(track);
+    var r = track.getBoundingClientRect();
+    var mid = r.left + r.width / 2;
+    var best = 0;
+    var dist = Infinity;
+    cards.forEach(function (c, i) {
+      var cr = c.getBoundingClientRect();
+      var d = Math.abs(cr.left + cr.width / 2 - mid);
+      if (d < dist) {
+        dist = d;
+        best = i;
+      }
+    });
+    return best;
+  }
+  // "2 of 3", and the previous and next buttons say when there is nothing that way.
+  function carouselStatus(root) {
+    var track = pickerTrack(root);
+    if (!track) return;
+    var n = pickerCards(track).length;
+    var i = shownCard(track);
+    var status = root.querySelector("[data-carousel-status]");
+    var text = i + 1 + " of " + n;
+    if (status && status.textContent !== text) status.textContent = text;
+    var prev = root.querySelector("[data-carousel-prev]");
+    var next = root.querySelector("[data-carousel-next]");
+    if (prev) prev.setAttribute("aria-disabled", i === 0 ? "true" : "false");
+    if (next) next.setAttribute("aria-disabled", i >= n - 1 ? "true" : "false");
+  }
+  function showCard(track, i, smooth) {
+    var cards = pickerCards(track);
+    var card = cards[Math.max(0, Math.min(i, cards.length - 1))];
+    if (!card) return;
+    track.scrollTo({ left: card.offsetLeft - (track.clientWidth - card.offsetWidth) / 2, behavior: smooth ? "smooth" : "instant" });
+  }
+  doc.addEventListener("click", function (evt) {
+    var t = evt.target instanceof Element ? evt.target : null;
+    var button = t && t.closest("[data-carousel-prev], [data-carousel-next]");
+    var root = button && button.closest("[data-picker]");
+    var track = pickerTrack(root);
+    if (!track) return;
+    showCard(track, shownCard(track) + (button.hasAttribute("data-carousel-next") ? 1 : -1), true);
+  });
+  var statusFrame = 0;
+  doc.addEventListener(
+    "scroll",
+    function (evt) {
+      if (!(evt.target instanceof Element) || !evt.target.hasAttribute("data-carousel") || statusFrame) return;
+      statusFrame = requestAnimationFrame(function () {
+        statusFrame = 0;
+        var root = pickerRoot();
+        if (root) carouselStatus(root);
+      });
+    },
+    true
+  );
+
+  // Opinion times in the viewer's own time zone (the server writes UTC).
+  function localTimes(root) {
+    root.querySelectorAll("time[data-local-time]").forEach(function (el) {
+      var at = new Date(el.getAttribute("datetime"));
+      if (!isNaN(at)) el.title = at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    });
+  }
+
+  // The viewer's own changes answer the whole picker: the card shown, the dialog's scroll and
+  // the focus are kept across that swap.
+  var keptPicker = null;
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "picker-body") return;
+    keptPicker = null;
+    var root = pickerRoot();
+    var track = pickerTrack(root);
+    if (!pickerOpen() || !track) return;
+    var cards = pickerCards(track);
+    var active = doc.activeElement;
+    keptPicker = {
+      url: root.getAttribute("data-picker-url"),
+      card: cards.length ? cards[shownCard(track)].id : "",
+      top: pickerDialog().scrollTop,
+      focus: active && root.contains(active) && active.id ? active.id : "",
+      focusCard: active && active.closest("[data-candidate-card]") ? active.closest("[data-candidate-card]").id : "",
+    };
+  });
+  doc.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "picker-body") return;
+    var root = pickerRoot();
+    if (!root) return;
+    var kept = keptPicker;
+    if (kept && kept.url === root.getAttribute("data-picker-url")) {
+      var track = pickerTrack(root);
+      var card = kept.card && doc.getElementById(kept.card);
+      if (track && card) showCard(track, pickerCards(track).indexOf(card), false);
+      pickerDialog().scrollTop = kept.top;
+    } else {
+      keptPicker = null;
+    }
+    carouselStatus(root);
+    localTimes(root);
+  });
+  // Once settled (htmx has focused the new content's autofocus by then), the focus goes back
+  // to the element that had it, else — it is gone or folded away — its card's opinion editor.
+  doc.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "picker-body" || !keptPicker) return;
+    var kept = keptPicker;
+    keptPicker = null;
+    [kept.focus && doc.getElementById(kept.focus), kept.focusCard && doc.querySelector("#" + CSS.escape(kept.focusCard) + " summary")].some(function (el) {
+      if (el) el.focus({ preventScroll: true }); // a folded-away element does not take it
+      return !!el && doc.activeElement === el;
+    });
+    pickerDialog().scrollTop = kept.top;
+  });
+
+  // Others' changes reach an open picker live: on an opinion, candidate or block event of the
+  // plan's stream it asks for itself again and puts in the parts marked data-live (headings,
+  // cards' places and statuses, tallies and opinions), adding and removing cards. The
+  // viewer's opinion forms are never replaced, so what they are typing, the focus and an
+  // input method's composition stay as they are. While one of the viewer's own changes made in
+  // a card is on its way, nothing is put in (its answer brings the whole picker); the picker
+  // looks again once that answer is in, and drops a live answer older than it.
+  var liveSource = null;
+  var pickerBusy = false;
+  var pickerAgain = false;
+  var pickerWaiting = false;
+  var pickerSwaps = 0;
+  doc.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    if (!source || source === liveSource) return;
+    liveSource = source;
+    ["opinion", "candidate", "block"].forEach(function (kind) {
+      source.addEventListener(kind, refreshPicker);
+    });
+  });
+  function ownChangeOnItsWay(root) {
+    return !!root.querySelector("[data-candidate-card].htmx-request, [data-candidate-card] .htmx-request");
+  }
+  doc.addEventListener("htmx:afterSwap", function (evt) {
+    if (!evt.detail || !evt.detail.target || evt.detail.target.id !== "picker-body") return;
+    pickerSwaps++;
+    if (pickerWaiting) {
+      pickerWaiting = false;
+      refreshPicker();
+    }
+  });
+  function refreshPicker() {
+    if (!pickerOpen()) return;
+    if (pickerBusy) {
+      pickerAgain = true;
+      return;
+    }
+    if (ownChangeOnItsWay(pickerRoot())) {
+      pickerWaiting = true;
+      return;
+    }
+    pickerBusy = true;
+    var url = pickerRoot().getAttribute("data-picker-url");
+    var swaps = pickerSwaps;
+    fetch(url, { headers: { Accept: "text/html", "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (res) {
+        return res.text().then(function (html) {
+          var root = pickerRoot();
+          if (!root || !pickerOpen() || root.getAttribute("data-picker-url") !== url) return;
+          if (ownChangeOnItsWay(root)) pickerWaiting = true;
+          else if (swaps !== pickerSwaps) pickerAgain = true;
+          else if (res.ok) mergePicker(root, html);
+          else if (res.status === 404) pickerGone(root);
+        });
+      })
+      .catch(function () {}) // unreachable: the picker stays as it is; the next event tries again
+      .then(function () {
+        pickerBusy = false;
+        if (pickerAgain) {
+          pickerAgain = false;
+          refreshPicker();
+        }
+      });
+  }
+  function pickerGone(root) {
+    var box = root.querySelector("[data-dialog-errors]");
+    var p = doc.createElement("p");
+    p.className = "alert alert-info";
+    p.setAttribute("role", "status");
+    p.textContent = "Someone deleted this time block: its candidates and opinions are gone.";
+    if (box) box.replaceChildren(p);
+    root.querySelectorAll("[data-candidate-card] button, [data-candidate-card] input, [data-candidate-card] textarea, [data-add-candidate]").forEach(function (el) {
+      el.disabled = true;
+    });
+  }
+  function mergePicker(root, html) {
+    var tpl = doc.createElement("template");
+    tpl.innerHTML = html;
+    var fresh = tpl.content.querySelector("[data-picker]");
+    var track = pickerTrack(root);
+    var freshTrack = pickerTrack(fresh);
+    if (!fresh || !track || !freshTrack) return;
+    var active = doc.activeElement;
+    function put(part) {
+      var old = doc.getElementById(part.id);
+      if (!old || !root.contains(old)) return;
+      var focusID = active && old.contains(active) ? active.id : "";
+      old.replaceWith(part);
+      window.htmx.process(part);
+      var again = focusID && doc.getElementById(focusID);
+      if (again) again.focus({ preventScroll: true });
+    }
+    fresh.querySelectorAll("[data-live][id]").forEach(function (part) {
+      if (!part.closest("[data-candidate-card]")) put(part);
+    });
+    var shown = pickerCards(track)[shownCard(track)];
+    ["class", "data-cols", "tabindex"].forEach(function (a) {
+      if (freshTrack.hasAttribute(a)) track.setAttribute(a, freshTrack.getAttribute(a));
+      else track.removeAttribute(a);
+    });
+    var old = {};
+    pickerCards(track).forEach(function (c) {
+      old[c.id] = c;
+    });
+    var after = null;
+    pickerCards(freshTrack).forEach(function (card) {
+      var mine = old[card.id];
+      if (mine) {
+        delete old[card.id];
+        mine.className = card.className;
+        card.querySelectorAll("[data-live][id]").forEach(put);
+        after = mine;
+      } else {
+        track.insertBefore(card, after ? after.nextSibling : track.firstChild);
+        window.htmx.process(card);
+        after = card;
+      }
+    });
+    Object.keys(old).forEach(function (id) {
+      old[id].remove();
+    });
+    if (shown && shown.isConnected) showCard(track, pickerCards(track).indexOf(shown), false);
+    carouselStatus(root);
+    localTimes(root);
+  }
+
   // Show the working hours first when a day is shown; a refresh of the same day (another
   // member's change arriving live) keeps the scroll where it was. A block the viewer just
   // added to is brought into view.
