@@ -78,7 +78,7 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 		ana.do(t, "Ana saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
 		ana.waitUntil(t, "the stale-edit message in the dialog", `document.querySelector("#edit-dialog [data-dialog-errors] [data-stale]")`)
 		msg := eval[string](t, ana, `document.querySelector("#edit-dialog [data-dialog-errors]").innerText`)
-		for _, want := range []string{"Someone changed this block while you were editing", "Nothing was saved", "Day 1, 09:00–10:00", "Ben's plan"} {
+		for _, want := range []string{"Ben changed this block while you were editing", "Nothing was saved", "Day 1, 09:00–10:00", "Ben's plan", "Keep mine", "Use theirs"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("the dialog says %q, want it to say %q", msg, want)
 			}
@@ -91,6 +91,14 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 		d := getJSON[blockDetail](t, ana, "/plans/"+planID+"/blocks/"+candidateID)
 		if d.Block.Memo != "Ben's plan" || !strings.HasPrefix(d.StartTime, "09:00") {
 			t.Errorf("the block is %s %q after Ana's stale save, want Ben's 09:00 \"Ben's plan\"", d.StartTime, d.Block.Memo)
+		}
+		// "Use theirs" puts Ben's values into her dialog.
+		ana.click(t, `#edit-dialog [data-take-theirs]`)
+		if got := eval[[]string](t, ana, `["start_time", "end_time", "memo"].map(n => document.querySelector("#edit-dialog [name=" + n + "]").value)`); strings.Join(got, "|") != "09:00|10:00|Ben's plan" {
+			t.Errorf("after Use theirs the dialog holds %q, want Ben's 09:00|10:00|Ben's plan", got)
+		}
+		if n := eval[int](t, ana, `document.querySelectorAll("#edit-dialog [data-stale]").length`); n != 0 {
+			t.Errorf("the stale message stayed after Use theirs")
 		}
 	})
 
@@ -111,6 +119,24 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#edit-dialog").open`)
 		if d := getJSON[blockDetail](t, ana, "/plans/"+planID+"/blocks/"+candidateID); d.Block.Memo != "Both plans" || !strings.HasPrefix(d.StartTime, "13:00") {
 			t.Errorf("after the fresh save the block is %s %q", d.StartTime, d.Block.Memo)
+		}
+	})
+
+	s.step("Ben changes the memo again while Ana edits; Ana keeps hers", func(t *testing.T) {
+		ana.click(t, editButton())
+		ana.waitUntil(t, "Ana's edit dialog", `document.querySelector("#edit-dialog").open`)
+		ben.do(t, "reload the plan", chromedp.Navigate(base+"/plans/"+planID))
+		ben.click(t, editButton())
+		ben.waitUntil(t, "Ben's edit dialog", `document.querySelector("#edit-dialog").open`)
+		eval[chromedp.Void](t, ben, `document.querySelector("#edit-dialog [name=memo]").value = "Ben again"`)
+		ben.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + candidateID}, "Ben saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		eval[chromedp.Void](t, ana, `document.querySelector("#edit-dialog [name=memo]").value = "Ana wins"`)
+		ana.do(t, "Ana saves", chromedp.Click(chromedp.CSS(`#edit-dialog button[type="submit"]`)))
+		ana.waitUntil(t, "the stale-edit message", `document.querySelector("#edit-dialog [data-dialog-errors] [data-keep-mine]")`)
+		ana.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + candidateID}, "Keep mine", chromedp.Click(chromedp.CSS(`#edit-dialog [data-keep-mine]`)))
+		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#edit-dialog").open`)
+		if d := getJSON[blockDetail](t, ana, "/plans/"+planID+"/blocks/"+candidateID); d.Block.Memo != "Ana wins" || !strings.HasPrefix(d.StartTime, "13:00") {
+			t.Errorf("after Keep mine the block is %s %q, want 13:00 \"Ana wins\"", d.StartTime, d.Block.Memo)
 		}
 	})
 }

@@ -324,6 +324,25 @@ type StaleView struct {
 	Title string // "Someone changed this block while you were editing"
 	Lines []StaleLine
 	Hint  string // what to do now
+	// Theirs, when set, are the form's fields as they are now: the dialog offers to keep the
+	// viewer's own values (sent again against Version) or to take these.
+	Theirs  []StaleLine // Label is the field's name
+	Version int
+}
+
+// versionAttr is data-version, for the stale alert's buttons.
+func versionAttr(version int) templ.Attributes {
+	return templ.Attributes{"data-version": strconv.Itoa(version)}
+}
+
+// theirsAttrs carries the current values for "Use theirs": data-version and a data-theirs-<name>
+// per form field, which plan.js puts into the dialog's fields of those names.
+func theirsAttrs(v StaleView) templ.Attributes {
+	out := versionAttr(v.Version)
+	for _, f := range v.Theirs {
+		out["data-theirs-"+strings.ReplaceAll(f.Label, "_", "-")] = f.Value
+	}
+	return out
 }
 
 // StaleLine is one labelled value of the current state.

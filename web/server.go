@@ -120,6 +120,7 @@ type Store interface {
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)
 	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
 	Discussion(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
+	LastChangedBy(ctx context.Context, userID, planID, timeBlockID string) (string, error)
 	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) error
 	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
 	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)

@@ -134,6 +134,19 @@ func staleView(current any) views.StaleView {
 	return views.StaleView{Title: "Someone changed this while you were editing", Hint: "Reload the page to see it as it is now."}
 }
 
+// staleBlockChoices names who changed the block the edit dialog was opened on ("Ben changed
+// this block while you were editing", when the change feed still knows) and offers the
+// viewer's own values again, to keep them, or the block's as they are now, to take them.
+func (s *Server) staleBlockChoices(c echo.Context, v *views.StaleView, d *planner.BlockDetail) {
+	if who, err := s.store.LastChangedBy(c.Request().Context(), caller(c).UserID, c.Param("planId"), d.TimeBlockID); err == nil && who != "" {
+		v.Title = who + " changed this block while you were editing"
+	}
+	v.Hint = "Keep yours to save it over theirs, or use theirs."
+	v.Version = d.Version
+	v.Theirs = []views.StaleLine{{Label: "day", Value: strconv.Itoa(d.Day.Day)}, {Label: "start_time", Value: clock(d.Start)},
+		{Label: "end_time", Value: clock(d.End)}, {Label: "memo", Value: d.Block.Memo}}
+}
+
 // overlapSentence says which block a refused time overlaps and where the next free start is,
 // for a person: "Overlaps “Lunch” 12:00–13:00 — the next free start is 13:00." It reads the
 // overlapping block (only pages ask, only when a time was refused); "" when it cannot be
@@ -165,7 +178,11 @@ func (s *Server) overlapSentence(c echo.Context, pe *planner.Error) string {
 func (s *Server) errorPartial(c echo.Context, status int, pe *planner.Error) templ.Component {
 	switch pe.Code {
 	case planner.CodePreconditionFailed:
-		return views.StaleChange(staleView(pe.Current))
+		v := staleView(pe.Current)
+		if d, ok := pe.Current.(*planner.BlockDetail); ok {
+			s.staleBlockChoices(c, &v, d)
+		}
+		return views.StaleChange(v)
 	case planner.CodeTimeBlockOverlap, planner.CodeTimeBlockExactDuplicate:
 		if where := s.overlapSentence(c, pe); where != "" {
 			return views.ErrorPartial(views.ErrorView{Status: status, Title: "This time is taken", Detail: where})

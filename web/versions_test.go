@@ -206,7 +206,7 @@ func TestEveryVersionedResourceTakesIfMatch(t *testing.T) {
 			apply(withHeader(r.change(1), ifMatchHeader(v)), v+1)
 			refused(withHeader(r.change(2), ifMatchHeader(v)))   // the version it was read at
 			refused(withHeader(r.change(3), ifMatchHeader(v+5))) // one it never had
-			apply(r.change(4), v+2)                               // no If-Match: v1's unconditional write
+			apply(r.change(4), v+2)                              // no If-Match: v1's unconditional write
 			apply(withHeader(r.change(5), map[string]string{"If-Match": "*"}), v+3)
 			if r.remove == nil {
 				return

@@ -1181,3 +1181,26 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			planner.Details{Place: was.Place, Day: was.Day, Start: was.Start, End: was.End}))
 	})
 }
+
+// LastChangedBy is the nickname of the member who last changed a time block of the plan (the
+// block or any of its candidates), from the plan's change feed; "" when the feed no longer
+// holds it (or it was a member since withdrawn). Members and guests may ask.
+func (db *DB) LastChangedBy(ctx context.Context, userID, planID, timeBlockID string) (string, error) {
+	var out string
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+			return err
+		}
+		err := tx.GetContext(ctx, &out, `
+			SELECT COALESCE(m.nickname, '') FROM events e
+			LEFT JOIN plan_members m ON m.plan_id = $1 AND m.user_id = e.actor
+			WHERE e.topic = 'plan:' || $1
+			  AND (e.object_id = $2 OR e.object_id IN (SELECT id FROM candidates WHERE time_block_id = $2))
+			ORDER BY e.id DESC LIMIT 1`, planID, timeBlockID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return out, err
+}

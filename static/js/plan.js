@@ -283,7 +283,32 @@
       if (m !== menu) m.open = false;
     });
     if ((el = t.closest("[data-edit-block]"))) openEdit(el);
+    if ((el = t.closest("[data-keep-mine], [data-take-theirs]"))) resolveStale(el);
   });
+
+  // Someone changed the block while the edit dialog was open (412): "Keep mine" sends the
+  // dialog's values again against the block's version now; "Use theirs" puts the block's
+  // values now into the dialog (and that version), to save from or to close.
+  function resolveStale(button) {
+    var dialog = button.closest("dialog");
+    var form = dialog && dialog.querySelector("form[data-block-form]");
+    if (!form) return;
+    form.setAttribute("data-version", button.getAttribute("data-version"));
+    clearErrors(dialog);
+    if (button.hasAttribute("data-keep-mine")) {
+      form.requestSubmit();
+      return;
+    }
+    var first = null;
+    Array.prototype.forEach.call(button.attributes, function (a) {
+      if (a.name.indexOf("data-theirs-") !== 0) return;
+      var f = field(form, a.name.slice("data-theirs-".length).replace(/-/g, "_"));
+      if (!f) return;
+      f.value = a.value;
+      first = first || f;
+    });
+    if (first) first.focus();
+  }
 
   // Keys: an hour typed on the timeline goes there; Enter in a search box searches; arrows move
   // between the search box and its places; Esc closes a "⋯" menu or the places sheet.
