@@ -30,6 +30,8 @@ func ActivitySentence(a planner.Activity, noun string) string {
 		return who + " moved " + blockName(d) + " to " + slotLabel(d.Day, d.Start)
 	case planner.ActBlockRemoved:
 		return who + " removed " + blockName(d) + " from " + slotLabel(d.Day, d.Start)
+	case planner.ActBlockRestored:
+		return who + " put back " + blockName(d) + " at " + slotLabel(d.Day, d.Start)
 	case planner.ActCandidateAdded:
 		return who + " added " + d.Place + " as a candidate for " + slotLabel(d.Day, d.Start)
 	case planner.ActCandidateRemoved:
@@ -107,6 +109,8 @@ func NotificationMessage(n planner.Notification) string {
 			return who + " removed " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") and " + countOf(more, "more block", "more blocks") + " from " + d.In
 		}
 		return who + " removed " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") from " + d.In
+	case planner.ActBlockRestored:
+		return who + " put back " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") in " + d.In
 	case planner.ActCandidateAdded:
 		if more > 0 {
 			return who + " proposed " + d.Place + " and " + countOf(more, "more place", "more places") + " for " + slotLabel(d.Day, d.Start) + " in " + d.In

@@ -11,6 +11,7 @@ const (
 	ActBlockAdded         ActivityKind = "BLOCK_ADDED"
 	ActBlockMoved         ActivityKind = "BLOCK_MOVED"
 	ActBlockRemoved       ActivityKind = "BLOCK_REMOVED"
+	ActBlockRestored      ActivityKind = "BLOCK_RESTORED"
 	ActCandidateAdded     ActivityKind = "CANDIDATE_ADDED"
 	ActCandidateRemoved   ActivityKind = "CANDIDATE_REMOVED"
 	ActCandidateConfirmed ActivityKind = "CANDIDATE_CONFIRMED"

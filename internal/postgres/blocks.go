@@ -863,8 +863,11 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 				return err
 			}
 		}
-		out, err = loadTimeBlock(ctx, tx, planID, me.ID, block.ID)
-		return err
+		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, block.ID); err != nil {
+			return err
+		}
+		return record(ctx, tx, planDid(planID, userID, planner.ActBlockRestored, planner.TargetTimeBlock, out.ID, planner.BlockDetails(out)).
+			toOthers(dayLink(planID, out.Day.Day), ""))
 	})
 	return out, err
 }
