@@ -139,4 +139,18 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 			t.Errorf("after Keep mine the block is %s %q, want 13:00 \"Ana wins\"", d.StartTime, d.Block.Memo)
 		}
 	})
+
+	s.step("Ana deletes the block with no question asked, Ben sees it go; Undo brings it back for both", func(t *testing.T) {
+		block := fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(timeBlockID))
+		ana.click(t, block+` button[title="Delete"]`)
+		ana.waitUntil(t, "the Undo toast", `document.querySelector("#flash [data-undo] button[hx-post]")`)
+		ben.waitUntil(t, "the block gone from Ben's page", fmt.Sprintf(`!document.querySelector(%s)`, js(block)))
+		ana.click(t, `#flash [data-undo] button[hx-post]`)
+		for _, b := range []*browser{ana, ben} {
+			b.waitUntil(t, "the block back at 13:00", fmt.Sprintf(`(li => li && li.dataset.start === "13:00")(document.querySelector(%s))`, js(block)))
+		}
+		if d := getJSON[blockDetail](t, ben, "/plans/"+planID+"/blocks/"+candidateID); d.Block.Memo != "Ana wins" || !strings.HasPrefix(d.StartTime, "13:00") {
+			t.Errorf("put back, the block is %s %q, want it as it was: 13:00 \"Ana wins\"", d.StartTime, d.Block.Memo)
+		}
+	})
 }
