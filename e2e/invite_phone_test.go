@@ -116,16 +116,23 @@ func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
 	s.step("Mina likes the new candidate and confirms it", func(t *testing.T) {
 		mina.waitUntil(t, "the picker closed", `!document.querySelector("#picker-dialog").open`)
 		tap(t, mina, block()+` button[hx-get$="/candidates"]`)
-		mina.waitUntil(t, "the picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body li").length === 2`)
+		mina.waitUntil(t, "the picker with both candidates", `document.querySelector("#picker-dialog").open && document.querySelectorAll("#picker-body [data-candidate-card]").length === 2`)
 		candidate := lunch(t).candidateNamed(market).BlockID
-		item := fmt.Sprintf(`#picker-body li:has(input[name="block_id"][value=%s])`, js(candidate))
+		// The candidates are a carousel on a phone: the new one is the second card.
+		tap(t, mina, `#picker-body [data-carousel-next]`)
+		mina.waitUntil(t, "the second card shown", `document.querySelector("#picker-body [data-carousel-status]").textContent.trim() === "2 of 2"`)
+		vote := fmt.Sprintf(`#pc-%s-vote-POSITIVE`, candidate)
 		opinions := "/plans/" + planID + "/blocks/" + candidate + "/opinions"
-		mina.awaitRequests(t, []string{"post " + opinions}, "tap 👍 on "+market, tapOn(t, mina, fmt.Sprintf(`#picker-body button[title="Positive"][hx-post=%s]`, js(opinions)))...)
-		mina.waitUntil(t, "Mina's thumbs up shown", fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed") === "true"`, js(item+` button[title="Positive"]`)))
+		mina.awaitRequests(t, []string{"post " + opinions}, "tap 👍 on "+market, tapOn(t, mina, vote)...)
+		mina.waitUntil(t, "Mina's thumbs up shown", fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed") === "true"`, js(vote)))
 		fits(t, "the picker after the opinion", "#picker-dialog", "invite-390-liked")
-		confirm := fmt.Sprintf(`#picker-body form:has(input[name="block_id"][value=%s]) button[type="submit"]`, js(candidate))
-		mina.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + blockID + "/selection"}, "tap Confirm on "+market, tapOn(t, mina, confirm)...)
-		s.dialogClosed(t, mina, "#picker-dialog", "confirming")
+		if got := eval[string](t, mina, `document.querySelector("#picker-body [data-carousel-status]").textContent.trim()`); got != "2 of 2" {
+			t.Errorf("after the thumbs up the carousel shows %q, want still 2 of 2", got)
+		}
+		confirm := fmt.Sprintf(`#pc-%s-confirm`, candidate)
+		checkInViewport(t, mina, confirm)
+		mina.do(t, "tap Confirm on "+market, tapOn(t, mina, confirm)...)
+		mina.waitUntil(t, "the picker closed", `!document.querySelector("#picker-dialog").open`)
 		mina.waitUntil(t, "the lunch block confirmed", fmt.Sprintf(`(li => li && li.innerText.includes("CONFIRMED") && li.innerText.includes(%s))(document.querySelector(%s))`, js(market), js(block())))
 		b := lunch(t)
 		if b.BlockStatus != "FIXED" || b.SelectedBlock == nil || b.SelectedBlock.BlockID != candidate {

@@ -426,12 +426,12 @@
   // submission, kept until the server has answered it, so the same submission sent again (a
   // second click, a retry after a network error) is done once and answered as the first
   // time; a changed form or a later submission gets a new key. While a request runs, its
-  // form's submit buttons (or the button) are disabled and busy, and a second submission of it
-  // is dropped. A request that got no answer says so where it was made: in its dialog, whose
+  // form's submit buttons (or the button) are marked disabled and busy (aria-disabled, which
+  // keeps the focus where it is), and a second submission of it is dropped. A request that got no answer says so where it was made: in its dialog, whose
   // content stays as it was, or in #flash.
   (function () {
     var keys = new WeakMap(); // form or button → { key, sig } of its unanswered submission
-    var busy = new WeakMap(); // form or button → the buttons disabled while its request runs
+    var busy = new WeakMap(); // form or button → the buttons marked busy while its request runs
 
     function newKey() {
       if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -478,9 +478,11 @@
       if (!h || /^get$/i.test(d.requestConfig.verb)) return;
       var dialog = h.closest("dialog");
       if (dialog) dialog.querySelectorAll("[data-network-error]").forEach(function (n) { n.remove(); });
-      var disabled = buttonsOf(h).filter(function (b) { return !b.disabled; });
+      // aria-disabled, not disabled: a disabled button loses the focus (the person's place on
+      // the page); a second submission is dropped above all the same.
+      var disabled = buttonsOf(h).filter(function (b) { return !b.disabled && b.getAttribute("aria-disabled") !== "true"; });
       disabled.forEach(function (b) {
-        b.disabled = true;
+        b.setAttribute("aria-disabled", "true");
         b.setAttribute("aria-busy", "true");
       });
       busy.set(h, disabled);
@@ -493,7 +495,7 @@
         var d = evt.detail, h = holder(d.elt);
         if (!h || !busy.has(h)) return;
         busy.get(h).forEach(function (b) {
-          b.disabled = false;
+          b.removeAttribute("aria-disabled");
           b.removeAttribute("aria-busy");
         });
         busy.delete(h);
