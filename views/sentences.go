@@ -245,19 +245,24 @@ func datesLabel(start, end string) string {
 	return s.Format("Jan 2") + " – " + e.Format("Jan 2, 2006")
 }
 
-// RelativeTime says how long ago t was, as the activity panel shows it: "just now", "5 min
-// ago", "3 h ago", "yesterday", then the date.
+// RelativeTime says how long before now t was, as people say it (the activity panel, the
+// picker's opinions): "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the
+// date ("2 Mar", with the year when it is not now's).
 func RelativeTime(t, now time.Time) string {
-	ago := now.Sub(t)
+	d := now.Sub(t)
 	switch {
-	case ago < time.Minute:
+	case d < time.Minute:
 		return "just now"
-	case ago < time.Hour:
-		return strconv.Itoa(int(ago/time.Minute)) + " min ago"
-	case ago < 24*time.Hour:
-		return strconv.Itoa(int(ago/time.Hour)) + " h ago"
-	case ago < 48*time.Hour:
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	case d < 48*time.Hour:
 		return "yesterday"
+	case d < 7*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	case t.Year() == now.Year():
+		return t.UTC().Format("2 Jan")
 	}
-	return t.Format("Jan 2, 2006")
+	return t.UTC().Format("2 Jan 2006")
 }

@@ -32,9 +32,12 @@ func TestSentences(t *testing.T) {
 			t.Errorf("case %d: %q, want %q", i, c.got, c.want)
 		}
 	}
-	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	for ago, want := range map[time.Duration]string{30 * time.Second: "just now", 5 * time.Minute: "5 min ago",
-		3 * time.Hour: "3 h ago", 30 * time.Hour: "yesterday", 72 * time.Hour: "Nov 18, 2026"} {
+	now := time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC)
+	for ago, want := range map[time.Duration]string{
+		0: "just now", 59 * time.Second: "just now", time.Minute: "1 min ago", 59 * time.Minute: "59 min ago",
+		time.Hour: "1 h ago", 23 * time.Hour: "23 h ago", 30 * time.Hour: "yesterday", 3 * 24 * time.Hour: "3 days ago",
+		20 * 24 * time.Hour: "5 Nov", 400 * 24 * time.Hour: "21 Oct 2025",
+	} {
 		if got := RelativeTime(now.Add(-ago), now); got != want {
 			t.Errorf("%v ago: %q, want %q", ago, got, want)
 		}

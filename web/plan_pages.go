@@ -371,33 +371,12 @@ func (s *Server) reasonView(id string) views.ReasonView {
 
 func (s *Server) toOpinionView(o planner.Opinion, now time.Time) views.OpinionView {
 	v := views.OpinionView{ID: o.ID, Type: string(o.Type), Author: toMemberView(o.AddedBy), Comment: o.Comment,
-		Ago: ago(now, o.UpdatedAt), At: o.UpdatedAt.UTC().Format(time.RFC3339), AtTitle: o.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
+		Ago: views.RelativeTime(o.UpdatedAt, now), At: o.UpdatedAt.UTC().Format(time.RFC3339), AtTitle: o.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
 		Edited: o.UpdatedAt.Sub(o.CreatedAt) >= time.Second}
 	for _, id := range o.TagIDs {
 		v.Tags = append(v.Tags, s.reasonView(id))
 	}
 	return v
-}
-
-// ago says how long before now t was, as people say it: "just now", "5 min ago", "3 h ago",
-// "yesterday", "4 days ago", then the date ("2 Mar", with the year when it is not now's).
-func ago(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
-	case d < 24*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
-	case d < 48*time.Hour:
-		return "yesterday"
-	case d < 7*24*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
-	case t.Year() == now.Year():
-		return t.UTC().Format("2 Jan")
-	}
-	return t.UTC().Format("2 Jan 2006")
 }
 
 // pickerAfterOpinion is the candidate picker of the candidate's time block after an opinion
