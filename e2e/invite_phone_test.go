@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -48,23 +47,12 @@ func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
 		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
 		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
 		ana.waitPath(t, `^/home$`)
-		col := sendJSON[collectionJSON](t, ana, "POST", "/collections", map[string]string{"title": "Lunch ideas"})
-		var cps []string
-		for _, q := range []string{palace, market} {
-			found := getJSON[[]placeJSON](t, ana, "/places/search?query="+strings.ReplaceAll(q, " ", "+"))
-			if len(found) == 0 {
-				t.Fatalf("no place found for %q", q)
-			}
-			cp := sendJSON[struct {
-				CollectionPlaceID string `json:"collection_place_id"`
-			}](t, ana, "POST", "/collections/"+col.CollectionID+"/places", map[string]string{"place_id": found[0].PlaceID})
-			cps = append(cps, cp.CollectionPlaceID)
-		}
+		colID, cps := newCollectionWith(t, ana, "Lunch ideas", palace, market)
 		start := time.Now().AddDate(0, 1, 0)
 		planID = sendJSON[struct {
 			PlanID string `json:"plan_id"`
 		}](t, ana, "POST", "/plans", map[string]string{"title": "Seoul with Mina", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")}).PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{col.CollectionID}})
+		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
 		blockID = sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "12:00", "end_time": "13:00"}).TimeBlockID
 		inviteURL = sendJSON[struct {
 			URL string `json:"url"`
@@ -121,17 +109,16 @@ func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
 		// The candidates are a carousel on a phone: the new one is the second card.
 		tap(t, mina, `#picker-body [data-carousel-next]`)
 		mina.waitUntil(t, "the second card shown", `document.querySelector("#picker-body [data-carousel-status]").textContent.trim() === "2 of 2"`)
+		// It is the last card: at rest, the carousel is scrolled to its end.
+		mina.waitUntil(t, "the carousel at rest on the second card", `(t => Math.abs(t.scrollLeft - (t.scrollWidth - t.clientWidth)) < 1)(document.querySelector("#picker-cards"))`)
 		vote := fmt.Sprintf(`#pc-%s-vote-POSITIVE`, candidate)
-		opinions := "/plans/" + planID + "/blocks/" + candidate + "/opinions"
-		mina.awaitRequests(t, []string{"post " + opinions}, "tap 👍 on "+market, tapOn(t, mina, vote)...)
+		tapInPlace(t, mina, vote)
 		mina.waitUntil(t, "Mina's thumbs up shown", fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed") === "true"`, js(vote)))
 		fits(t, "the picker after the opinion", "#picker-dialog", "invite-390-liked")
 		if got := eval[string](t, mina, `document.querySelector("#picker-body [data-carousel-status]").textContent.trim()`); got != "2 of 2" {
 			t.Errorf("after the thumbs up the carousel shows %q, want still 2 of 2", got)
 		}
-		confirm := fmt.Sprintf(`#pc-%s-confirm`, candidate)
-		checkInViewport(t, mina, confirm)
-		mina.do(t, "tap Confirm on "+market, tapOn(t, mina, confirm)...)
+		tapInPlace(t, mina, fmt.Sprintf(`#pc-%s-confirm`, candidate))
 		mina.waitUntil(t, "the picker closed", `!document.querySelector("#picker-dialog").open`)
 		mina.waitUntil(t, "the lunch block confirmed", fmt.Sprintf(`(li => li && li.innerText.includes("CONFIRMED") && li.innerText.includes(%s))(document.querySelector(%s))`, js(market), js(block())))
 		b := lunch(t)

@@ -22,6 +22,26 @@ func sendJSON[T any](t *testing.T, b *browser, method, path string, body any) T 
 		js(path), js(method), jsValue(body)))
 }
 
+// newCollectionWith makes a collection of the browser's user holding the places found first by
+// searching each name, through the JSON API; it answers the collection's id and the collection
+// place ids, in the order of names.
+func newCollectionWith(t *testing.T, b *browser, title string, names ...string) (string, []string) {
+	t.Helper()
+	col := sendJSON[collectionJSON](t, b, "POST", "/collections", map[string]string{"title": title})
+	var cps []string
+	for _, q := range names {
+		found := getJSON[[]placeJSON](t, b, "/places/search?query="+strings.ReplaceAll(q, " ", "+"))
+		if len(found) == 0 {
+			t.Fatalf("no place found for %q", q)
+		}
+		cp := sendJSON[struct {
+			CollectionPlaceID string `json:"collection_place_id"`
+		}](t, b, "POST", "/collections/"+col.CollectionID+"/places", map[string]string{"place_id": found[0].PlaceID})
+		cps = append(cps, cp.CollectionPlaceID)
+	}
+	return col.CollectionID, cps
+}
+
 // touchAt is one touch event: a finger down or moving at (x, y), or lifted (TouchEnd).
 func touchAt(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -49,6 +69,17 @@ func tapOn(t *testing.T, b *browser, css string) []chromedp.Action[chromedp.Void
 	b.idle(t)
 	x, y := center(t, b, css)
 	return []chromedp.Action[chromedp.Void]{touchAt(input.DispatchTouchEventTypeTouchStart, x, y), touchAt(input.DispatchTouchEventTypeTouchEnd, 0, 0)}
+}
+
+// tapInPlace taps the element where it is, once it is wholly on the screen (as a person taps
+// what they see): unlike tap, nothing is scrolled first — in a scroll-snap carousel a scroll
+// made for the tap would snap to another card.
+func tapInPlace(t *testing.T, b *browser, css string) {
+	t.Helper()
+	b.waitUntil(t, css+" wholly on the screen", inViewport(css))
+	b.idle(t)
+	p := eval[[]float64](t, b, fmt.Sprintf(`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector(%s).getBoundingClientRect())`, js(css)))
+	b.do(t, "tap "+css, touchAt(input.DispatchTouchEventTypeTouchStart, p[0], p[1]), touchAt(input.DispatchTouchEventTypeTouchEnd, 0, 0))
 }
 
 // tap taps the element, as a person taps.
@@ -113,19 +144,8 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
 		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
 		ana.waitPath(t, `^/home$`)
-		col := sendJSON[collectionJSON](t, ana, "POST", "/collections", map[string]string{"title": "Phone picks"})
-		colID = col.CollectionID
 		var cps []string
-		for _, q := range []string{palace, market} {
-			found := getJSON[[]placeJSON](t, ana, "/places/search?query="+strings.ReplaceAll(q, " ", "+"))
-			if len(found) == 0 {
-				t.Fatalf("no place found for %q", q)
-			}
-			cp := sendJSON[struct {
-				CollectionPlaceID string `json:"collection_place_id"`
-			}](t, ana, "POST", "/collections/"+colID+"/places", map[string]string{"place_id": found[0].PlaceID})
-			cps = append(cps, cp.CollectionPlaceID)
-		}
+		colID, cps = newCollectionWith(t, ana, "Phone picks", palace, market)
 		start := time.Now().AddDate(0, 2, 0)
 		plan := sendJSON[struct {
 			PlanID string `json:"plan_id"`

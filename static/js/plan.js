@@ -694,6 +694,15 @@
     if (!target || target.id !== "picker-body" || !keptPicker) return;
     var kept = keptPicker;
     keptPicker = null;
+    // The card again, now that the new content is settled (its layout can still change while
+    // htmx settles it, and a scroll made before then may not hold).
+    var root = pickerRoot();
+    var track = pickerTrack(root);
+    var card = kept.card && doc.getElementById(kept.card);
+    if (track && card) {
+      showCard(track, pickerCards(track).indexOf(card), false);
+      carouselStatus(root);
+    }
     [kept.focus && doc.getElementById(kept.focus), kept.focusCard && doc.querySelector("#" + CSS.escape(kept.focusCard) + " summary")].some(function (el) {
       if (el) el.focus({ preventScroll: true }); // a folded-away element does not take it
       return !!el && doc.activeElement === el;
