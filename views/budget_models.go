@@ -109,6 +109,11 @@ func Money(amount int64, currency string) string {
 
 func budgetHref(planID string) string { return planHref(planID) + "/budget" }
 
+// budgetDayHref is the budget page showing the day's expenses.
+func budgetDayHref(planID string, day int) string {
+	return budgetHref(planID) + "?day=" + strconv.Itoa(day)
+}
+
 func expenseHref(planID, id string) string { return planHref(planID) + "/expenses/" + id }
 
 func contains(list []string, s string) bool {

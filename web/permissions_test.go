@@ -192,8 +192,9 @@ var accessTable = map[string]accessRow{
 	"DELETE /plans/:planId/removed-members/:memberId": {access: ownerOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "DELETE", Path: f.plan + "/removed-members/" + f.planRemoved}
 	})},
-	"GET /plans/:planId/edit":  {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/edit"} })},
-	"GET /plans/:planId/panel": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/panel?collection=" + f.colID} })},
+	"GET /plans/:planId/edit":   {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/edit"} })},
+	"GET /plans/:planId/header": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/header"} })},
+	"GET /plans/:planId/panel":  {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/panel?collection=" + f.colID} })},
 	"GET /plans/:planId/place-choices": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "GET", Path: f.plan + "/place-choices?query=Palace"}
 	})},

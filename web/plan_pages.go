@@ -425,30 +425,61 @@ const panelPageSize = 20
 // planPage gathers the plan page: members, the day asked for (?day=, default 1), the linked
 // collections with the first one's places, and the viewer's collections that can be linked.
 func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, error) {
-	ctx, userID := c.Request().Context(), caller(c).UserID
-	members, err := s.store.PlanMembers(ctx, userID, p.ID)
+	v, err := s.planHeaderView(c, p)
 	if err != nil {
 		return nil, err
 	}
-	dv, err := s.planDayView(c, p)
-	if err != nil {
+	if v.Day, err = s.planDayView(c, p); err != nil {
 		return nil, err
+	}
+	if !v.Guest { // linked collections are for members only
+		if err := s.loadPlacesPanel(c, &v, ""); err != nil {
+			return nil, err
+		}
+	}
+	return views.Plan(s.pageFor(c, p.Title), v), nil
+}
+
+// planHeaderView is what the plan page's header shows: the plan and its members.
+func (s *Server) planHeaderView(c echo.Context, p *planner.Plan) (views.PlanView, error) {
+	members, err := s.store.PlanMembers(c.Request().Context(), caller(c).UserID, p.ID)
+	if err != nil {
+		return views.PlanView{}, err
 	}
 	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
-		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Day: dv, Guest: caller(c).Guest}
+		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Guest: caller(c).Guest}
 	if p.Destination != nil {
 		v.Destination = p.Destination.Name
 	}
-	if v.Guest { // linked collections are for members only
-		return views.Plan(s.pageFor(c, p.Title), v), nil
-	}
-	linked, err := s.store.PlanCollections(ctx, userID, p.ID)
+	return v, nil
+}
+
+// planHeader answers the plan page's header, which reloads itself when the plan or its
+// members change.
+func (s *Server) planHeader(c echo.Context) error {
+	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
-		return nil, err
+		return err
+	}
+	v, err := s.planHeaderView(c, p)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.PlanHeader(v))
+}
+
+// loadPlacesPanel fills the places panel of v: the linked collections, the places of the one
+// chosen (the first when chosen is "" or no longer linked) and the viewer's collections that
+// can still be linked.
+func (s *Server) loadPlacesPanel(c echo.Context, v *views.PlanView, chosen string) error {
+	ctx, userID := c.Request().Context(), caller(c).UserID
+	linked, err := s.store.PlanCollections(ctx, userID, v.ID)
+	if err != nil {
+		return err
 	}
 	mine, _, err := s.store.Collections(ctx, userID, planner.Page{Size: planner.MaxPageSize}, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	isLinked := map[string]bool{}
 	for _, pc := range linked {
@@ -460,15 +491,19 @@ func (s *Server) planPage(c echo.Context, p *planner.Plan) (templ.Component, err
 			v.Linkable = append(v.Linkable, views.CollectionOption{ID: col.ID, Title: col.Title})
 		}
 	}
-	if len(linked) > 0 {
-		page := planner.Page{Size: panelPageSize}
-		places, hasNext, err := s.store.PlanCollectionPlaces(ctx, userID, p.ID, linked[0].CollectionID, page, collectionPlaceSorts["LATEST"], "")
-		if err != nil {
-			return nil, err
-		}
-		v.Panel = s.planPlacesView(p.ID, linked[0].CollectionID, places, hasNext, page)
+	if len(linked) == 0 {
+		return nil
 	}
-	return views.Plan(s.pageFor(c, p.Title), v), nil
+	if !isLinked[chosen] {
+		chosen = linked[0].CollectionID
+	}
+	page := planner.Page{Size: panelPageSize}
+	places, hasNext, err := s.store.PlanCollectionPlaces(ctx, userID, v.ID, chosen, page, collectionPlaceSorts["LATEST"], "")
+	if err != nil {
+		return err
+	}
+	v.Panel = s.planPlacesView(v.ID, chosen, places, hasNext, page)
+	return nil
 }
 
 // planDayView is the day of the plan page: the one asked for (?day=, default 1), read-only
@@ -488,15 +523,15 @@ func (s *Server) planDayView(c echo.Context, p *planner.Plan) (views.DayView, er
 	return v, err
 }
 
-// planPanel answers the side panel's places of the linked collection chosen in its menu.
+// planPanel answers the places panel with the places of the linked collection chosen in its
+// menu (?collection=; the first linked one when it is not linked). The menu takes only the
+// list from it; the panel's live reload takes all of it.
 func (s *Server) planPanel(c echo.Context) error {
-	planID, collectionID := c.Param("planId"), c.QueryParam("collection")
-	page := planner.Page{Size: panelPageSize}
-	places, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, planID, collectionID, page, collectionPlaceSorts["LATEST"], "")
-	if err != nil {
+	v := views.PlanView{ID: c.Param("planId")}
+	if err := s.loadPlacesPanel(c, &v, c.QueryParam("collection")); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, s.planPlacesPartial(planID, collectionID, places, hasNext, page))
+	return render(c, http.StatusOK, views.PlacesPanel(v))
 }
 
 // newPlanPage is the form that creates a plan: from today, three days by default.

@@ -190,6 +190,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.NicknamePath, s.nicknamePage, user)
 	s.page(http.MethodGet, views.LinkErrorPath, s.linkErrorPage)
 	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)
+	s.page(http.MethodGet, "/plans/:planId/header", s.planHeader, reader)
 	s.page(http.MethodGet, "/plans/:planId/panel", s.planPanel, user)
 	s.page(http.MethodGet, "/plans/:planId/place-choices", s.placeChoices, user)
 	s.page(http.MethodGet, "/plans/:planId/budget", s.budgetPage, reader)

@@ -523,4 +523,135 @@
     doc.addEventListener("htmx:sendError", unanswered);
     doc.addEventListener("htmx:timeout", unanswered);
   })();
+
+  // --- Live regions (issue 17) ---
+  // An element marked data-live-reload reloads part of the page when a live update arrives (its
+  // hx-trigger names sse: events): itself, or — with hx-target and hx-select-oob — several
+  // regions of the page from one answer. A reload never takes away what the viewer is in the
+  // middle of. A region in use is left as it is: one holding the focused field, a form with
+  // something typed or chosen in it (a field whose value is not the one the page gave it), an
+  // opened <details> or <dialog> (an editor, a menu), or something being dragged
+  // ([data-dragging]). The reload is made again once the viewer is done with it: the focus
+  // leaves, the form is sent or reset, the editor closes, the drag ends. A live region inside a
+  // closed dialog does not reload at all (opening the dialog loads it afresh). Other regions of
+  // the same answer are swapped as usual, and the focus on a button or link that a swap
+  // replaced goes to its counterpart in the new content. A reload that fails shows the server's
+  // message in #flash.
+  (function () {
+    var held = new Map(); // element that reloads → { type: its live event, regions: the regions left as they were }
+    var swapping = null; // the live reload whose answer is being swapped, for its out-of-band regions
+
+    function isField(el) {
+      if (!(el instanceof HTMLElement)) return false;
+      if (el.isContentEditable || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+      return el instanceof HTMLInputElement && !/^(button|submit|reset|hidden|image)$/.test(el.type);
+    }
+    function changed(field) {
+      if (field instanceof HTMLSelectElement) {
+        var options = Array.prototype.slice.call(field.options);
+        if (field.multiple) return options.some(function (o) { return o.selected !== o.defaultSelected; });
+        var given = options.findIndex(function (o) { return o.defaultSelected; });
+        return options.length > 0 && field.selectedIndex !== Math.max(given, 0);
+      }
+      if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) return field.checked !== field.defaultChecked;
+      return (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && field.value !== field.defaultValue;
+    }
+    function inUse(region) {
+      var active = doc.activeElement;
+      if (isField(active) && region.contains(active)) return true;
+      if (region.querySelector("details[open], dialog[open], [data-dragging]")) return true;
+      return Array.prototype.some.call(region.querySelectorAll("form"), function (f) {
+        return Array.prototype.some.call(f.elements, changed);
+      });
+    }
+
+    // The focus on something a swap replaces goes, once swapped, to the element of the region's
+    // new content that reads and acts the same (htmx itself keeps the focus of elements with ids).
+    function focusKey(el) {
+      return [el.tagName, el.getAttribute("aria-label"), el.textContent.trim(), el.getAttribute("href"),
+        el.getAttribute("hx-get"), el.getAttribute("hx-post"), el.getAttribute("hx-patch"), el.getAttribute("hx-delete")].join("|");
+    }
+    function keepFocus(region) {
+      var active = doc.activeElement;
+      if (!(active instanceof HTMLElement) || active === doc.body || !region.id || !region.contains(active)) return;
+      var id = region.id, key = focusKey(active);
+      setTimeout(function () {
+        if (doc.activeElement && doc.activeElement !== doc.body) return; // still focused, or moved on
+        var fresh = doc.getElementById(id);
+        var match = fresh && Array.prototype.find.call(fresh.querySelectorAll("a[href], button, summary, [tabindex]"), function (el) {
+          return focusKey(el) === key;
+        });
+        if (match) match.focus({ preventScroll: true });
+      }, 0);
+    }
+
+    function hold(elt, type, region) {
+      var h = held.get(elt) || { type: type, regions: [] };
+      if (h.regions.indexOf(region) < 0) h.regions.push(region);
+      held.set(elt, h);
+    }
+    function release() {
+      held.forEach(function (h, elt) {
+        if (!elt.isConnected) {
+          held.delete(elt);
+          return;
+        }
+        if (h.regions.some(function (r) { return r.isConnected && inUse(r); })) return;
+        held.delete(elt);
+        window.htmx.trigger(elt, h.type);
+      });
+    }
+    var releasing = 0;
+    function releaseSoon() {
+      if (held.size && !releasing) {
+        releasing = setTimeout(function () {
+          releasing = 0;
+          release();
+        }, 0);
+      }
+    }
+    ["focusout", "change", "reset", "toggle", "close", "dragend", "pointerup", "pointercancel", "htmx:afterSettle"].forEach(function (type) {
+      doc.addEventListener(type, releaseSoon, true);
+    });
+
+    function liveElt(d) {
+      var elt = d && d.requestConfig ? d.requestConfig.elt : d && d.elt;
+      return elt instanceof Element && elt.hasAttribute("data-live-reload") ? elt : null;
+    }
+    doc.addEventListener("htmx:confirm", function (evt) {
+      var elt = liveElt(evt.detail);
+      if (elt && elt.closest("dialog:not([open])")) evt.preventDefault();
+    });
+    doc.addEventListener("htmx:beforeSwap", function (evt) {
+      var d = evt.detail, elt = liveElt(d);
+      swapping = null;
+      if (!elt) return;
+      if (d.isError) {
+        d.selectOverride = "unset"; // the whole message, not the region's part of it
+        return;
+      }
+      var ev = d.requestConfig.triggeringEvent;
+      var type = ev ? ev.type : "";
+      if (type && inUse(d.target)) {
+        d.shouldSwap = false;
+        hold(elt, type, d.target);
+        return;
+      }
+      swapping = { elt: elt, type: type };
+      keepFocus(d.target);
+    });
+    doc.addEventListener("htmx:oobBeforeSwap", function (evt) {
+      var target = evt.detail.target;
+      if (!swapping || !(target instanceof Element)) return;
+      if (swapping.type && inUse(target)) {
+        evt.detail.shouldSwap = false;
+        hold(swapping.elt, swapping.type, target);
+        return;
+      }
+      keepFocus(target);
+    });
+    doc.addEventListener("htmx:afterSwap", function () {
+      swapping = null;
+    });
+  })();
 })();

@@ -436,14 +436,21 @@
       return;
     }
     dragged = placeOf(item);
+    item.setAttribute("data-dragging", ""); // the places panel's live reload waits for the drop (app.js)
     evt.dataTransfer.effectAllowed = "copy";
     evt.dataTransfer.setData("text/plain", dragged.name);
   });
   doc.addEventListener("dragend", function () {
     dragged = null;
     highlight(null);
+    notDragging();
     replayHeldRefresh();
   });
+  function notDragging() {
+    doc.querySelectorAll("[data-dragging]").forEach(function (el) {
+      el.removeAttribute("data-dragging");
+    });
+  }
 
   // A live refresh of #day while a place is being dragged would move the day under the
   // pointer: it is held, and made once the drag ends.
@@ -489,6 +496,7 @@
     if (touch) touch.ghost.remove();
     touch = null;
     highlight(null);
+    notDragging();
   }
   function moveGhost(x, y) {
     touch.ghost.style.transform = "translate(" + (x - 24) + "px," + (y - 48) + "px)";
@@ -512,6 +520,7 @@
       ghost.textContent = item.getAttribute("data-place-name");
       doc.body.appendChild(ghost);
       touch = { place: placeOf(item), ghost: ghost, id: p.id };
+      item.setAttribute("data-dragging", "");
       moveGhost(p.x, p.y);
       if (navigator.vibrate) navigator.vibrate(15);
     }, LONG_PRESS_MS);
