@@ -503,7 +503,8 @@ func TestPagesEditTheVersionTheyShow(t *testing.T) {
 		Header: map[string]string{"Accept": "text/html", "HX-Request": "true", "Sec-Fetch-Site": "same-origin",
 			"Content-Type": "application/x-www-form-urlencoded", "If-Match": `"1"`}})
 	body := html.UnescapeString(string(stale.Body))
-	if stale.Status != http.StatusPreconditionFailed || !strings.Contains(body, "Someone changed this block while you were editing") ||
+	if stale.Status != http.StatusPreconditionFailed || !strings.Contains(body, "Ben changed this block while you were editing") ||
+		!strings.Contains(body, "data-keep-mine") || !strings.Contains(body, `data-theirs-memo="Ben's memo"`) ||
 		!strings.Contains(body, "Day 1, 10:30–11:30") || !strings.Contains(body, "Ben's memo") || strings.Contains(body, "PRECONDITION_FAILED") {
 		t.Fatalf("stale edit: %d %s", stale.Status, body)
 	}
