@@ -165,7 +165,7 @@ func (s *Server) reissue(c echo.Context) error {
 		return planner.Errorf(planner.CodeInvalidToken, "A refresh token is required (cookie or body).")
 	}
 	secret, hash := auth.NewRefreshToken()
-	u, session, err := s.store.RotateRefreshToken(c.Request().Context(), auth.HashRefreshToken(presented), hash, time.Now().Add(auth.RefreshTTL))
+	u, session, err := s.store.RotateRefreshToken(c.Request().Context(), auth.HashRefreshToken(presented), hash, time.Now().Add(auth.RefreshTTL), s.cfg.RefreshReuseGrace)
 	if err != nil {
 		if planner.ErrorCode(err) == planner.CodeInvalidToken {
 			c.SetCookie(s.cookie(refreshCookie, "", -1))

@@ -59,7 +59,8 @@ func newTestAppWith(t testing.TB, deps func(*Deps), mutate ...func(*Config)) *te
 	// The listener comes first, so that the server knows its own base URL.
 	a.http = httptest.NewUnstartedServer(nil)
 	t.Cleanup(a.http.Close)
-	cfg := Config{Env: "test", BaseURL: "http://" + a.http.Listener.Addr().String(), DevLogin: true, SignInRate: 1000, SignInBurst: 1000}
+	cfg := Config{Env: "test", BaseURL: "http://" + a.http.Listener.Addr().String(), DevLogin: true, SignInRate: 1000, SignInBurst: 1000,
+		RefreshReuseGrace: 30 * time.Second} // REFRESH_REUSE_GRACE's default
 	for _, m := range mutate {
 		m(&cfg)
 	}

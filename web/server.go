@@ -37,6 +37,9 @@ type Config struct {
 	SignInBurst int
 	// BodyLimit caps request bodies, e.g. "64KiB" (the default, see DefaultBodyLimit).
 	BodyLimit string
+	// RefreshReuseGrace is how long after its rotation a refresh token is still exchanged
+	// (parallel refreshes; REFRESH_REUSE_GRACE, API-additions §3); after it, a replay.
+	RefreshReuseGrace time.Duration
 	// CORSOrigins are front-end origins (scheme://host:port) allowed to call the API from
 	// the browser with credentials; their unsafe requests also pass the CSRF check.
 	CORSOrigins []string
@@ -70,7 +73,7 @@ type Store interface {
 	ClaimPictureUpload(ctx context.Context, key string) (userID string, err error)
 	WithdrawUser(ctx context.Context, userID, reason string) error
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error)
-	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, string, error)
+	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time, grace time.Duration) (*planner.User, string, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
 	RevokeSession(ctx context.Context, userID, session string) error
 	SessionRevoked(ctx context.Context, userID, session string) (bool, error)

@@ -176,6 +176,7 @@ func TestReplayedRefreshTokenRevokesTheAccessTokens(t *testing.T) {
 	if got := b.meStatus(rotated); got != http.StatusOK {
 		t.Fatalf("rotated token: %d", got)
 	}
+	a.pastRefreshGrace(t)
 	a.do(req{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": refresh}}).
 		problem(t, http.StatusUnauthorized, "INVALID_TOKEN")
 	for _, tok := range []string{access, rotated} {

@@ -48,6 +48,9 @@ type config struct {
 	// StatementTimeout bounds every statement a request runs (DATABASE_STATEMENT_TIMEOUT,
 	// default 10s; 0 turns it off): a stuck database answers 503 instead of holding requests.
 	StatementTimeout time.Duration
+	// RefreshReuseGrace (REFRESH_REUSE_GRACE, default 30s, 0: none): how long a rotated
+	// refresh token is still exchanged, for parallel refreshes.
+	RefreshReuseGrace time.Duration
 	// Routing: OSRM servers for driving (OSRM_URL) and walking (OSRM_WALK_URL, optional); none
 	// gives offline estimates.
 	OSRMURL, OSRMWalkURL string
@@ -92,6 +95,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if c.Addr == "" {
 		c.Addr = ":8080"
+	}
+	c.RefreshReuseGrace = 30 * time.Second
+	if v := getenv("REFRESH_REUSE_GRACE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 || d > 10*time.Minute {
+			return c, fmt.Errorf("REFRESH_REUSE_GRACE must be a duration from 0 to 10m such as 30s, not %q", v)
+		}
+		c.RefreshReuseGrace = d
 	}
 	c.StatementTimeout = 10 * time.Second
 	if v := getenv("DATABASE_STATEMENT_TIMEOUT"); v != "" {

@@ -94,11 +94,16 @@ func TestConfig(t *testing.T) {
 	if c, _ := loadConfig(env(nil)); c.LLM != nil {
 		t.Error("no LLM unless configured")
 	}
+	for v, want := range map[string]time.Duration{"": 30 * time.Second, "0": 0, "2m": 2 * time.Minute} {
+		if c, err := loadConfig(env(map[string]string{"REFRESH_REUSE_GRACE": v})); err != nil || c.RefreshReuseGrace != want {
+			t.Errorf("REFRESH_REUSE_GRACE=%q: %v, %v; want %v", v, c.RefreshReuseGrace, err, want)
+		}
+	}
 	c, _ = loadConfig(env(map[string]string{"STREAM_LIMIT": "500", "STREAM_LIMIT_PER_USER": "4", "STREAM_LIMIT_PER_ADDRESS": "20"}))
 	if c.StreamLimit != 500 || c.StreamLimitPerUser != 4 || c.StreamLimitPerAddress != 20 {
 		t.Errorf("stream limits: %d %d %d", c.StreamLimit, c.StreamLimitPerUser, c.StreamLimitPerAddress)
 	}
-	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"OSRM_WALK_URL": "https://foot.example"},
+	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
 		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},

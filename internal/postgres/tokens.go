@@ -30,10 +30,12 @@ func (db *DB) CreateRefreshToken(ctx context.Context, userID string, hash []byte
 var errInvalidRefresh = planner.Errorf(planner.CodeInvalidToken, "The refresh token is not valid; sign in again.")
 
 // RotateRefreshToken exchanges a refresh token for a new one in the same family and returns
-// the user and the family (the sign-in session). A token that was already rotated or revoked
-// is a replay: the whole family is revoked (so the thief's and the victim's copies both stop
-// working, access tokens included) and INVALID_TOKEN returned.
-func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time) (*planner.User, string, error) {
+// the user and the family (the sign-in session). A token rotated less than grace ago (several
+// tabs or parallel requests refreshing at once, API-additions §3) is exchanged too, for another
+// new token of the family. A token rotated longer ago, or revoked, is a replay: the whole family
+// is revoked (so the thief's and the victim's copies both stop working, access tokens included)
+// and INVALID_TOKEN returned.
+func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time, grace time.Duration) (*planner.User, string, error) {
 	var (
 		user   planner.User
 		family string
@@ -46,11 +48,13 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 			ExpiresAt time.Time  `db:"expires_at"`
 			RotatedAt *time.Time `db:"rotated_at"`
 			RevokedAt *time.Time `db:"revoked_at"`
+			InGrace   bool       `db:"in_grace"`
 		}
 		// FOR UPDATE serialises two concurrent uses of one token: the second sees it rotated.
 		err := tx.GetContext(ctx, &t, `
-			SELECT family_id, user_id, expires_at, rotated_at, revoked_at
-			FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, oldHash)
+			SELECT family_id, user_id, expires_at, rotated_at, revoked_at,
+			       COALESCE(rotated_at > now() - make_interval(secs => $2), false) AS in_grace
+			FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, oldHash, grace.Seconds())
 		if errors.Is(err, sql.ErrNoRows) {
 			return errInvalidRefresh
 		}
@@ -58,7 +62,7 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 			return err
 		}
 		family = t.FamilyID
-		if t.RotatedAt != nil || t.RevokedAt != nil {
+		if t.RevokedAt != nil || t.RotatedAt != nil && !t.InGrace {
 			replay = true
 			_, err := tx.ExecContext(ctx, `
 				UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, t.FamilyID)
@@ -73,7 +77,8 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 			}
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE refresh_tokens SET rotated_at = now() WHERE token_hash = $1`, oldHash); err != nil {
+		// Within the grace the token keeps its first rotation time: the grace does not grow.
+		if _, err := tx.ExecContext(ctx, `UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, now()) WHERE token_hash = $1`, oldHash); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `
