@@ -192,14 +192,19 @@ func (b *browser) clearField(t *testing.T, css string) {
 
 // awaitRequests runs the actions and waits until htmx has finished the requests they make,
 // listed as "verb path" (such as "post /plans/x/blocks"; the request may add a query string):
-// for each, one htmx:afterRequest, which htmx fires once it has handled the answer, swap
-// included. So what the answer should have done can be checked at once. It fails the test
-// when one of the requests failed. The page must not navigate meanwhile.
+// for each, one request sent and ended once htmx has handled its answer, swap included. So
+// what the answer should have done can be checked at once. It fails the test when one of the
+// requests failed. The page must not navigate meanwhile.
 func (b *browser) awaitRequests(t *testing.T, requests []string, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	b.idle(t)
+	// A request is matched when htmx sends it (htmx:beforeSend, dispatched on its element while
+	// that is still in the page) and counted done when its XMLHttpRequest has ended, after htmx
+	// handled the answer (loadend follows the load handler htmx swaps in). Listening for
+	// htmx:afterRequest instead misses requests whose element a live refresh replaced meanwhile:
+	// htmx then dispatches it on a detached element, which never reaches the document.
 	eval[chromedp.Void](t, b, fmt.Sprintf(`(() => {
-		const w = window.e2eAwait = {want: %s, failed: []};
+		const w = window.e2eAwait = {want: %s, pending: 0, failed: []};
 		const h = e => {
 			const d = e.detail, verb = ((d.requestConfig || {}).verb || "").toLowerCase(), path = (d.pathInfo || {}).requestPath || "";
 			const i = w.want.findIndex(r => {
@@ -208,13 +213,17 @@ func (b *browser) awaitRequests(t *testing.T, requests []string, what string, ac
 			});
 			if (i < 0) return;
 			const r = w.want.splice(i, 1)[0];
-			if (!d.successful) w.failed.push(r + ": " + (d.xhr ? d.xhr.status + " " + d.xhr.responseText.slice(0, 300) : "no answer"));
-			if (!w.want.length) document.removeEventListener("htmx:afterRequest", h);
+			w.pending++;
+			d.xhr.addEventListener("loadend", () => {
+				w.pending--;
+				if (!(d.xhr.status >= 200 && d.xhr.status < 400)) w.failed.push(r + ": " + (d.xhr.status ? d.xhr.status + " " + d.xhr.responseText.slice(0, 300) : "no answer"));
+			});
+			if (!w.want.length) document.removeEventListener("htmx:beforeSend", h);
 		};
-		document.addEventListener("htmx:afterRequest", h);
+		document.addEventListener("htmx:beforeSend", h);
 	})()`, jsValue(requests)))
 	b.do(t, what, actions...)
-	b.waitUntil(t, fmt.Sprintf("htmx to finish %q after %s", requests, what), `window.e2eAwait.want.length === 0`)
+	b.waitUntil(t, fmt.Sprintf("htmx to finish %q after %s", requests, what), `window.e2eAwait.want.length === 0 && window.e2eAwait.pending === 0`)
 	if failed := eval[[]string](t, b, `window.e2eAwait.failed`); len(failed) > 0 {
 		t.Fatalf("%s: %s: requests failed: %q", b.name, what, failed)
 	}
