@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -23,10 +21,7 @@ func TestActivityPanel(t *testing.T) {
 	for i, scr := range []screen{phone, desktop} {
 		t.Run(scr.name, func(t *testing.T) {
 			ana, ben := newBrowser(t, "ana-"+scr.name, chromium), newBrowser(t, "ben-"+scr.name, chromium)
-			s := &shell{t: t, srv: srv, scr: scr, axeJS: axe, ana: ana, guest: ben, shots: filepath.Join(artifactsDir(), "activity", scr.name)}
-			if err := os.MkdirAll(s.shots, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			s := newShell(t, srv, scr, axe, ana, ben, "activity")
 			s.size(t, ana)
 			s.size(t, ben)
 			defer func() {
@@ -38,9 +33,7 @@ func TestActivityPanel(t *testing.T) {
 				b  *browser
 				id string
 			}{{ana, "demo-ana"}, {ben, "demo-ben"}} {
-				who.b.do(t, "open /login", chromedp.Navigate(srv.base+"/login"))
-				who.b.click(t, fmt.Sprintf(`form[action="/dev/auth/login"]:has(input[name="provider_id"][value=%s]) button[type="submit"]`, js(who.id)))
-				who.b.waitPath(t, `^/home$`)
+				devSignIn(t, who.b, srv.base, who.id)
 			}
 			plans := getJSON[struct {
 				Contents []struct {

@@ -190,6 +190,15 @@ func (b *browser) clearField(t *testing.T, css string) {
 	}
 }
 
+// devSignIn signs the browser in as the user with providerID through the dev sign-in form
+// (the demo users' buttons), landing on /home.
+func devSignIn(t *testing.T, b *browser, base, providerID string) {
+	t.Helper()
+	b.do(t, "open /login", chromedp.Navigate(base+"/login"))
+	b.click(t, fmt.Sprintf(`form[action="/dev/auth/login"]:has(input[name="provider_id"][value=%s]) button[type="submit"]`, js(providerID)))
+	b.waitPath(t, `^/home$`)
+}
+
 // awaitRequests runs the actions and waits until htmx has finished the requests they make,
 // listed as "verb path" (such as "post /plans/x/blocks"; the request may add a query string):
 // for each, one request sent and ended once htmx has handled its answer, swap included. So

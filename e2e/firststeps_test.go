@@ -44,9 +44,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	}()
 
 	phone.emulate(t, ana)
-	ana.do(t, "open /login", chromedp.Navigate(srv.base+"/login"))
-	ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-	ana.waitPath(t, `^/home$`)
+	devSignIn(t, ana, srv.base, "demo-ana")
 	ana.do(t, "open /plans/new", chromedp.Navigate(srv.base+"/plans/new"))
 	ana.waitPath(t, `^/plans/new$`)
 

@@ -44,9 +44,7 @@ func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
 	}
 
 	s.step("Ana has a plan with a lunch block and sends Mina an invite link", func(t *testing.T) {
-		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		ana.waitPath(t, `^/home$`)
+		devSignIn(t, ana, base, "demo-ana")
 		colID, cps := newCollectionWith(t, ana, "Lunch ideas", palace, market)
 		start := time.Now().AddDate(0, 1, 0)
 		planID = sendJSON[struct {

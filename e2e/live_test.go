@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -40,10 +38,7 @@ func TestEverythingLive(t *testing.T) {
 	for i, scr := range []screen{phone, desktop} {
 		t.Run(scr.name, func(t *testing.T) {
 			ana, ben := newBrowser(t, "ana-"+scr.name, chromium), newBrowser(t, "ben-"+scr.name, chromium)
-			sh := &shell{t: t, srv: srv, scr: scr, axeJS: axe, ana: ana, guest: ben, shots: filepath.Join(artifactsDir(), "live", scr.name)}
-			if err := os.MkdirAll(sh.shots, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			sh := newShell(t, srv, scr, axe, ana, ben, "live")
 			s := &scenario{t: t, srv: srv, browsers: []*browser{ana, ben}}
 			base := srv.base
 			var planID, link string
@@ -56,9 +51,7 @@ func TestEverythingLive(t *testing.T) {
 					id string
 				}{{ana, "demo-ana"}, {ben, "demo-ben"}} {
 					sh.size(t, who.b)
-					who.b.do(t, "open /login", chromedp.Navigate(base+"/login"))
-					who.b.click(t, fmt.Sprintf(`form[action="/dev/auth/login"]:has(input[name="provider_id"][value=%s]) button[type="submit"]`, js(who.id)))
-					who.b.waitPath(t, `^/home$`)
+					devSignIn(t, who.b, base, who.id)
 				}
 				planID = sendJSON[struct {
 					PlanID string `json:"plan_id"`

@@ -64,16 +64,21 @@ func TestEveryPageFitsTheScreen(t *testing.T) {
 	axe := axeSource(t)
 	for _, scr := range []screen{phone, desktop, smallPhone, tablet} {
 		t.Run(scr.name, func(t *testing.T) {
-			s := &shell{t: t, srv: srv, scr: scr, axeJS: axe,
-				ana:   newBrowser(t, "ana-"+scr.name, chromium),
-				guest: newBrowser(t, "guest-"+scr.name, chromium),
-				shots: filepath.Join(artifactsDir(), "shell", scr.name)}
-			if err := os.MkdirAll(s.shots, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			s := newShell(t, srv, scr, axe, newBrowser(t, "ana-"+scr.name, chromium), newBrowser(t, "guest-"+scr.name, chromium), "shell")
 			s.run()
 		})
 	}
+}
+
+// newShell is a run at one screen size with its two browsers; its screenshots go to
+// e2e/artifacts/<run>/<dir>/<size>/.
+func newShell(t *testing.T, srv *server, scr screen, axe string, ana, guest *browser, dir string) *shell {
+	t.Helper()
+	s := &shell{t: t, srv: srv, scr: scr, axeJS: axe, ana: ana, guest: guest, shots: filepath.Join(artifactsDir(), dir, scr.name)}
+	if err := os.MkdirAll(s.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // size sets the browser's viewport to the screen.
@@ -117,9 +122,7 @@ func (s *shell) run() {
 	})
 
 	s.step("Ana signs in", func(t *testing.T) {
-		s.ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		s.ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		s.ana.waitPath(t, `^/home$`)
+		devSignIn(t, s.ana, base, "demo-ana")
 	})
 
 	var collection, place, plan string

@@ -73,9 +73,7 @@ func TestPickerDiscussion(t *testing.T) {
 	}
 
 	s.step("Ana has a plan with a block of three candidates; Ben joins it and gives an opinion", func(t *testing.T) {
-		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		ana.waitPath(t, `^/home$`)
+		devSignIn(t, ana, base, "demo-ana")
 		var placeIDs []string
 		for _, q := range []string{palace, market, tower, "Bukchon Hanok Village"} {
 			found := getJSON[[]placeJSON](t, ana, "/places/search?query="+strings.ReplaceAll(q, " ", "+"))
@@ -102,9 +100,7 @@ func TestPickerDiscussion(t *testing.T) {
 		invite := sendJSON[struct {
 			URL string `json:"url"`
 		}](t, ana, "POST", "/plans/"+planID+"/invitations", nil).URL
-		ben.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ben.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ben"]) button[type="submit"]`)
-		ben.waitPath(t, `^/home$`)
+		devSignIn(t, ben, base, "demo-ben")
 		ben.do(t, "open the invite link", chromedp.Navigate(invite))
 		ben.waitPath(t, `^/plans/[^/]+$`)
 		sendJSON[pickerOpinionJSON](t, ben, "POST", "/plans/"+planID+"/blocks/"+cands[palace]+"/opinions",

@@ -141,9 +141,7 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 	}
 
 	s.step("Ana signs in and has a plan with a linked collection", func(t *testing.T) {
-		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		ana.waitPath(t, `^/home$`)
+		devSignIn(t, ana, base, "demo-ana")
 		var cps []string
 		colID, cps = newCollectionWith(t, ana, "Phone picks", palace, market)
 		start := time.Now().AddDate(0, 2, 0)

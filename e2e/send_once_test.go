@@ -110,9 +110,7 @@ func TestCreatesHappenOnce(t *testing.T) {
 	const create = `form[action="/collections"] button[type="submit"]`
 
 	s.step("Ana signs in", func(t *testing.T) {
-		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		ana.waitPath(t, `^/home$`)
+		devSignIn(t, ana, base, "demo-ana")
 	})
 
 	s.step("a double click on Create collection makes one collection", func(t *testing.T) {

@@ -162,9 +162,7 @@ func TestTripPlanningTogether(t *testing.T) {
 	var collectionID, planID, timeBlockID, inviteURL string
 
 	s.step("Ana signs in with dev sign-in", func(t *testing.T) {
-		ana.do(t, "open /login", chromedp.Navigate(base+"/login"))
-		ana.click(t, `form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-ana"]) button[type="submit"]`)
-		ana.waitPath(t, `^/home$`)
+		devSignIn(t, ana, base, "demo-ana")
 		if got := eval[string](t, ana, textOf(`header a[title="Profile"]`)); !strings.Contains(got, "Ana") {
 			t.Errorf("the header's profile link says %q, want Ana's nickname", got)
 		}

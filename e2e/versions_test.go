@@ -37,9 +37,7 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 	s.step("Ana has a plan with a free-time block and a lunch, and Ben joins it", func(t *testing.T) {
 		for _, b := range []*browser{ana, ben} {
 			desktop.emulate(t, b)
-			b.do(t, "open /login", chromedp.Navigate(base+"/login"))
-			b.click(t, fmt.Sprintf(`form[action="/dev/auth/login"]:has(input[name="provider_id"][value="demo-%s"]) button[type="submit"]`, b.name))
-			b.waitPath(t, `^/home$`)
+			devSignIn(t, b, base, "demo-"+b.name)
 		}
 		start := time.Now().AddDate(0, 3, 0)
 		plan := sendJSON[struct {
