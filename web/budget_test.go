@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -69,6 +70,37 @@ func TestBudgetMaths(t *testing.T) {
 	if _, err := a.db.Exec(`INSERT INTO expense_items (id, expense_id, name, cost, position)
 		VALUES ('additional_item_00001', 'additional_expense_01', 'taxi', 7000, 0)`); err != nil {
 		t.Fatal(err)
+	}
+
+	// The day's expense groups: a block's candidates are the unselected ones' expenses
+	// (API-additions §3), candidate_count counts them all.
+	cost := func(e expenseJSON) int64 {
+		var n int64
+		for _, it := range e.Items {
+			n += it.Cost
+		}
+		return n
+	}
+	groups := map[string]string{}
+	for _, g := range f.expenses(t, "1") {
+		if g.Type != "BLOCK" {
+			continue
+		}
+		line := fmt.Sprintf("%s %d selected=", g.BlockStatus, *g.CandidateCount)
+		if g.Selected != nil {
+			line += fmt.Sprint(cost(*g.Selected))
+		}
+		line += " others="
+		for _, e := range *g.Candidates {
+			line += fmt.Sprint(cost(e), ",")
+		}
+		groups[g.TimeBlockID] = line
+	}
+	for id, want := range map[string]string{direct.TimeBlockID: "DIRECT 1 selected=15000 others=",
+		pending.TimeBlockID: "PENDING 2 selected= others=8000,12000,", fixed.TimeBlockID: "FIXED 2 selected=3000 others=9000,"} {
+		if groups[id] != want {
+			t.Errorf("expense group of %s: %q, want %q", id, groups[id], want)
+		}
 	}
 
 	b := f.budget(t)

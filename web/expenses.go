@@ -55,7 +55,7 @@ type expenseGroupJSON struct {
 	Type           string         `json:"type"`
 	BlockStatus    string         `json:"block_status,omitempty"`
 	CandidateCount *int           `json:"candidate_count,omitempty"`
-	Candidates     *[]expenseJSON `json:"candidates,omitempty"` // BLOCK groups only (then never null)
+	Candidates     *[]expenseJSON `json:"candidates,omitempty"` // BLOCK groups only (then never null): the unselected
 	Selected       *expenseJSON   `json:"selected"`
 }
 
@@ -66,11 +66,15 @@ func (s *Server) toExpenseGroupJSON(g *planner.ExpenseGroup) expenseGroupJSON {
 		out.Selected = &e
 	}
 	if g.Kind == planner.ExpenseBlock {
+		// candidate_count counts all the block's place candidates; candidates lists the
+		// expenses of those not selected (API-additions §3), the selected one is selected.
 		n := len(g.Candidates)
 		out.TimeBlockID, out.BlockStatus, out.CandidateCount = g.TimeBlockID, string(g.Status), &n
-		list := make([]expenseJSON, n)
+		list := make([]expenseJSON, 0, n)
 		for i := range g.Candidates {
-			list[i] = s.toExpenseJSON(&g.Candidates[i])
+			if g.Selected == nil || g.Candidates[i].ID != g.Selected.ID {
+				list = append(list, s.toExpenseJSON(&g.Candidates[i]))
+			}
 		}
 		out.Candidates = &list
 	}
