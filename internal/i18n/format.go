@@ -1,0 +1,66 @@
+package i18n
+
+import (
+	"strconv"
+	"time"
+
+	"golang.org/x/text/message"
+)
+
+var weekdaysKo = [...]string{"일", "월", "화", "수", "목", "금", "토"}
+
+// Date is a day as people write it: "11월 27일 (금)", "Fri 27 Nov".
+func (l *Localizer) Date(t time.Time) string {
+	if l.lang == Korean {
+		return strconv.Itoa(int(t.Month())) + "월 " + strconv.Itoa(t.Day()) + "일 (" + weekdaysKo[t.Weekday()] + ")"
+	}
+	return t.Format("Mon 2 Jan")
+}
+
+// DateYear is Date with the year: "2026년 11월 27일 (금)", "Fri 27 Nov 2026".
+func (l *Localizer) DateYear(t time.Time) string {
+	if l.lang == Korean {
+		return strconv.Itoa(t.Year()) + "년 " + l.Date(t)
+	}
+	return t.Format("Mon 2 Jan 2006")
+}
+
+// Clock is a time of day given as "15:04": "오후 3:04", "3:04 PM"; anything else as given.
+func (l *Localizer) Clock(hhmm string) string {
+	t, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		return hhmm
+	}
+	if l.lang == Korean {
+		half := "오전 "
+		if t.Hour() >= 12 {
+			half = "오후 "
+		}
+		return half + t.Format("3:04")
+	}
+	return t.Format("3:04 PM")
+}
+
+// Ago is how long before now t was, in words: "방금", "3분 전", "2 hours ago"; after a week
+// the date.
+func (l *Localizer) Ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return l.T("time.just_now")
+	case d < time.Hour:
+		return l.T("time.minutes_ago", "Count", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return l.T("time.hours_ago", "Count", int(d/time.Hour))
+	case d < 48*time.Hour:
+		return l.T("time.yesterday")
+	case d < 7*24*time.Hour:
+		return l.T("time.days_ago", "Count", int(d/(24*time.Hour)))
+	}
+	return l.Date(t)
+}
+
+// Number is n with the language's digit grouping: "12,500".
+func (l *Localizer) Number(n int64) string {
+	return message.NewPrinter(l.lang.Tag()).Sprint(n)
+}
