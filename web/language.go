@@ -2,25 +2,65 @@ package web
 
 import (
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
+
+	"tripplan/internal/i18n"
 )
 
-// languages are the languages answers come in (API-additions §4), English first: the default.
-var languages = language.NewMatcher([]language.Tag{language.English, language.Korean})
+// languageCookie keeps a browser's choice of language: a guest's, and a signed-in user's on
+// this browser (the user's setting is kept with the account too).
+const languageCookie = "lang"
 
-// answerLanguage is the language of an answer that holds words for people: "ko" when the
-// request's Accept-Language prefers Korean to English, else "en". It names it in
-// Content-Language and varies the answer on Accept-Language.
-func answerLanguage(c echo.Context) string {
-	h := c.Response().Header()
-	h.Add("Vary", "Accept-Language")
-	lang := "en"
-	// A malformed header counts as none: English.
-	if tags, _, err := language.ParseAcceptLanguage(c.Request().Header.Get("Accept-Language")); err == nil && len(tags) > 0 {
-		if _, i, conf := languages.Match(tags...); i == 1 && conf != language.No {
-			lang = "ko"
+const languageKey = "language"
+
+// language is the request's language (API-additions §4): the signed-in user's setting, else
+// the browser's language cookie, else the first of Accept-Language that Tripplan speaks,
+// else English. It is worked out once per request; the setting costs one read of the user.
+func (s *Server) language(c echo.Context) i18n.Lang {
+	if l, ok := c.Get(languageKey).(i18n.Lang); ok {
+		return l
+	}
+	r := c.Request()
+	var setting, cookie string
+	if p := caller(c); p != nil && !p.Guest {
+		if u, err := s.store.User(r.Context(), p.UserID); err == nil && u.Language != nil {
+			setting = *u.Language
 		}
 	}
-	h.Set("Content-Language", lang)
-	return lang
+	if ck, err := r.Cookie(languageCookie); err == nil {
+		cookie = ck.Value
+	}
+	l := i18n.Choose(setting, cookie, r.Header.Get("Accept-Language"))
+	c.Set(languageKey, l)
+	return l
+}
+
+// answerLanguage is the language of an answer that holds words for people, named in
+// Content-Language; the answer varies with Accept-Language and the cookie.
+func (s *Server) answerLanguage(c echo.Context) i18n.Lang {
+	l := s.language(c)
+	h := c.Response().Header()
+	h.Add("Vary", "Accept-Language")
+	h.Set("Content-Language", string(l))
+	return l
+}
+
+// speak gives pages their language: the request's context carries its localizer for the
+// templates (i18n.T(ctx, …)). JSON requests work theirs out only when an answer holds words.
+func (s *Server) speak(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if negotiate(c.Request()) != asJSON {
+			l := s.answerLanguage(c)
+			c.SetRequest(c.Request().WithContext(i18n.With(c.Request().Context(), i18n.For(l))))
+		}
+		return next(c)
+	}
+}
+
+// setLanguageCookie remembers a browser's language for a year; nil forgets it.
+func (s *Server) setLanguageCookie(c echo.Context, lang *string) {
+	if lang == nil {
+		c.SetCookie(s.cookie(languageCookie, "", -1))
+		return
+	}
+	c.SetCookie(s.cookie(languageCookie, *lang, 365*24*60*60))
 }

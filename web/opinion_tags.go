@@ -29,7 +29,7 @@ func (s *Server) listOpinionTags(c echo.Context) error {
 			return v.Err()
 		}
 	}
-	lang := answerLanguage(c)
+	lang := string(s.answerLanguage(c))
 	out := make([]opinionTagJSON, len(tags))
 	for i, t := range tags {
 		out[i] = opinionTagJSON{TagID: t.ID, Type: string(t.Type), Label: t.Label(lang)}

@@ -30,7 +30,7 @@ func (s *Server) routes() {
 	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
 	}),
-		s.authenticate, s.crossOriginProtection, checkIdempotencyKey, conditionalGET)
+		s.authenticate, s.speak, s.crossOriginProtection, checkIdempotencyKey, conditionalGET)
 
 	signIn := s.rateLimit()
 	user := s.requireUser(false)

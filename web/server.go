@@ -67,7 +67,7 @@ type Store interface {
 	SignInSocial(ctx context.Context, in planner.User) (*planner.User, error)
 	User(ctx context.Context, id string) (*planner.User, error)
 	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
-	UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error)
+	UpdateProfile(ctx context.Context, userID string, ch planner.ProfileChange) (*planner.User, error)
 	SetPicture(ctx context.Context, userID, picture, key string) (oldKey string, err error)
 	StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error
 	ClaimPictureUpload(ctx context.Context, key string) (userID string, err error)

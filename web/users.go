@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
 	"tripplan/views"
@@ -20,12 +22,13 @@ type userJSON struct {
 	Nickname      string `json:"nickname"`
 	Picture       string `json:"picture"`
 	Email         string `json:"email"`
-	TermsAccepted bool   `json:"terms_accepted"`
+	TermsAccepted bool    `json:"terms_accepted"`
+	Language      *string `json:"language"`
 }
 
 func toUserJSON(u *planner.User) userJSON {
 	return userJSON{UserID: u.ID, Provider: string(u.Provider), Nickname: u.Nickname, Picture: u.Picture,
-		Email: planner.MaskEmail(u.Email), TermsAccepted: u.TermsAccepted()}
+		Email: planner.MaskEmail(u.Email), TermsAccepted: u.TermsAccepted(), Language: u.Language}
 }
 
 // me answers the signed-in user's own record.
@@ -75,25 +78,67 @@ func (s *Server) acceptTerms(c echo.Context) error {
 	return respondChange(c, http.StatusOK, termsResponse{AccessToken: access, ExpiresIn: expiresIn}, nil, next)
 }
 
-type nicknameRequest struct {
-	Nickname string `json:"nickname" form:"nickname"`
+type profileRequest struct {
+	Nickname *string         `json:"nickname"`
+	Language json.RawMessage `json:"language"` // absent, null, "ko" or "en"
 }
 
-// updateMe changes the nickname (2–10 letters or digits), copied to the user's memberships.
+// updateMe changes the nickname (2–10 letters or digits, copied to the user's memberships)
+// and the language ("ko", "en", or null to follow the browser), each when given; at least one.
+// The profile page's forms send one of them.
 func (s *Server) updateMe(c echo.Context) error {
-	var in nicknameRequest
-	if err := c.Bind(&in); err != nil {
-		return err
-	}
-	nickname := strings.TrimSpace(in.Nickname)
+	var ch planner.ProfileChange
 	var v planner.Validation
-	v.Check(planner.ValidNickname(nickname), "nickname", "must be 2–10 letters or digits")
+	if isForm(c) {
+		if err := c.Request().ParseForm(); err != nil {
+			return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
+		}
+		f := c.Request().PostForm
+		if _, ok := f["nickname"]; ok {
+			n := f.Get("nickname")
+			ch.Nickname = &n
+		}
+		if _, ok := f["language"]; ok {
+			ch.SetLanguage = true
+			if l := f.Get("language"); l != "" {
+				ch.Language = &l
+			}
+		}
+	} else {
+		var in profileRequest
+		if err := c.Bind(&in); err != nil {
+			return err
+		}
+		ch.Nickname = in.Nickname
+		if in.Language != nil {
+			ch.SetLanguage = true
+			if string(in.Language) != "null" {
+				var l string
+				v.Check(json.Unmarshal(in.Language, &l) == nil, "language", `must be "ko", "en" or null`)
+				ch.Language = &l
+			}
+		}
+	}
+	v.Check(ch.Nickname != nil || ch.SetLanguage, "nickname", "give a nickname or a language")
+	if ch.Nickname != nil {
+		n := strings.TrimSpace(*ch.Nickname)
+		ch.Nickname = &n
+		v.Check(planner.ValidNickname(n), "nickname", "must be 2–10 letters or digits")
+	}
+	if ch.Language != nil && !v.Has("language") {
+		l, ok := i18n.Parse(*ch.Language)
+		v.Check(ok, "language", `must be "ko", "en" or null`)
+		*ch.Language = string(l)
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	u, err := s.store.UpdateNickname(c.Request().Context(), caller(c).UserID, nickname)
+	u, err := s.store.UpdateProfile(c.Request().Context(), caller(c).UserID, ch)
 	if err != nil {
 		return err
+	}
+	if ch.SetLanguage {
+		s.setLanguageCookie(c, u.Language)
 	}
 	return respondChange(c, http.StatusOK, toUserJSON(u), nil, localPath(c.QueryParam("next"), views.ProfilePath))
 }

@@ -146,3 +146,53 @@ func TestOnboardingAsksForANicknameAfterTheTerms(t *testing.T) {
 		t.Fatalf("open redirect through next: %v", res.Header.Get("HX-Redirect"))
 	}
 }
+
+// A user's language (API-additions §4): set with PUT /users/me, shown on GET /users/me, and
+// ahead of Accept-Language in every answer that holds words; null follows the browser again.
+func TestLanguageSetting(t *testing.T) {
+	a := newTestApp(t)
+	token := a.member("lang-1", "민지")
+	koHeader := map[string]string{"Accept-Language": "ko-KR,ko;q=0.9"}
+	answerLanguage := func(header map[string]string) string {
+		res := a.do(req{Method: "GET", Path: "/opinion-tags?category_id=101000", Token: token, Header: header})
+		if res.Status != 200 {
+			t.Fatalf("opinion tags: %d %s", res.Status, res.Body)
+		}
+		return res.Header.Get("Content-Language")
+	}
+	me := func() userJSON {
+		var u userJSON
+		if res := a.do(req{Method: "GET", Path: "/users/me", Token: token}); json.Unmarshal(res.Body, &u) != nil || res.Status != 200 {
+			t.Fatalf("me: %d %s", res.Status, res.Body)
+		}
+		return u
+	}
+	if u := me(); u.Language != nil || answerLanguage(koHeader) != "ko" || answerLanguage(nil) != "en" {
+		t.Fatalf("no setting: %+v follows the browser", u)
+	}
+	for _, bad := range []any{map[string]any{}, map[string]any{"language": "fr"}, map[string]any{"language": 1},
+		map[string]any{"language": "ko", "nickname": "x"}} {
+		a.do(req{Method: "PUT", Path: "/users/me", Token: token, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+	res := a.do(req{Method: "PUT", Path: "/users/me", Token: token, Body: map[string]any{"language": "KO"}})
+	var u userJSON
+	if json.Unmarshal(res.Body, &u); res.Status != 200 || u.Language == nil || *u.Language != "ko" || u.Nickname != "민지" {
+		t.Fatalf("set ko: %d %s", res.Status, res.Body)
+	}
+	if answerLanguage(map[string]string{"Accept-Language": "en"}) != "ko" {
+		t.Error("the setting does not come before Accept-Language")
+	}
+	// The nickname alone leaves the language; null goes back to the browser's.
+	if res := a.do(req{Method: "PUT", Path: "/users/me", Token: token, Body: map[string]any{"nickname": "민지2"}}); res.Status != 200 {
+		t.Fatalf("nickname only: %d %s", res.Status, res.Body)
+	}
+	if u := me(); u.Language == nil || *u.Language != "ko" || u.Nickname != "민지2" {
+		t.Fatalf("after a nickname change: %+v", u)
+	}
+	if res := a.do(req{Method: "PUT", Path: "/users/me", Token: token, Body: map[string]any{"language": nil}}); res.Status != 200 {
+		t.Fatalf("language null: %d %s", res.Status, res.Body)
+	}
+	if u := me(); u.Language != nil || answerLanguage(map[string]string{"Accept-Language": "en"}) != "en" {
+		t.Fatalf("after null: %+v", u)
+	}
+}

@@ -30,9 +30,18 @@ type User struct {
 	Nickname        string     `db:"nickname"`
 	Picture         string     `db:"picture"`
 	Email           string     `db:"email"`
+	Language        *string    `db:"language"` // "ko" or "en"; nil follows the browser
 	TermsAcceptedAt *time.Time `db:"terms_accepted_at"`
 	WithdrawnAt     *time.Time `db:"withdrawn_at"`
 	CreatedAt       time.Time  `db:"created_at"`
+}
+
+// ProfileChange is what PUT /users/me changes: the nickname when not nil, the language when
+// SetLanguage (to nil: follow the browser).
+type ProfileChange struct {
+	Nickname    *string
+	SetLanguage bool
+	Language    *string
 }
 
 // TermsAccepted reports whether the user has accepted the terms of service.

@@ -257,8 +257,9 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 		},
 		// The caller's own account.
 		"AcceptTerms": func(ctx context.Context, db *postgres.DB) error { _, err := db.AcceptTerms(ctx, pg); return err },
-		"UpdateNickname": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.UpdateNickname(ctx, pg, "Hacker")
+		"UpdateProfile": func(ctx context.Context, db *postgres.DB) error {
+			nickname := "Hacker"
+			_, err := db.UpdateProfile(ctx, pg, planner.ProfileChange{Nickname: &nickname})
 			return err
 		},
 		"SetPicture": func(ctx context.Context, db *postgres.DB) error {

@@ -10,7 +10,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-const userColumns = `id, provider, provider_id, nickname, picture, email, terms_accepted_at, withdrawn_at, created_at`
+const userColumns = `id, provider, provider_id, nickname, picture, email, language, terms_accepted_at, withdrawn_at, created_at`
 
 // SignInUser finds the user of a social account, creating it on first sign-in. Later sign-ins
 // keep the user's own profile. A withdrawn account cannot sign in again.
@@ -81,18 +81,19 @@ func (db *DB) AcceptTerms(ctx context.Context, id string) (*planner.User, error)
 	return &u, nil
 }
 
-// UpdateNickname changes the user's nickname and copies it to the user's active memberships,
-// where other members see it.
-func (db *DB) UpdateNickname(ctx context.Context, userID, nickname string) (*planner.User, error) {
+// UpdateProfile changes the user's nickname and language, each when given (ProfileChange),
+// and copies the nickname to the user's active memberships, where other members see it.
+func (db *DB) UpdateProfile(ctx context.Context, userID string, ch planner.ProfileChange) (*planner.User, error) {
 	if err := writer(userID); err != nil {
 		return nil, err
 	}
 	var u planner.User
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &u, `
-			UPDATE users SET nickname = $2, updated_at = now()
+			UPDATE users SET nickname = coalesce($2, nickname),
+				language = CASE WHEN $3 THEN $4 ELSE language END, updated_at = now()
 			WHERE id = $1 AND withdrawn_at IS NULL
-			RETURNING `+userColumns, userID, nickname)
+			RETURNING `+userColumns, userID, ch.Nickname, ch.SetLanguage, ch.Language)
 		if errors.Is(err, sql.ErrNoRows) {
 			return planner.Errorf(planner.CodeUserNotFound, "No such user.")
 		}
