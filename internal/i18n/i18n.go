@@ -58,10 +58,15 @@ func (l Lang) Tag() language.Tag {
 //go:embed locales/*.toml
 var files embed.FS
 
-var bundle = mustBundle(files)
+// ScriptPrefix starts the ids of the messages the pages' scripts use; the layout gives them to
+// the browser (Localizer.Script). Their values are {name}-style, filled by app.js.
+const ScriptPrefix = "js."
 
-func mustBundle(fsys fs.FS) *goi18n.Bundle {
+var bundle, scriptIDs = mustBundle(files)
+
+func mustBundle(fsys fs.FS) (*goi18n.Bundle, []string) {
 	b := goi18n.NewBundle(language.English)
+	var scripts []string
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	names, err := fs.Glob(fsys, "locales/*.toml")
 	if err != nil {
@@ -72,11 +77,19 @@ func mustBundle(fsys fs.FS) *goi18n.Bundle {
 		if err != nil {
 			panic(err)
 		}
-		if _, err := b.ParseMessageFileBytes(data, path.Base(name)); err != nil {
+		mf, err := b.ParseMessageFileBytes(data, path.Base(name))
+		if err != nil {
 			panic(fmt.Sprintf("i18n: %s: %v", name, err))
 		}
+		if mf.Tag == language.English {
+			for _, m := range mf.Messages {
+				if strings.HasPrefix(m.ID, ScriptPrefix) {
+					scripts = append(scripts, m.ID)
+				}
+			}
+		}
 	}
-	return b
+	return b, scripts
 }
 
 // Localizer speaks one language.
@@ -122,6 +135,15 @@ func (l *Localizer) T(id string, pairs ...any) string {
 		return id
 	}
 	return s
+}
+
+// Script is the messages of the pages' scripts in the localizer's language, by id.
+func (l *Localizer) Script() map[string]string {
+	out := make(map[string]string, len(scriptIDs))
+	for _, id := range scriptIDs {
+		out[id] = l.T(id)
+	}
+	return out
 }
 
 type ctxKey struct{}

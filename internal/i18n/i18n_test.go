@@ -4,7 +4,9 @@ import (
 	"context"
 	"io/fs"
 	"maps"
+	"path"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,23 +41,46 @@ func catalogue(t *testing.T, name string) map[string]bool {
 	return ids
 }
 
+// TestCataloguesHaveTheSameMessages checks that each area's Korean and English files hold the
+// same ids, that no id is in two areas, and that every id reads as a message of its own.
 func TestCataloguesHaveTheSameMessages(t *testing.T) {
-	en, ko := catalogue(t, "en.toml"), catalogue(t, "ko.toml")
-	if len(en) == 0 {
-		t.Fatal("the English catalogue is empty")
+	names, err := fs.Glob(files, "locales/*.toml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for id := range en {
-		if !ko[id] {
-			t.Errorf("%s is in en.toml but not in ko.toml", id)
+	areaOf := map[string]string{} // id → area
+	for _, name := range names {
+		area, ok := strings.CutSuffix(path.Base(name), ".en.toml")
+		if !ok {
+			if !strings.HasSuffix(name, ".ko.toml") {
+				t.Errorf("%s: a catalogue is named <area>.en.toml or <area>.ko.toml", name)
+			}
+			continue
+		}
+		en, ko := catalogue(t, area+".en.toml"), catalogue(t, area+".ko.toml")
+		if len(en) == 0 {
+			t.Errorf("%s.en.toml is empty", area)
+		}
+		for id := range en {
+			if !ko[id] {
+				t.Errorf("%s is in %s.en.toml but not in %s.ko.toml", id, area, area)
+			}
+			if other, dup := areaOf[id]; dup {
+				t.Errorf("%s is in both %s and %s", id, other, area)
+			}
+			areaOf[id] = area
+		}
+		for id := range ko {
+			if !en[id] {
+				t.Errorf("%s is in %s.ko.toml but not in %s.en.toml", id, area, area)
+			}
 		}
 	}
-	for id := range ko {
-		if !en[id] {
-			t.Errorf("%s is in ko.toml but not in en.toml", id)
-		}
+	if len(areaOf) == 0 {
+		t.Fatal("no English catalogue")
 	}
 	// Every id answers a message of its own, not the id (which T answers when it is unknown).
-	for _, id := range slices.Sorted(maps.Keys(en)) {
+	for _, id := range slices.Sorted(maps.Keys(areaOf)) {
 		for _, l := range Langs {
 			if got := For(l).T(id, "Count", 2); got == id {
 				t.Errorf("%s: %s is not read from the catalogue", l, id)
@@ -155,5 +180,17 @@ func TestContext(t *testing.T) {
 	}
 	if got := For(Korean).T("no.such.message"); got != "no.such.message" {
 		t.Fatalf("unknown id: %q", got)
+	}
+}
+
+func TestScriptMessages(t *testing.T) {
+	ko := For(Korean).Script()
+	if ko["js.copied"] != "복사했어요" || For(English).Script()["js.copied"] != "Copied" {
+		t.Fatalf("script messages: %v", ko)
+	}
+	for id := range ko {
+		if !strings.HasPrefix(id, ScriptPrefix) {
+			t.Errorf("%s is not a script message", id)
+		}
 	}
 }

@@ -6,6 +6,25 @@
 
   var doc = document;
 
+  // t is a message of the page's language (the layout's #messages, from the catalogues'
+  // js.* ids) with its {name} placeholders filled from vars.
+  var messages = null;
+  function t(id, vars) {
+    if (!messages) {
+      var el = doc.getElementById("messages");
+      try {
+        messages = el ? JSON.parse(el.textContent) : {};
+      } catch (e) {
+        messages = {};
+      }
+    }
+    var s = messages[id] || id;
+    return s.replace(/\{(\w+)\}/g, function (m, name) {
+      return vars && name in vars ? String(vars[name]) : m;
+    });
+  }
+  window.tripplanT = t;
+
   function flashRegion() {
     return doc.getElementById("flash");
   }
@@ -410,7 +429,7 @@
     if (!field) return;
     field.select();
     var done = function () {
-      btn.textContent = "Copied";
+      btn.textContent = t("js.copied");
     };
     if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, function () {});
     else if (doc.execCommand("copy")) done();
