@@ -44,14 +44,19 @@ func (s *Server) answerLanguage(c echo.Context) i18n.Lang {
 	return l
 }
 
-// speak gives pages their language: the request's context carries its localizer for the
-// templates (i18n.T(ctx, …)). JSON requests work theirs out only when an answer holds words.
+// speak gives the request's context its language for whatever renders words further down
+// (i18n.T(ctx, …)): a page's at once, with Content-Language, since every page holds words; a
+// JSON answer's when it first needs a word, naming it in Content-Language then (before the
+// answer is written).
 func (s *Server) speak(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		ctx := c.Request().Context()
 		if negotiate(c.Request()) != asJSON {
-			l := s.answerLanguage(c)
-			c.SetRequest(c.Request().WithContext(i18n.With(c.Request().Context(), i18n.For(l))))
+			ctx = i18n.With(ctx, i18n.For(s.answerLanguage(c)))
+		} else {
+			ctx = i18n.WithChooser(ctx, func() i18n.Lang { return s.answerLanguage(c) })
 		}
+		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
 }

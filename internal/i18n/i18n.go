@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -153,10 +154,27 @@ func With(ctx context.Context, l *Localizer) context.Context {
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 
+// chooser is a language worked out when first needed (WithChooser).
+type chooser struct {
+	once   sync.Once
+	choose func() Lang
+	lang   Lang
+}
+
+// WithChooser is ctx carrying a language that choose works out the first time a word is
+// needed, at most once: answers without words never pay for it.
+func WithChooser(ctx context.Context, choose func() Lang) context.Context {
+	return context.WithValue(ctx, ctxKey{}, &chooser{choose: choose})
+}
+
 // From is the localizer ctx carries, else English.
 func From(ctx context.Context) *Localizer {
-	if l, ok := ctx.Value(ctxKey{}).(*Localizer); ok {
-		return l
+	switch v := ctx.Value(ctxKey{}).(type) {
+	case *Localizer:
+		return v
+	case *chooser:
+		v.once.Do(func() { v.lang = v.choose() })
+		return For(v.lang)
 	}
 	return localizers[English]
 }

@@ -178,6 +178,11 @@ func TestContext(t *testing.T) {
 	if got := T(With(ctx, For(Korean)), "time.just_now"); got != "방금" {
 		t.Fatalf("T in a Korean context: %q", got)
 	}
+	asked := 0
+	lazy := WithChooser(ctx, func() Lang { asked++; return Korean })
+	if asked != 0 || T(lazy, "time.just_now") != "방금" || From(lazy).Lang() != Korean || asked != 1 {
+		t.Fatalf("a chooser is asked once, when first needed: asked %d times", asked)
+	}
 	if got := For(Korean).T("no.such.message"); got != "no.such.message" {
 		t.Fatalf("unknown id: %q", got)
 	}

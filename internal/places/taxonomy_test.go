@@ -73,3 +73,30 @@ func TestClassify(t *testing.T) {
 		t.Fatal(TypeName("korean_restaurant"))
 	}
 }
+
+// The Korean names of the level-2 categories are the ones the service's first clients key
+// their icons and opinion reasons on (API-additions §4); every category has one.
+func TestKoreanCategoryNames(t *testing.T) {
+	ko := NewTaxonomyIn("ko")
+	want := map[string]string{
+		"101000": "식당", "102000": "주점", "201000": "카페", "202000": "디저트", "301000": "관광명소", "302000": "문화예술",
+		"303000": "공원", "304000": "자연", "305000": "종교시설", "306000": "테마파크", "307000": "관람", "308000": "유흥",
+		"401000": "숙소", "501000": "쇼핑", "901000": "액티비티", "902000": "스파", "903000": "교통", "904000": "편의시설", "905000": "기타",
+	}
+	for _, n := range taxonomy {
+		isLevel2 := n.parent != "" && ko.nodes[n.parent].parent == ""
+		if got, fixed := want[n.id]; isLevel2 && (!fixed || got != ko.Name(n.id)) {
+			t.Errorf("level 2 %s (%s) is %q in Korean, want %q", n.id, n.name, ko.Name(n.id), got)
+		}
+		if ko.Name(n.id) == "" || ko.Name(n.id) == n.name {
+			t.Errorf("%s (%s) has no Korean name", n.id, n.name)
+		}
+	}
+	c := ko.Categories("301003", Category{})
+	if c.Level1.Name != "관광" || c.Level2.Name != "관광명소" || c.Level3.Name != "궁궐" || c.Level3.ID != "301003" {
+		t.Fatalf("Korean categories of a palace: %+v", c)
+	}
+	if NewTaxonomy().Name("301003") != "Palace" {
+		t.Fatal("the default taxonomy is not English")
+	}
+}
