@@ -215,6 +215,8 @@ func TestUnsafeConfigurationRefusesToStart(t *testing.T) {
 		{"development JWT secret as a previous one", production(map[string]string{"JWT_PREVIOUS_SECRETS": secret + "," + devJWTSecret}), "JWT_PREVIOUS_SECRETS holds a built-in development secret"},
 		{"development JWT secret in test", map[string]string{"APP_ENV": "test", "JWT_SECRET": devJWTSecret}, "JWT_SECRET holds a built-in development secret, refused with APP_ENV=test"},
 		{"development session secret in test", map[string]string{"APP_ENV": "test", "SESSION_SECRET": devSessionSecret}, "SESSION_SECRET holds a built-in development secret, refused with APP_ENV=test"},
+		{"an unknown SameSite", map[string]string{"COOKIE_SAMESITE": "loose"}, `COOKIE_SAMESITE must be lax, strict or none, not "loose"`},
+		{"a front end that is no URL", map[string]string{"FRONTEND_URL": "app.example"}, `FRONTEND_URL must be an absolute http(s) URL such as https://app.example, not "app.example"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
