@@ -47,9 +47,10 @@ func (s *syncBuffer) Bytes() []byte {
 
 // startServer builds cmd/tripplan into a temporary directory and starts it on a fresh
 // database (pgtest), in development mode (dev sign-in, demo users Ana and Ben) with map tiles
-// off (no internet here), on a free local port. It returns once /readyz answers 200; the
-// process gets SIGTERM when the test ends, before pgtest drops the database.
-func startServer(t *testing.T) *server {
+// off (no internet here), on a free local port, with the extra variables given as NAME=value.
+// It returns once /readyz answers 200; the process gets SIGTERM when the test ends, before
+// pgtest drops the database.
+func startServer(t *testing.T, extraEnv ...string) *server {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tripplan")
 	started := time.Now()
@@ -71,6 +72,7 @@ func startServer(t *testing.T) *server {
 		"DATABASE_URL=" + dbURL, "ADDR=" + addr, "BASE_URL=" + srv.base,
 		"APP_ENV=development", "MAP_TILE_URL=none",
 	}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stdout, cmd.Stderr = srv.out, srv.out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start the server: %v", err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -79,18 +80,16 @@ func (s *Server) devLogin(c echo.Context) error {
 	return respondChange(c, http.StatusOK, tokens, nil, s.afterSignIn(c, u, in.Next))
 }
 
-// afterSignIn is where a browser goes once signed in: the plan or collection of an invite
-// link it held as a guest (now joined), else the local next path, else home — through the
-// terms first when they are pending.
+// afterSignIn joins the user to the invite link the browser held as a guest, and answers where
+// the browser goes once signed in: that plan or collection, else the local next path, else
+// home — through the terms first when they are pending; with FRONTEND_URL, the front end's
+// signed-in or terms page (signedInPage).
 func (s *Server) afterSignIn(c echo.Context, u *planner.User, next string) string {
 	next = localPath(next, views.HomePath)
 	if joined := s.joinHeldInvite(c, u.ID); joined != "" {
 		next = joined
 	}
-	if !u.TermsAccepted() {
-		next = views.TermsPath + "?next=" + url.QueryEscape(next)
-	}
-	return next
+	return s.signedInPage(u.TermsAccepted(), next)
 }
 
 // startSession issues the access and refresh tokens of a fresh sign-in and sets the browser
@@ -121,9 +120,11 @@ func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, 
 	return &tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret}, nil
 }
 
+// cookie is a cookie the server sets (refresh, guest, sign-in flow) with the attributes every
+// one of them has (cookieOptions).
 func (s *Server) cookie(name, value string, maxAge int) *http.Cookie {
-	return &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
-		Secure: s.cfg.SecureCookies, SameSite: http.SameSiteLaxMode}
+	o := cookieOptions(s.cfg, maxAge)
+	return sessions.NewCookie(name, value, &o)
 }
 
 func (s *Server) setRefreshCookie(c echo.Context, secret string) {
@@ -132,8 +133,17 @@ func (s *Server) setRefreshCookie(c echo.Context, secret string) {
 
 // SessionOptions are the browser session cookie's options for a configuration.
 func SessionOptions(cfg Config) sessions.Options {
-	return sessions.Options{Path: "/", MaxAge: int(auth.RefreshTTL.Seconds()), HttpOnly: true,
-		Secure: cfg.SecureCookies, SameSite: http.SameSiteLaxMode}
+	return cookieOptions(cfg, int(auth.RefreshTTL.Seconds()))
+}
+
+// cookieOptions are the one place the attributes of the server's cookies are decided: for the
+// whole site, never readable by scripts, Secure outside development, SameSite as configured
+// (COOKIE_SAMESITE; Lax unless set) and Secure whenever it is None, for the configured domain
+// (COOKIE_DOMAIN; unset, this host only).
+func cookieOptions(cfg Config, maxAge int) sessions.Options {
+	sameSite := cmp.Or(cfg.CookieSameSite, http.SameSiteLaxMode)
+	return sessions.Options{Path: "/", Domain: cfg.CookieDomain, MaxAge: maxAge, HttpOnly: true,
+		Secure: cfg.SecureCookies || sameSite == http.SameSiteNoneMode, SameSite: sameSite}
 }
 
 type refreshRequest struct {

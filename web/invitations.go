@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/a-h/templ"
@@ -187,7 +186,8 @@ func sharedPath(l *planner.ShareLink) string {
 // openInvite opens an invite link: a signed-in user joins and goes to the page; an anonymous
 // visitor gets the guest cookie and goes there too (to sign in and join). A bad link (404) or a
 // member the owner removed (403 MEMBER_REMOVED) is a problem for JSON clients and an
-// explanation page for browsers.
+// explanation page for browsers. Browsers land on the front end's pages when FRONTEND_URL is
+// set (sharedPage, linkProblemPage).
 func (s *Server) openInvite(c echo.Context) error {
 	ctx, code := c.Request().Context(), c.Param("code")
 	var l *planner.ShareLink
@@ -197,11 +197,15 @@ func (s *Server) openInvite(c echo.Context) error {
 	} else if l, err = s.store.ShareLink(ctx, code); err == nil {
 		c.SetCookie(s.cookie(guestCookie, code, int(planner.ShareLinkTTL.Seconds())))
 	}
-	if code := planner.ErrorCode(err); linkErrors[code] != "" && negotiate(c.Request()) != asJSON {
-		return c.Redirect(http.StatusFound, views.LinkErrorPath+"?error="+url.QueryEscape(linkErrors[code]))
+	browser := negotiate(c.Request()) != asJSON
+	if code := planner.ErrorCode(err); linkErrors[code] != "" && browser {
+		return c.Redirect(http.StatusFound, s.linkProblemPage(code))
 	}
 	if err != nil {
 		return err
+	}
+	if browser {
+		return c.Redirect(http.StatusFound, s.sharedPage(l))
 	}
 	return c.Redirect(http.StatusFound, sharedPath(l))
 }
@@ -236,7 +240,7 @@ func (s *Server) joinHeldInvite(c echo.Context, userID string) string {
 	c.SetCookie(s.cookie(guestCookie, "", -1))
 	l, err := s.store.JoinByLink(c.Request().Context(), userID, held.Value)
 	if planner.ErrorCode(err) == planner.CodeMemberRemoved {
-		return views.LinkErrorPath + "?error=" + linkErrors[planner.CodeMemberRemoved]
+		return s.linkProblemPage(planner.CodeMemberRemoved)
 	}
 	if err != nil {
 		return "" // an expired or withdrawn link just does nothing at sign-in

@@ -90,6 +90,8 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": "nope"}},
 		{Method: "GET", Path: "/opinion-tags?category_id=101000", Token: full, Header: map[string]string{"Accept-Language": "ko"}},
 		{Method: "GET", Path: "/opinion-tags?category_id=nope", Token: full},
+		{Method: "PATCH", Path: "/users/me/picture?content_type=image/png", Token: full},
+		{Method: "PATCH", Path: "/users/me/picture?content_type=image/gif", Token: full},
 		{Method: "POST", Path: "/auth/logout", Token: tr.AccessToken},
 		// Idempotency keys: the first answer, its replay, a reused key, a malformed one.
 		{Method: "POST", Path: "/collections", Token: full, Header: keyed("oa-key"), Body: map[string]string{"title": "Keyed"}},

@@ -96,7 +96,9 @@ func (s *Server) acceptUpload(c echo.Context) error {
 }
 
 // serveFile serves a stored picture with the type its bytes show; any other path, a picture
-// key or not, is 404.
+// key or not, is 404. Pictures are shown by pages of other origins too (a front end of its
+// own, CORS_ORIGINS): Cross-Origin-Resource-Policy lets them embed it even when they require
+// it (Cross-Origin-Embedder-Policy).
 func (s *Server) serveFile(c echo.Context) error {
 	key := c.Param("*")
 	data, contentType, err := s.files.Read(c.Request().Context(), key)
@@ -109,5 +111,6 @@ func (s *Server) serveFile(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set("Cache-Control", "public, max-age=86400, immutable") // a key is never reused
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	return c.Blob(http.StatusOK, contentType, data)
 }

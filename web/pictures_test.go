@@ -166,11 +166,16 @@ func TestUploadURLWorksOnce(t *testing.T) {
 	// The same URL again is refused, and the picture's bytes stay.
 	uploadTo(t, first.PresignedURL, "image/png", pngBytes(t)).problem(t, 403, "INVALID_UPLOAD_URL")
 
-	// A newer upload URL invalidates an older unused one.
+	// A newer upload URL invalidates an older unused one. Until an upload arrives the user
+	// keeps the picture they have, whatever URLs were issued or refused.
 	older, newer := a.startUpload(t, ben), a.startUpload(t, ben)
 	uploadTo(t, older.PresignedURL, "image/png", img).problem(t, 403, "INVALID_UPLOAD_URL")
 	if s := a.fileStatus(t, older.Picture); s != 404 {
 		t.Fatalf("a refused upload was stored: %d", s)
+	}
+	uploadTo(t, newer.PresignedURL, "image/png", []byte("not a picture")).problem(t, 400, "UNSUPPORTED_IMAGE_CONTENT_TYPE")
+	if me := a.me(t, ben); me.Picture != first.Picture || a.fileStatus(t, first.Picture) != 200 {
+		t.Fatalf("before the new upload arrived the picture became %q (the first one's file answers %d)", me.Picture, a.fileStatus(t, first.Picture))
 	}
 	// Several PUTs at once to one URL: exactly one is taken.
 	var wg sync.WaitGroup

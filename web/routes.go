@@ -17,12 +17,15 @@ func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}))
 	if len(s.cfg.CORSOrigins) > 0 {
-		// Before routing, so preflight requests are answered here.
+		// Before routing, so preflight requests are answered here. The request headers a front
+		// end sends and the answer's headers it reads (API-additions §3).
 		e.Pre(middleware.CORSWithConfig(middleware.CORSConfig{
-			AllowOrigins:     s.cfg.CORSOrigins,
-			AllowMethods:     []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-			AllowHeaders:     []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "If-Match", idempotencyKeyHeader},
-			ExposeHeaders:    []string{echo.HeaderLocation, "Retry-After", echo.HeaderXRequestID, replayedHeader},
+			AllowOrigins: s.cfg.CORSOrigins,
+			AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+			AllowHeaders: []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "Accept-Language",
+				echo.HeaderCacheControl, "If-Match", idempotencyKeyHeader},
+			ExposeHeaders: []string{"ETag", echo.HeaderLocation, echo.HeaderRetryAfter, "X-Unread-Count",
+				replayedHeader, echo.HeaderXRequestID},
 			AllowCredentials: true,
 			MaxAge:           600,
 		}))

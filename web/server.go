@@ -32,6 +32,13 @@ type Config struct {
 	DevLogin bool   // enables POST /dev/auth/login and the dev sign-in form
 	// SecureCookies marks cookies Secure (everywhere but development).
 	SecureCookies bool
+	// CookieSameSite is the SameSite attribute of the session, refresh, guest and sign-in flow
+	// cookies (COOKIE_SAMESITE; 0 is Lax); None makes them Secure too. CookieDomain is their
+	// Domain (COOKIE_DOMAIN; "" keeps them to this host). See cookieOptions.
+	CookieSameSite http.SameSite
+	CookieDomain   string
+	// Frontend is the separate front end browser redirects land on (FRONTEND_URL), if any.
+	Frontend Frontend
 	// SignInRate and SignInBurst bound sign-in and token requests per client address.
 	SignInRate  float64
 	SignInBurst int
@@ -233,6 +240,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	cfg.StreamLimitPerUser = cmp.Or(cfg.StreamLimitPerUser, defaultStreamLimitPerUser)
 	cfg.StreamLimitPerAddress = cmp.Or(cfg.StreamLimitPerAddress, defaultStreamLimitPerAddress)
 	cfg.Heartbeat = cmp.Or(cfg.Heartbeat, defaultHeartbeat)
+	cfg.Frontend = cfg.Frontend.withDefaults()
 	doc, err := loadOpenAPI()
 	if err != nil {
 		return nil, err

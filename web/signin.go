@@ -26,8 +26,8 @@ func (s *Server) beginSignIn(c echo.Context) error {
 
 // completeSignIn is the provider's callback (GET /login/oauth2/code/{provider}). It signs the
 // account's user in as dev login does — browser session and refresh cookie — and continues
-// to the next path, through onboarding while the terms are pending. A failed or refused
-// sign-in goes back to the sign-in page with its message.
+// to the next path, through onboarding while the terms are pending (afterSignIn). A failed or
+// refused sign-in goes back to the sign-in page with its message (signInErrorPage).
 func (s *Server) completeSignIn(c echo.Context) error {
 	p := s.signin.Get(c.Param("provider"))
 	if p == nil {
@@ -42,11 +42,11 @@ func (s *Server) completeSignIn(c echo.Context) error {
 	account, next, err := s.signin.Complete(ctx, p, flow, c.QueryParams())
 	if err != nil {
 		s.log.WarnContext(ctx, "social sign-in failed", "provider", p.ID, "err", err)
-		return c.Redirect(http.StatusFound, "/login?error=failed")
+		return c.Redirect(http.StatusFound, s.signInErrorPage(codeSignInFailed))
 	}
 	u, err := s.store.SignInSocial(ctx, account)
 	if planner.ErrorCode(err) == planner.CodeUserWithdrawn {
-		return c.Redirect(http.StatusFound, "/login?error=withdrawn")
+		return c.Redirect(http.StatusFound, s.signInErrorPage(planner.CodeUserWithdrawn))
 	}
 	if err != nil {
 		return err
@@ -57,9 +57,14 @@ func (s *Server) completeSignIn(c echo.Context) error {
 	return c.Redirect(http.StatusFound, s.afterSignIn(c, u, next))
 }
 
-// flowCookie is the sign-in flow cookie, sent only to the callbacks.
+// flowCookie is the sign-in flow cookie, sent only to the callbacks of this host. The
+// provider sends the browser back from its own site, so a Strict cookie would stay behind:
+// with COOKIE_SAMESITE=strict it is Lax.
 func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
 	ck := s.cookie(signin.FlowCookie, value, maxAge)
-	ck.Path = signin.CallbackPath
+	ck.Path, ck.Domain = signin.CallbackPath, ""
+	if ck.SameSite == http.SameSiteStrictMode {
+		ck.SameSite = http.SameSiteLaxMode
+	}
 	return ck
 }

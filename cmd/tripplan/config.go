@@ -7,15 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/publicsuffix"
+
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
+	"tripplan/views"
+	"tripplan/web"
 )
 
 // config is everything read from the environment; nothing else configures the server.
@@ -30,6 +36,13 @@ type config struct {
 	JWTPreviousSecrets [][]byte
 	// CORSOrigins are the front-end origins allowed to call the API with credentials.
 	CORSOrigins []string
+	// CookieSameSite (COOKIE_SAMESITE: lax, the default, strict or none) and CookieDomain
+	// (COOKIE_DOMAIN) are attributes of the session, refresh, guest and sign-in flow cookies.
+	CookieSameSite http.SameSite
+	CookieDomain   string
+	// Frontend is a separate front end browser redirects land on (FRONTEND_URL and the
+	// FRONTEND_*_PATH variables); its URL is "" when there is none.
+	Frontend web.Frontend
 	// TrustedProxies are the address ranges of reverse proxies whose X-Forwarded-For is
 	// believed (TRUSTED_PROXIES); none: the connection's address is the client's.
 	TrustedProxies []*net.IPNet
@@ -206,6 +219,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
 	}
+	if err := loadCookies(&c, getenv); err != nil {
+		return c, err
+	}
+	if err := loadFrontend(&c, getenv); err != nil {
+		return c, err
+	}
 	for _, r := range splitList(getenv("TRUSTED_PROXIES")) {
 		ipNet, err := parseRange(r)
 		if err != nil {
@@ -324,6 +343,98 @@ func loadSignIn(c *config, getenv func(string) string) error {
 		}
 	}
 	return nil
+}
+
+// loadCookies reads COOKIE_SAMESITE and COOKIE_DOMAIN, refusing values browsers would make
+// the cookies useless with: a Secure (SameSite=None) cookie over plain http, a domain that does
+// not cover the server's own host or that is a public suffix.
+func loadCookies(c *config, getenv func(string) string) error {
+	host := hostOf(c.publicURL())
+	switch v := strings.ToLower(strings.TrimSpace(getenv("COOKIE_SAMESITE"))); v {
+	case "", "lax":
+		c.CookieSameSite = http.SameSiteLaxMode
+	case "strict":
+		c.CookieSameSite = http.SameSiteStrictMode
+	case "none":
+		c.CookieSameSite = http.SameSiteNoneMode
+		if !strings.HasPrefix(c.publicURL(), "https://") && !loopback(host) {
+			return errors.New("COOKIE_SAMESITE=none makes the cookies Secure, which browsers keep only over https: set an https BASE_URL")
+		}
+	default:
+		return fmt.Errorf("COOKIE_SAMESITE must be lax, strict or none, not %q", getenv("COOKIE_SAMESITE"))
+	}
+	v := getenv("COOKIE_DOMAIN")
+	if v == "" {
+		return nil
+	}
+	// A leading dot is what old browsers wanted; the cookies go to every host under the domain
+	// either way.
+	domain := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(v), "."))
+	if _, err := publicsuffix.EffectiveTLDPlusOne(domain); err != nil || net.ParseIP(host) != nil ||
+		(host != domain && !strings.HasSuffix(host, "."+domain)) {
+		return fmt.Errorf("COOKIE_DOMAIN must be a domain name that covers the server's host %s (BASE_URL) and is not "+
+			"a public suffix, such as example.com for api.example.com; browsers would refuse the cookies for %q", host, v)
+	}
+	c.CookieDomain = domain
+	return nil
+}
+
+// loadFrontend reads FRONTEND_URL and the paths of the front end's pages (unset paths get
+// web's defaults).
+func loadFrontend(c *config, getenv func(string) string) error {
+	if v := getenv("FRONTEND_URL"); v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("FRONTEND_URL must be an absolute http(s) URL such as https://app.example, not %q", v)
+		}
+		c.Frontend.URL = strings.TrimRight(v, "/")
+	}
+	f := &c.Frontend
+	for _, p := range []struct {
+		name, placeholder string // the variable, and what it must hold
+		path              *string
+	}{
+		{"FRONTEND_SIGNED_IN_PATH", "", &f.SignedInPath},
+		{"FRONTEND_TERMS_PATH", "", &f.TermsPath},
+		{"FRONTEND_PLAN_PATH", "{id}", &f.PlanPath},
+		{"FRONTEND_COLLECTION_PATH", "{id}", &f.CollectionPath},
+		{"FRONTEND_LINK_ERROR_PATH", "{error}", &f.LinkErrorPath},
+	} {
+		v := getenv(p.name)
+		if v == "" {
+			continue
+		}
+		if f.URL == "" {
+			return fmt.Errorf("%s needs FRONTEND_URL (the front end's address)", p.name)
+		}
+		if views.SafeNext(v) == "" || strings.ContainsAny(v, " \\") {
+			return fmt.Errorf("%s must be a path starting with /, not %q", p.name, v)
+		}
+		if p.placeholder != "" && !strings.Contains(v, p.placeholder) {
+			return fmt.Errorf("%s must hold %s (filled in by the server), not %q", p.name, p.placeholder, v)
+		}
+		*p.path = v
+	}
+	return nil
+}
+
+// hostOf is the host name of an http(s) URL, without the port.
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// loopback reports whether browsers treat the host as secure over plain http (localhost and
+// loopback addresses): they keep Secure cookies from it.
+func loopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // publicURL is the URL people reach the server at (social sign-in callbacks are under it):

@@ -21,6 +21,7 @@ import (
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/internal/signin/fakeoidc"
+	"tripplan/web"
 )
 
 func env(m map[string]string) func(string) string {
@@ -214,6 +215,8 @@ func TestUnsafeConfigurationRefusesToStart(t *testing.T) {
 		{"development JWT secret as a previous one", production(map[string]string{"JWT_PREVIOUS_SECRETS": secret + "," + devJWTSecret}), "JWT_PREVIOUS_SECRETS holds a built-in development secret"},
 		{"development JWT secret in test", map[string]string{"APP_ENV": "test", "JWT_SECRET": devJWTSecret}, "JWT_SECRET holds a built-in development secret, refused with APP_ENV=test"},
 		{"development session secret in test", map[string]string{"APP_ENV": "test", "SESSION_SECRET": devSessionSecret}, "SESSION_SECRET holds a built-in development secret, refused with APP_ENV=test"},
+		{"an unknown SameSite", map[string]string{"COOKIE_SAMESITE": "loose"}, `COOKIE_SAMESITE must be lax, strict or none, not "loose"`},
+		{"a front end that is no URL", map[string]string{"FRONTEND_URL": "app.example"}, `FRONTEND_URL must be an absolute http(s) URL such as https://app.example, not "app.example"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -296,6 +299,90 @@ func TestTrustedProxiesConfig(t *testing.T) {
 	for _, bad := range []string{"10.0.0.0/33", "proxy.local", "10.0.0"} {
 		if _, err := loadConfig(env(map[string]string{"TRUSTED_PROXIES": bad})); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
 			t.Errorf("TRUSTED_PROXIES=%s: %v", bad, err)
+		}
+	}
+}
+
+func TestCookieConfig(t *testing.T) {
+	c, err := loadConfig(env(nil))
+	if err != nil || c.CookieSameSite != http.SameSiteLaxMode || c.CookieDomain != "" {
+		t.Fatalf("default: %v %q %v", c.CookieSameSite, c.CookieDomain, err)
+	}
+	for v, want := range map[string]http.SameSite{"lax": http.SameSiteLaxMode, "Strict": http.SameSiteStrictMode, "NONE": http.SameSiteNoneMode} {
+		if c, err := loadConfig(env(map[string]string{"COOKIE_SAMESITE": v, "BASE_URL": "https://api.example.com"})); err != nil || c.CookieSameSite != want {
+			t.Errorf("COOKIE_SAMESITE=%s: %v %v, want %v", v, c.CookieSameSite, err, want)
+		}
+	}
+	// None means Secure, which browsers keep from https or from this machine only.
+	for _, base := range []string{"", "http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080", "https://api.example.com"} {
+		if _, err := loadConfig(env(map[string]string{"COOKIE_SAMESITE": "none", "BASE_URL": base})); err != nil {
+			t.Errorf("COOKIE_SAMESITE=none with BASE_URL=%q: %v", base, err)
+		}
+	}
+	for domain, base := range map[string]string{"example.com": "https://api.example.com", ".Example.com": "https://api.example.com",
+		"api.example.com": "https://api.example.com", "tripplan.co.kr": "http://tripplan.co.kr:8080"} {
+		c, err := loadConfig(env(map[string]string{"COOKIE_DOMAIN": domain, "BASE_URL": base}))
+		if want := strings.ToLower(strings.TrimPrefix(domain, ".")); err != nil || c.CookieDomain != want {
+			t.Errorf("COOKIE_DOMAIN=%s with BASE_URL=%s: %q %v, want %q", domain, base, c.CookieDomain, err, want)
+		}
+	}
+	for _, bad := range []struct {
+		env  map[string]string
+		says string
+	}{
+		{map[string]string{"COOKIE_SAMESITE": "loose"}, `COOKIE_SAMESITE must be lax, strict or none, not "loose"`},
+		{map[string]string{"COOKIE_SAMESITE": "none", "BASE_URL": "http://tripplan.example"}, "COOKIE_SAMESITE=none makes the cookies Secure"},
+		{map[string]string{"COOKIE_DOMAIN": "other.example", "BASE_URL": "https://api.example.com"}, "COOKIE_DOMAIN must be a domain name that covers the server's host api.example.com"},
+		{map[string]string{"COOKIE_DOMAIN": "ample.com", "BASE_URL": "https://api.example.com"}, "COOKIE_DOMAIN must be"},
+		{map[string]string{"COOKIE_DOMAIN": "com", "BASE_URL": "https://api.example.com"}, "COOKIE_DOMAIN must be"},
+		{map[string]string{"COOKIE_DOMAIN": "co.kr", "BASE_URL": "https://tripplan.co.kr"}, "COOKIE_DOMAIN must be"},
+		{map[string]string{"COOKIE_DOMAIN": "https://example.com", "BASE_URL": "https://api.example.com"}, "COOKIE_DOMAIN must be"},
+		{map[string]string{"COOKIE_DOMAIN": "0.0.1", "BASE_URL": "http://127.0.0.1:8080"}, "COOKIE_DOMAIN must be"},
+		{map[string]string{"COOKIE_DOMAIN": "example.com"}, "covers the server's host localhost"},
+	} {
+		if _, err := loadConfig(env(bad.env)); err == nil || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%v: %v, want an error saying %q", bad.env, err, bad.says)
+		}
+	}
+}
+
+func TestFrontendConfig(t *testing.T) {
+	c, err := loadConfig(env(nil))
+	if err != nil || c.Frontend != (web.Frontend{}) {
+		t.Fatalf("default: %+v %v, want no front end", c.Frontend, err)
+	}
+	c, err = loadConfig(env(map[string]string{"FRONTEND_URL": "https://app.example/"}))
+	if err != nil || c.Frontend != (web.Frontend{URL: "https://app.example"}) {
+		t.Fatalf("FRONTEND_URL alone: %+v %v (the paths' defaults are web's)", c.Frontend, err)
+	}
+	c, err = loadConfig(env(map[string]string{"FRONTEND_URL": "http://localhost:5173/app", "FRONTEND_SIGNED_IN_PATH": "/auth/done",
+		"FRONTEND_TERMS_PATH": "/welcome?step=terms", "FRONTEND_PLAN_PATH": "/#/trips/{id}", "FRONTEND_COLLECTION_PATH": "/lists?id={id}",
+		"FRONTEND_LINK_ERROR_PATH": "/oops/{error}"}))
+	want := web.Frontend{URL: "http://localhost:5173/app", SignedInPath: "/auth/done", TermsPath: "/welcome?step=terms",
+		PlanPath: "/#/trips/{id}", CollectionPath: "/lists?id={id}", LinkErrorPath: "/oops/{error}"}
+	if err != nil || c.Frontend != want {
+		t.Fatalf("front end: %+v %v, want %+v", c.Frontend, err, want)
+	}
+	const app = "https://app.example"
+	for _, bad := range []struct {
+		env  map[string]string
+		says string
+	}{
+		{map[string]string{"FRONTEND_URL": "app.example"}, `FRONTEND_URL must be an absolute http(s) URL such as https://app.example, not "app.example"`},
+		{map[string]string{"FRONTEND_URL": "/app"}, "FRONTEND_URL must be an absolute http(s) URL"},
+		{map[string]string{"FRONTEND_URL": "javascript:alert(1)"}, "FRONTEND_URL must be an absolute http(s) URL"},
+		{map[string]string{"FRONTEND_URL": "https://app.example/?x=1"}, "FRONTEND_URL must be an absolute http(s) URL"},
+		{map[string]string{"FRONTEND_URL": "https://user:pw@app.example"}, "FRONTEND_URL must be an absolute http(s) URL"},
+		{map[string]string{"FRONTEND_PLAN_PATH": "/projects/{id}"}, "FRONTEND_PLAN_PATH needs FRONTEND_URL"},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_SIGNED_IN_PATH": "login"}, `FRONTEND_SIGNED_IN_PATH must be a path starting with /, not "login"`},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_TERMS_PATH": "//evil.example/onboard"}, "FRONTEND_TERMS_PATH must be a path starting with /"},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_TERMS_PATH": "/on board"}, "FRONTEND_TERMS_PATH must be a path starting with /"},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_PLAN_PATH": "/projects"}, `FRONTEND_PLAN_PATH must hold {id} (filled in by the server), not "/projects"`},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_COLLECTION_PATH": "/home/:id"}, "FRONTEND_COLLECTION_PATH must hold {id}"},
+		{map[string]string{"FRONTEND_URL": app, "FRONTEND_LINK_ERROR_PATH": "/403"}, "FRONTEND_LINK_ERROR_PATH must hold {error}"},
+	} {
+		if _, err := loadConfig(env(bad.env)); err == nil || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%v: %v, want an error saying %q", bad.env, err, bad.says)
 		}
 	}
 }

@@ -1,0 +1,169 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestAFrontEndOnAnotherOrigin is API-additions §3 in a real browser: a front end of its own,
+// served from another site (localhost, while the server is 127.0.0.1) and named in the
+// server's CORS_ORIGINS and FRONTEND_URL, signs in through the dev sign-in JSON API with a
+// bearer token, uploads a profile picture the person picks to the signed upload URL with the
+// headers browser front ends send (Content-Type, Cache-Control, Authorization, Accept-Language)
+// and shows it in an <img>; then an invite link it made, opened in the browser, lands on the
+// front end's plan page, which reads the plan. No request is refused on the way (the browser
+// reports no CORS error), and the server's profile holds the uploaded picture.
+func TestAFrontEndOnAnotherOrigin(t *testing.T) {
+	chromium := findChromium(t)
+	page, err := os.ReadFile(filepath.Join("testdata", "frontend.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The front end's origin is known before the server starts (its listener is open), and the
+	// page names the server once it runs.
+	fe := httptest.NewUnstartedServer(nil)
+	t.Cleanup(fe.Close)
+	_, port, _ := strings.Cut(fe.Listener.Addr().String(), ":")
+	origin := "http://localhost:" + port
+	srv := startServer(t, "CORS_ORIGINS="+origin, "FRONTEND_URL="+origin)
+	html := strings.ReplaceAll(string(page), "__API__", srv.base)
+	fe.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, html) // every path: the front end routes in the page
+	})
+	fe.Start()
+
+	b := newBrowser(t, "frontie", chromium)
+	defer func() {
+		if t.Failed() {
+			saveArtifacts(t, "", srv, b)
+		}
+	}()
+	// outcome waits until the page's status is want or an error, and fails on an error.
+	outcome := func(want string) {
+		t.Helper()
+		status := waitFor[string](t, b, "the status "+want, `(s => s === `+js(want)+` || s.startsWith("Error") ? s : "")(`+textOf("#status")+`)`)
+		if status != want {
+			t.Fatalf("the front end says %q, want %q", status, want)
+		}
+	}
+
+	b.do(t, "open the front end", chromedp.Navigate(origin+"/"))
+	b.waitUntil(t, "the front end to load", `document.readyState === "complete" && location.origin === `+js(origin))
+	b.click(t, "#sign-in")
+	outcome("Signed in as Frontie")
+
+	// The person picks a 24×16 PNG.
+	img := image.NewRGBA(image.Rect(0, 0, 24, 16))
+	for x := range 24 {
+		for y := range 16 {
+			img.Set(x, y, color.RGBA{R: uint8(10 * x), G: 120, B: uint8(15 * y), A: 255})
+		}
+	}
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, img); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "me.png")
+	if err := os.WriteFile(file, pic.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.do(t, "pick the picture", chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file}))
+	outcome("Picture updated")
+	shown := eval[struct {
+		Src           string `json:"src"`
+		Complete      bool   `json:"complete"`
+		Width, Height int
+	}](t, b, `(i => ({src: i.src, complete: i.complete, Width: i.naturalWidth, Height: i.naturalHeight}))(document.getElementById("picture"))`)
+	if !shown.Complete || shown.Width != 24 || shown.Height != 16 || !strings.HasPrefix(shown.Src, srv.base+"/files/pictures/") {
+		t.Fatalf("the <img> shows %+v, want the 24×16 picture from %s/files/pictures/", shown, srv.base)
+	}
+	screenshot(t, b, "frontend-picture", false)
+
+	// The server's profile holds the uploaded picture, byte for byte.
+	token := devToken(t, srv.base, "frontend-e2e", "Frontie")
+	var me struct {
+		Picture string `json:"picture"`
+	}
+	getAPI(t, srv.base+"/users/me", token, &me)
+	if me.Picture != shown.Src {
+		t.Fatalf("/users/me shows picture %q, the front end %q", me.Picture, shown.Src)
+	}
+	res, err := http.Get(me.Picture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || !bytes.Equal(served, pic.Bytes()) {
+		t.Fatalf("GET the picture: %d %s, %d bytes (uploaded %d)", res.StatusCode, res.Header.Get("Content-Type"), len(served), pic.Len())
+	}
+
+	// An invite link the front end made (reading the exposed Location of the new plan) lands on
+	// its plan page once opened.
+	invite := eval[struct {
+		URL      string `json:"url"`
+		Location string `json:"location"`
+	}](t, b, `newInvite()`)
+	planID, ok := strings.CutPrefix(invite.Location, "/plans/")
+	if !ok || !strings.HasPrefix(invite.URL, srv.base+"/invite/") {
+		t.Fatalf("the front end's invite: %+v", invite)
+	}
+	b.do(t, "open the invite link", chromedp.Navigate(invite.URL))
+	b.waitPath(t, `^/projects/`+planID+`$`)
+	if o := eval[string](t, b, `location.origin`); o != origin {
+		t.Fatalf("the invite link landed on %s, want the front end %s", o, origin)
+	}
+	if got := waitFor[string](t, b, "the plan's title", `(s => s.startsWith("Plan:") || s.startsWith("Error") ? s : "")(`+textOf("#plan")+` || `+textOf("#status")+`)`); got != "Plan: Trip from afar" {
+		t.Fatalf("the front end's plan page says %q", got)
+	}
+	if p := b.reported(); len(p) > 0 {
+		t.Fatalf("the browser reported problems: %q", p)
+	}
+}
+
+// devToken signs the user in through the dev sign-in JSON API and answers the access token.
+func devToken(t *testing.T, base, providerID, nickname string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"provider": "GOOGLE", "provider_id": providerID, "nickname": nickname})
+	res, err := http.Post(base+"/dev/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var tokens struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&tokens); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("dev sign-in: %d %v", res.StatusCode, err)
+	}
+	return tokens.AccessToken
+}
+
+// getAPI GETs a JSON resource with the bearer token and decodes it into v.
+func getAPI(t *testing.T, url, token string, v any) {
+	t.Helper()
+	r, _ := http.NewRequest(http.MethodGet, url, nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	r.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, res.StatusCode, err)
+	}
+}
