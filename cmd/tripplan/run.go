@@ -68,7 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	webCfg := web.Config{Env: cfg.Env, BaseURL: cfg.publicURL(), DevLogin: cfg.DevLogin, SecureCookies: cfg.Env != "development",
 		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, StreamLimit: cfg.StreamLimit,
-		StreamLimitPerUser: cfg.StreamLimitPerUser, StreamLimitPerAddress: cfg.StreamLimitPerAddress, RefreshReuseGrace: cfg.RefreshReuseGrace}
+		StreamLimitPerUser: cfg.StreamLimitPerUser, StreamLimitPerAddress: cfg.StreamLimitPerAddress, RefreshReuseGrace: cfg.RefreshReuseGrace,
+		ClientRedirectURIs: cfg.ClientRedirectURIs}
 	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
 	if err != nil {
 		return err
