@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -20,11 +21,13 @@ import (
 
 const refreshCookie = "refresh_token"
 
-// tokenResponse is the body of dev login and reissue.
+// tokenResponse is the body of dev login, reissue and apps' sign-in.
 type tokenResponse struct {
 	AccessToken  string `json:"access_token"`
 	ExpiresIn    int    `json:"expires_in"`
 	RefreshToken string `json:"refresh_token,omitempty"`
+	// TermsAccepted is false while the access token is a pre-terms one.
+	TermsAccepted bool `json:"terms_accepted"`
 }
 
 type devLoginRequest struct {
@@ -92,20 +95,29 @@ func (s *Server) afterSignIn(c echo.Context, u *planner.User, next string) strin
 	return s.signedInPage(u.TermsAccepted(), next)
 }
 
-// startSession issues the access and refresh tokens of a fresh sign-in and sets the browser
-// session and refresh cookies.
-func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, error) {
-	ctx := c.Request().Context()
+// newSignIn issues the access and refresh tokens of a fresh sign-in (a new refresh-token
+// family, which names the sign-in session).
+func (s *Server) newSignIn(ctx context.Context, u *planner.User) (tokens *tokenResponse, session string, err error) {
 	secret, hash := auth.NewRefreshToken()
-	session, err := s.store.CreateRefreshToken(ctx, u.ID, hash, time.Now().Add(auth.RefreshTTL))
+	session, err = s.store.CreateRefreshToken(ctx, u.ID, hash, time.Now().Add(auth.RefreshTTL))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	access, expiresIn, err := s.tokens.Issue(u.ID, session, u.TermsAccepted())
 	if err != nil {
+		return nil, "", err
+	}
+	return &tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret, TermsAccepted: u.TermsAccepted()}, session, nil
+}
+
+// startSession issues the access and refresh tokens of a fresh sign-in and sets the browser
+// session and refresh cookies.
+func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, error) {
+	tokens, session, err := s.newSignIn(c.Request().Context(), u)
+	if err != nil {
 		return nil, err
 	}
-	s.setRefreshCookie(c, secret)
+	s.setRefreshCookie(c, tokens.RefreshToken)
 	sess, err := s.sessions.New(c.Request(), sessionName)
 	if err != nil {
 		return nil, err
@@ -117,7 +129,7 @@ func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, 
 	if err := sess.Save(c.Request(), c.Response()); err != nil {
 		return nil, err
 	}
-	return &tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret}, nil
+	return tokens, nil
 }
 
 // cookie is a cookie the server sets (refresh, guest, sign-in flow) with the attributes every
@@ -187,7 +199,7 @@ func (s *Server) reissue(c echo.Context) error {
 		return err
 	}
 	s.setRefreshCookie(c, secret)
-	return c.JSON(http.StatusOK, tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret})
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: access, ExpiresIn: expiresIn, RefreshToken: secret, TermsAccepted: u.TermsAccepted()})
 }
 
 // logout ends the caller's sign-in session — the one its access token or browser session

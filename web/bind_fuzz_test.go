@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"tripplan/internal/signin"
+	"tripplan/internal/signin/fakeuserinfo"
 )
 
 // FuzzJSONBodies sends each input, as an application/json body, to every JSON API route
@@ -38,7 +41,10 @@ func FuzzJSONBodies(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	logs := &lastLog{}
-	a := newTestAppWith(f, func(d *Deps) { d.Log = slog.New(slog.NewTextHandler(logs, nil)) })
+	kakaoAPI := fakeuserinfo.Kakao(f) // apps' sign-in with a Kakao token reads its body
+	a := newTestAppWith(f, func(d *Deps) { d.Log = slog.New(slog.NewTextHandler(logs, nil)) }, func(c *Config) {
+		c.SignIn = signin.Config{Key: []byte("flow-key-flow-key-flow-key-flow-key"), Kakao: signin.Client{ID: "k", Secret: "ks"}, KakaoAPI: kakaoAPI.URL}
+	})
 	fx := newBodyFixture(f, a)
 	type target struct{ route, method, path string }
 	var targets []target
@@ -111,6 +117,8 @@ const withdrawRoute = "DELETE /users/me"
 var bodyRoutes = map[string]string{
 	"POST /dev/auth/login":                   "devLoginRequest",
 	"POST /auth/reissue":                     "refreshRequest",
+	"POST /auth/token":                       "appTokenRequest",
+	"POST /auth/:provider/token":             "providerTokenRequest",
 	"POST /auth/logout":                      "refreshRequest",
 	"PUT /users/me":                          "nicknameRequest",
 	withdrawRoute:                            "withdrawRequest",
@@ -283,6 +291,7 @@ func newBodyFixture(t testing.TB, a *testApp) *bodyFixture {
 	fx.ids = map[string]string{
 		":planId": pf.plan.PlanID, ":collectionId": pf.collection, ":collectionPlaceId": pf.places[0].CollectionPlaceID,
 		":blockId": tb.Candidates[0].BlockID, ":opinionId": op.OpinionID, ":expenseId": exp.Selected.ExpenseID, ":jobId": job.JobID,
+		":provider": "kakao",
 	}
 	return fx
 }

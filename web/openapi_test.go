@@ -62,10 +62,6 @@ func TestEveryJSONRouteIsInTheOpenAPIDocument(t *testing.T) {
 // against the published document.
 func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 	a := newTestApp(t)
-	router, err := gorillamux.NewRouter(a.srv.OpenAPI())
-	if err != nil {
-		t.Fatal(err)
-	}
 	tr := a.login("oa-1", "Openy")
 	a.loadCatalog()
 	full := a.member("oa-3", "Member")
@@ -100,19 +96,28 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		{Method: "POST", Path: "/collections", Token: full, Header: keyed("not a key"), Body: map[string]string{"title": "Keyed"}},
 	}
 	for _, c := range calls {
-		res := a.do(c)
-		httpReq, _ := http.NewRequest(c.Method, a.http.URL+c.Path, nil)
-		route, params, err := router.FindRoute(httpReq)
-		if err != nil {
-			t.Fatalf("%s %s: %v", c.Method, c.Path, err)
-		}
-		in := &openapi3filter.RequestValidationInput{Request: httpReq, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
-		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: res.Status, Header: res.Header,
-			Body: io.NopCloser(bytes.NewReader(res.Body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-			t.Errorf("%s %s → %d does not match the document: %v\n%s", c.Method, c.Path, res.Status, err, res.Body)
-		}
+		a.matchesOpenAPI(t, c, a.do(c))
+	}
+}
+
+// matchesOpenAPI checks that res, the answer to c, is one the document describes.
+func (a *testApp) matchesOpenAPI(t *testing.T, c req, res response) {
+	t.Helper()
+	router, err := gorillamux.NewRouter(a.srv.OpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	httpReq, _ := http.NewRequest(c.Method, a.http.URL+c.Path, nil)
+	route, params, err := router.FindRoute(httpReq)
+	if err != nil {
+		t.Fatalf("%s %s: %v", c.Method, c.Path, err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: httpReq, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: res.Status, Header: res.Header,
+		Body: io.NopCloser(bytes.NewReader(res.Body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		t.Errorf("%s %s → %d does not match the document: %v\n%s", c.Method, c.Path, res.Status, err, res.Body)
 	}
 }
 

@@ -62,6 +62,8 @@ var accessTable = map[string]accessRow{
 	"GET /static/*":                       {access: public, build: get("/static/css/app.css")},
 	"POST /auth/reissue":                  {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/auth/reissue"} }},
 	"POST /dev/auth/login":                {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/dev/auth/login"} }},
+	"POST /auth/token":                    {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/auth/token"} }},
+	"POST /auth/:provider/token":          {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/auth/google/token"} }},
 	"GET /oauth2/authorization/:provider": {access: public, build: get("/oauth2/authorization/google")},
 	"GET /login/oauth2/code/:provider":    {access: public, build: get("/login/oauth2/code/google")},
 	"PUT /uploads":                        {access: public, build: func(*matrixFixture) req { return req{Method: "PUT", Path: "/uploads"} }},

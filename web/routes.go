@@ -55,6 +55,10 @@ func (s *Server) routes() {
 	// Social sign-in: browser redirects, so HTML-only routes. Unknown or disabled providers 404.
 	s.page(http.MethodGet, signin.StartPath+":provider", s.beginSignIn, signIn)
 	s.page(http.MethodGet, signin.CallbackPath+":provider", s.completeSignIn, signIn)
+	// Sign-in for apps (API-additions §3): the one-time code of a browser sign-in, or a token
+	// of the provider's own SDK, for tokens.
+	e.POST("/auth/token", s.redeemAppCode, signIn)
+	e.POST("/auth/:provider/token", s.signInWithProviderToken, signIn)
 
 	// Users.
 	e.GET("/users/me", s.me, preTerms)

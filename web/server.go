@@ -58,6 +58,9 @@ type Config struct {
 	MapTileURL, MapTileAttribution string
 	// SignIn enables the social sign-in providers; their callbacks are under BaseURL.
 	SignIn signin.Config
+	// ClientRedirectURIs are the apps' redirect URIs (CLIENT_REDIRECT_URIS) that a sign-in
+	// started by an app may go back to with its one-time code; matched exactly.
+	ClientRedirectURIs []string
 	// StreamLimit caps the live-update streams open at once on this instance,
 	// StreamLimitPerUser those of one user or guest, StreamLimitPerAddress those from one client
 	// address (defaults 2000, 10, 50); beyond them a new stream is answered 429.
@@ -82,6 +85,8 @@ type Store interface {
 	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error)
 	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time, grace time.Duration) (*planner.User, string, error)
 	RevokeRefreshToken(ctx context.Context, hash []byte) error
+	CreateAppCode(ctx context.Context, hash []byte, userID, redirectURI, challenge string, ttl time.Duration) error
+	RedeemAppCode(ctx context.Context, hash []byte) (*postgres.AppCode, error)
 	RevokeSession(ctx context.Context, userID, session string) error
 	SessionRevoked(ctx context.Context, userID, session string) (bool, error)
 	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)

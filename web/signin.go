@@ -10,13 +10,18 @@ import (
 )
 
 // beginSignIn sends the browser to the provider (GET /oauth2/authorization/{provider}),
-// keeping the sign-in's state, PKCE verifier and next path in the flow cookie.
+// keeping the sign-in's state, PKCE verifier and next path — or the app that started it — in
+// the flow cookie.
 func (s *Server) beginSignIn(c echo.Context) error {
 	p := s.signin.Get(c.Param("provider"))
 	if p == nil {
 		return echo.ErrNotFound
 	}
-	authURL, flow, err := s.signin.Begin(p, localPath(c.QueryParam("next"), ""))
+	app, err := s.appRequest(c)
+	if err != nil {
+		return err
+	}
+	authURL, flow, err := s.signin.Begin(p, signin.Return{Next: localPath(c.QueryParam("next"), ""), App: app})
 	if err != nil {
 		return err
 	}
@@ -27,7 +32,8 @@ func (s *Server) beginSignIn(c echo.Context) error {
 // completeSignIn is the provider's callback (GET /login/oauth2/code/{provider}). It signs the
 // account's user in as dev login does — browser session and refresh cookie — and continues
 // to the next path, through onboarding while the terms are pending (afterSignIn). A failed or
-// refused sign-in goes back to the sign-in page with its message (signInErrorPage).
+// refused sign-in goes back to the sign-in page with its message (signInErrorPage). A sign-in
+// an app started goes back to the app instead (completeAppSignIn).
 func (s *Server) completeSignIn(c echo.Context) error {
 	p := s.signin.Get(c.Param("provider"))
 	if p == nil {
@@ -39,7 +45,10 @@ func (s *Server) completeSignIn(c echo.Context) error {
 	}
 	c.SetCookie(s.flowCookie("", -1)) // one callback per flow
 	ctx := c.Request().Context()
-	account, next, err := s.signin.Complete(ctx, p, flow, c.QueryParams())
+	account, ret, err := s.signin.Complete(ctx, p, flow, c.QueryParams())
+	if ret.App != nil {
+		return s.completeAppSignIn(c, p, ret.App, account, err)
+	}
 	if err != nil {
 		s.log.WarnContext(ctx, "social sign-in failed", "provider", p.ID, "err", err)
 		return c.Redirect(http.StatusFound, s.signInErrorPage(codeSignInFailed))
@@ -54,7 +63,7 @@ func (s *Server) completeSignIn(c echo.Context) error {
 	if _, err := s.startSession(c, u); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusFound, s.afterSignIn(c, u, next))
+	return c.Redirect(http.StatusFound, s.afterSignIn(c, u, ret.Next))
 }
 
 // flowCookie is the sign-in flow cookie, sent only to the callbacks of this host. The

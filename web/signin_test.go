@@ -204,6 +204,11 @@ func TestSocialSignInIsRateLimited(t *testing.T) {
 		t.Fatalf("Retry-After = %q, want 2", last.Header.Get("Retry-After"))
 	}
 	a.do(req{Method: "GET", Path: "/login/oauth2/code/oidc?code=x&state=y"}).problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+	// Apps' sign-in shares the limit.
+	a.do(req{Method: "POST", Path: "/auth/token", Body: map[string]string{"grant_type": "authorization_code", "code": "x"}}).
+		problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+	a.do(req{Method: "POST", Path: "/auth/oidc/token", Body: map[string]string{"id_token": "x"}}).
+		problem(t, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
 }
 
 // TestHostileInputsToSocialSignIn: malformed callbacks, cookies and paths are refused

@@ -73,6 +73,9 @@ type config struct {
 	// SignIn: the social sign-in providers with their clients configured; its key is the
 	// session secret.
 	SignIn signin.Config
+	// ClientRedirectURIs are the apps' redirect URIs (CLIENT_REDIRECT_URIS) an app's browser
+	// sign-in may go back to with its one-time code.
+	ClientRedirectURIs []string
 	// Live-update streams open at once: in all (STREAM_LIMIT), per user or guest
 	// (STREAM_LIMIT_PER_USER) and per client address (STREAM_LIMIT_PER_ADDRESS); 0 is the
 	// server's default.
@@ -304,17 +307,18 @@ func parseRange(s string) (*net.IPNet, error) {
 	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }
 
-// signInVariables are the groups of variables that enable each social sign-in provider,
-// all set or none.
+// signInVariables are the groups of variables that enable each social sign-in provider's web
+// client, all set or none. The OpenID Connect provider needs OIDC_ISSUER too (see loadSignIn).
 var signInVariables = [][]string{
 	{"GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"},
 	{"KAKAO_CLIENT_ID", "KAKAO_CLIENT_SECRET"},
 	{"NAVER_CLIENT_ID", "NAVER_CLIENT_SECRET"},
 	{"APPLE_CLIENT_ID", "APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY"},
-	{"OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"},
+	{"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"},
 }
 
-// loadSignIn reads the social sign-in providers' clients; a half-configured one is an error.
+// loadSignIn reads the social sign-in providers' clients, the apps' client ids and redirect
+// URIs; a half-configured provider is an error.
 func loadSignIn(c *config, getenv func(string) string) error {
 	for _, group := range signInVariables {
 		var missing []string
@@ -327,6 +331,9 @@ func loadSignIn(c *config, getenv func(string) string) error {
 			return fmt.Errorf("%s must be set together (missing: %s)", strings.Join(group, ", "), strings.Join(missing, ", "))
 		}
 	}
+	if oidcClients := getenv("OIDC_CLIENT_ID") != "" || getenv("OIDC_CLIENT_IDS") != ""; oidcClients != (getenv("OIDC_ISSUER") != "") {
+		return errors.New("OIDC_ISSUER goes with the web client (OIDC_CLIENT_ID and OIDC_CLIENT_SECRET), apps' client ids (OIDC_CLIENT_IDS) or both")
+	}
 	client := func(prefix string) signin.Client {
 		return signin.Client{ID: getenv(prefix + "_CLIENT_ID"), Secret: getenv(prefix + "_CLIENT_SECRET")}
 	}
@@ -336,11 +343,23 @@ func loadSignIn(c *config, getenv func(string) string) error {
 			PrivateKey: getenv("APPLE_PRIVATE_KEY")},
 		OIDC: signin.OIDC{Issuer: getenv("OIDC_ISSUER"), ClientID: getenv("OIDC_CLIENT_ID"), Secret: getenv("OIDC_CLIENT_SECRET"),
 			Name: getenv("OIDC_NAME")},
+		GoogleClientIDs: splitList(getenv("GOOGLE_CLIENT_IDS")), AppleClientIDs: splitList(getenv("APPLE_CLIENT_IDS")),
+		OIDCClientIDs: splitList(getenv("OIDC_CLIENT_IDS")),
+		GoogleIssuer:  getenv("GOOGLE_ISSUER"), AppleIssuer: getenv("APPLE_ISSUER"),
 	}
-	if iss := c.SignIn.OIDC.Issuer; iss != "" {
-		if u, err := url.Parse(iss); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("OIDC_ISSUER must be an http(s) URL, not %q", iss)
+	for _, name := range []string{"OIDC_ISSUER", "GOOGLE_ISSUER", "APPLE_ISSUER"} {
+		if iss := getenv(name); iss != "" {
+			if u, err := url.Parse(iss); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("%s must be an http(s) URL, not %q", name, iss)
+			}
 		}
+	}
+	for _, uri := range splitList(getenv("CLIENT_REDIRECT_URIS")) {
+		u, err := url.Parse(uri)
+		if err != nil || !u.IsAbs() || u.Fragment != "" || slices.Contains([]string{"javascript", "data", "vbscript"}, strings.ToLower(u.Scheme)) {
+			return fmt.Errorf("CLIENT_REDIRECT_URIS must list absolute URIs without a fragment, such as tripplan://auth or https://app.example/signed-in, not %q", uri)
+		}
+		c.ClientRedirectURIs = append(c.ClientRedirectURIs, uri)
 	}
 	return nil
 }

@@ -69,7 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		MapTileURL: cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution, SignIn: cfg.SignIn,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, StreamLimit: cfg.StreamLimit,
 		StreamLimitPerUser: cfg.StreamLimitPerUser, StreamLimitPerAddress: cfg.StreamLimitPerAddress, RefreshReuseGrace: cfg.RefreshReuseGrace,
-		CookieSameSite: cfg.CookieSameSite, CookieDomain: cfg.CookieDomain, Frontend: cfg.Frontend}
+		CookieSameSite: cfg.CookieSameSite, CookieDomain: cfg.CookieDomain, Frontend: cfg.Frontend,
+		ClientRedirectURIs: cfg.ClientRedirectURIs}
 	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
 	if err != nil {
 		return err

@@ -82,6 +82,14 @@ func TestConfig(t *testing.T) {
 		string(c.SignIn.Key) != string(c.SessionSecret) || c.publicURL() != "http://localhost:9000" {
 		t.Errorf("sign-in configuration: %+v %v", c.SignIn, err)
 	}
+	c, err = loadConfig(env(map[string]string{"CLIENT_REDIRECT_URIS": "tripplan://auth, https://app.example/signed-in",
+		"GOOGLE_CLIENT_IDS": "ios.apps.googleusercontent.com,android.apps.googleusercontent.com", "APPLE_CLIENT_IDS": "com.tripplan.ios",
+		"OIDC_ISSUER": "https://sso.example", "OIDC_CLIENT_IDS": "mobile", "GOOGLE_ISSUER": "http://127.0.0.1:9999", "APPLE_ISSUER": "https://apple.test"}))
+	if err != nil || len(c.ClientRedirectURIs) != 2 || c.ClientRedirectURIs[0] != "tripplan://auth" || len(c.SignIn.GoogleClientIDs) != 2 ||
+		c.SignIn.AppleClientIDs[0] != "com.tripplan.ios" || c.SignIn.OIDCClientIDs[0] != "mobile" || c.SignIn.OIDC.ClientID != "" ||
+		c.SignIn.GoogleIssuer != "http://127.0.0.1:9999" || c.SignIn.AppleIssuer != "https://apple.test" {
+		t.Errorf("app sign-in configuration: %+v %q %v", c.SignIn, c.ClientRedirectURIs, err)
+	}
 	c, _ = loadConfig(env(map[string]string{"CORS_ORIGINS": "http://localhost:5173, https://app.example/",
 		"JWT_PREVIOUS_SECRETS": "old-secret-old-secret-old-secret-0,older-secret-older-secret-older-1"}))
 	if len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://app.example" || len(c.JWTPreviousSecrets) != 2 {
@@ -108,6 +116,9 @@ func TestConfig(t *testing.T) {
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
 		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},
+		{"OIDC_ISSUER": "https://sso.example"}, {"OIDC_CLIENT_IDS": "mobile"}, {"OIDC_ISSUER": "https://sso.example", "OIDC_CLIENT_ID": "o"},
+		{"GOOGLE_ISSUER": "accounts.google.com"}, {"APPLE_ISSUER": "ftp://apple.test"},
+		{"CLIENT_REDIRECT_URIS": "/signed-in"}, {"CLIENT_REDIRECT_URIS": "tripplan://auth#top"}, {"CLIENT_REDIRECT_URIS": "javascript:alert(1)"},
 		{"JWT_PREVIOUS_SECRETS": "short"}, {"CORS_ORIGINS": "localhost:5173"}, {"CORS_ORIGINS": "https://app.example/path"},
 		{"STORAGE_URL": "file:///tmp"}, {"STREAM_LIMIT": "0"}, {"STREAM_LIMIT_PER_USER": "ten"}, {"STREAM_LIMIT_PER_ADDRESS": "-5"}} {
 		if _, err := loadConfig(env(bad)); err == nil {

@@ -30,6 +30,7 @@ const (
 	CodeMissingToken         Code = "MISSING_TOKEN"
 	CodeExpiredToken         Code = "EXPIRED_TOKEN"
 	CodeInvalidToken         Code = "INVALID_TOKEN"
+	CodeInvalidGrant         Code = "INVALID_GRANT"
 	CodeTermsRequired        Code = "TERMS_REQUIRED"
 	CodeTermsAlreadyAccepted Code = "TERMS_ALREADY_ACCEPTED"
 	CodeUserNotFound         Code = "USER_NOT_FOUND"
@@ -105,6 +106,7 @@ var statuses = map[Code]int{
 	CodeMissingToken:         http.StatusUnauthorized,
 	CodeExpiredToken:         http.StatusUnauthorized,
 	CodeInvalidToken:         http.StatusUnauthorized,
+	CodeInvalidGrant:         http.StatusBadRequest,
 	CodeTermsRequired:        http.StatusForbidden,
 	CodeTermsAlreadyAccepted: http.StatusConflict,
 	CodeUserNotFound:         http.StatusNotFound,

@@ -307,6 +307,7 @@ var notWrites = map[string]string{
 	"WorkJob": "job worker", "SetJobStatus": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
+	"CreateAppCode": "sign-in", "RedeemAppCode": "the one-time code is the authorization",
 	"ClaimPictureUpload": "the signed upload URL is the authorization", "PictureKeysInUse": "periodic job",
 	"SessionRevoked": "read",
 	// Idempotency keys are the caller's own, not the plan's or collection's: the request they

@@ -3,107 +3,95 @@ package signin
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
+	"slices"
+	"sync"
 
-	"github.com/golang-jwt/jwt/v5"
-	"github.com/lestrrat-go/jwx/jwk"
+	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/markbates/goth"
 	"github.com/markbates/goth/providers/openidConnect"
 
 	"tripplan/internal/planner"
 )
 
-// discovery is the part of an OpenID Provider's metadata the sign-in uses.
-type discovery struct {
-	Issuer           string `json:"issuer"`
-	AuthEndpoint     string `json:"authorization_endpoint"`
-	TokenEndpoint    string `json:"token_endpoint"`
-	UserInfoEndpoint string `json:"userinfo_endpoint"`
-	JWKSURI          string `json:"jwks_uri"`
+// issuer is an OpenID provider whose ID tokens are checked with go-oidc: its signature against
+// the keys the issuer publishes (cached, and fetched again when a token names a key not yet
+// seen, so the issuer's key rotation just works), its issuer and its expiry. The provider's
+// metadata is discovered at the first use, and again at the next use after a failed discovery,
+// so that the server starts while Google or Apple cannot be reached.
+type issuer struct {
+	url string
+	hc  *http.Client
+
+	mu sync.Mutex
+	op *oidc.Provider
+}
+
+// provider is the issuer's discovered metadata and keys.
+func (i *issuer) provider(ctx context.Context) (*oidc.Provider, error) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.op != nil {
+		return i.op, nil
+	}
+	op, err := oidc.NewProvider(oidc.ClientContext(ctx, i.hc), i.url)
+	if err != nil {
+		return nil, fmt.Errorf("OpenID Connect discovery at %s: %w", i.url, err)
+	}
+	var meta struct {
+		JWKS string `json:"jwks_uri"`
+	}
+	if err := op.Claims(&meta); err != nil || meta.JWKS == "" {
+		return nil, fmt.Errorf("OpenID Connect discovery at %s: the document names no JWKS", i.url)
+	}
+	i.op = op
+	return op, nil
+}
+
+// verify checks the raw ID token and that its audience includes one of audiences.
+func (i *issuer) verify(ctx context.Context, raw string, audiences []string) (*oidc.IDToken, error) {
+	op, err := i.provider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The audience is checked below: go-oidc checks one client id only.
+	tok, err := op.Verifier(&oidc.Config{SkipClientIDCheck: true}).Verify(ctx, raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: id_token: %w", ErrInvalidToken, err)
+	}
+	if slices.ContainsFunc(tok.Audience, func(aud string) bool { return slices.Contains(audiences, aud) }) {
+		return tok, nil
+	}
+	return nil, fmt.Errorf("%w: id_token: for audience %q, not one of ours", ErrInvalidToken, tok.Audience)
 }
 
 // oidcProvider discovers the issuer's endpoints and sets up goth's openidConnect provider
-// with them, with PKCE and a check of the ID token's signature against the issuer's keys
-// (goth reads the ID token's claims without checking it).
-func oidcProvider(ctx context.Context, o OIDC, callback string, hc *http.Client) (*Provider, error) {
-	d, err := discover(ctx, hc, o.Issuer)
+// with them, with PKCE and a check of the ID token (goth reads its claims without checking it).
+func oidcProvider(ctx context.Context, o OIDC, iss *issuer, callback string) (*Provider, error) {
+	op, err := iss.provider(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("OpenID Connect discovery at %s: %w", o.Issuer, err)
+		return nil, err
 	}
-	gp, err := openidConnect.NewCustomisedURL(o.ClientID, o.Secret, callback, d.AuthEndpoint, d.TokenEndpoint, d.Issuer, d.UserInfoEndpoint, "",
+	ep := op.Endpoint()
+	if ep.AuthURL == "" || ep.TokenURL == "" {
+		return nil, fmt.Errorf("OpenID Connect discovery at %s: the document lacks the authorization or token endpoint", o.Issuer)
+	}
+	gp, err := openidConnect.NewCustomisedURL(o.ClientID, o.Secret, callback, ep.AuthURL, ep.TokenURL, o.Issuer, op.UserInfoEndpoint(), "",
 		"openid", "profile", "email")
 	if err != nil {
 		return nil, err
 	}
-	gp.HTTPClient = hc
+	gp.HTTPClient = iss.hc
 	gp.SetName("oidc")
 	verify := func(ctx context.Context, s goth.Session) error {
-		return verifyIDToken(ctx, hc, d, o.ClientID, s.(*openidConnect.Session).IDToken)
+		raw := s.(*openidConnect.Session).IDToken
+		if raw == "" {
+			return errors.New("the token response has no id_token")
+		}
+		_, err := iss.verify(ctx, raw, []string{o.ClientID})
+		return err
 	}
 	return &Provider{ID: "oidc", Name: cmp.Or(o.Name, "OpenID Connect"), Kind: planner.ProviderOIDC, pkce: true, goth: fixed(gp), verify: verify}, nil
-}
-
-// discover fetches the issuer's metadata; its issuer must be the configured one exactly
-// (OpenID Connect Discovery §4.3).
-func discover(ctx context.Context, hc *http.Client, issuer string) (*discovery, error) {
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(issuer, "/")+"/.well-known/openid-configuration", nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := hc.Do(r)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %s", res.Status)
-	}
-	var d discovery
-	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&d); err != nil {
-		return nil, err
-	}
-	switch {
-	case d.Issuer != issuer:
-		return nil, fmt.Errorf("the document names issuer %q", d.Issuer)
-	case d.AuthEndpoint == "" || d.TokenEndpoint == "" || d.JWKSURI == "":
-		return nil, errors.New("the document lacks the authorization, token or JWKS endpoint")
-	}
-	return &d, nil
-}
-
-// verifyIDToken checks the ID token's signature with the issuer's published keys, and its
-// issuer, audience and expiry.
-func verifyIDToken(ctx context.Context, hc *http.Client, d *discovery, clientID, raw string) error {
-	if raw == "" {
-		return errors.New("the token response has no id_token")
-	}
-	keys, err := jwk.Fetch(ctx, d.JWKSURI, jwk.WithHTTPClient(hc))
-	if err != nil {
-		return fmt.Errorf("fetch the issuer's keys: %w", err)
-	}
-	_, err = jwt.Parse(raw, func(t *jwt.Token) (any, error) {
-		kid, _ := t.Header["kid"].(string)
-		key, ok := keys.LookupKeyID(kid)
-		if !ok && kid == "" && keys.Len() == 1 {
-			key, ok = keys.Get(0)
-		}
-		if !ok {
-			return nil, fmt.Errorf("no key %q in the issuer's key set", kid)
-		}
-		var pub any
-		if err := key.Raw(&pub); err != nil {
-			return nil, err
-		}
-		return pub, nil
-	}, jwt.WithValidMethods([]string{"RS256", "RS384", "RS512", "PS256", "ES256", "ES384", "EdDSA"}),
-		jwt.WithIssuer(d.Issuer), jwt.WithAudience(clientID), jwt.WithExpirationRequired())
-	if err != nil {
-		return fmt.Errorf("id_token: %w", err)
-	}
-	return nil
 }

@@ -4,7 +4,11 @@
 //
 // The flow is kept in the browser between its start and the provider's callback, in a
 // short-lived cookie that is signed and encrypted with keys derived from the session secret,
-// so any instance can finish a sign-in another started.
+// so any instance can finish a sign-in another started. An app may start the flow too, to be
+// sent back to with a one-time code (App).
+//
+// Apps that sign in with a provider's own SDK hand over its ID token or access token instead,
+// which is checked with the provider (Native, native.go): ID tokens with go-oidc.
 package signin
 
 import (
@@ -68,6 +72,12 @@ type Config struct {
 	Google, Kakao, Naver Client
 	Apple                Apple
 	OIDC                 OIDC
+	// GoogleClientIDs, AppleClientIDs and OIDCClientIDs are apps' client ids (iOS, Android;
+	// Apple: bundle ids) whose ID tokens apps may sign in with, besides the web client's.
+	GoogleClientIDs, AppleClientIDs, OIDCClientIDs []string
+	// GoogleIssuer, AppleIssuer, KakaoAPI and NaverAPI replace the real issuers and APIs that
+	// apps' tokens are checked with (tests); empty: the real ones (see the constants).
+	GoogleIssuer, AppleIssuer, KakaoAPI, NaverAPI string
 	// Key is the secret the flow cookie's keys are derived from (the session secret).
 	Key []byte
 	// HTTPClient talks to the providers; nil means one with a 10-second timeout.
@@ -88,14 +98,17 @@ type Provider struct {
 	verify func(ctx context.Context, s goth.Session) error
 }
 
-// Providers are the enabled providers and the flow cookie's codec.
+// Providers are the enabled providers, those apps may sign in with through their SDKs, and
+// the flow cookie's codec.
 type Providers struct {
-	list  []*Provider
-	codec *securecookie.SecureCookie
+	list   []*Provider
+	native []*Native
+	codec  *securecookie.SecureCookie
 }
 
 // New sets up the providers cfg enables, with callbacks at baseURL + CallbackPath + id.
-// The OpenID Connect provider's discovery document is fetched here.
+// The OpenID Connect provider's discovery document is fetched here when its web client is
+// configured.
 func New(ctx context.Context, baseURL string, cfg Config) (*Providers, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -103,6 +116,10 @@ func New(ctx context.Context, baseURL string, cfg Config) (*Providers, error) {
 	}
 	callback := func(id string) string { return baseURL + CallbackPath + id }
 	ps := &Providers{}
+	var oidcIssuer *issuer
+	if cfg.OIDC.Issuer != "" {
+		oidcIssuer = &issuer{url: cfg.OIDC.Issuer, hc: hc}
+	}
 	if c := cfg.Google; c.enabled() {
 		g := google.New(c.ID, c.Secret, callback("google"), "openid", "email", "profile")
 		g.HTTPClient = hc
@@ -126,11 +143,15 @@ func New(ctx context.Context, baseURL string, cfg Config) (*Providers, error) {
 		ps.list = append(ps.list, p)
 	}
 	if o := cfg.OIDC; o.enabled() {
-		p, err := oidcProvider(ctx, o, callback("oidc"), hc)
+		p, err := oidcProvider(ctx, o, oidcIssuer, callback("oidc"))
 		if err != nil {
 			return nil, err
 		}
 		ps.list = append(ps.list, p)
+	}
+	var err error
+	if ps.native, err = natives(cfg, hc, oidcIssuer); err != nil {
+		return nil, err
 	}
 	if len(ps.list) == 0 {
 		return ps, nil
@@ -194,19 +215,34 @@ func (ps *Providers) Get(id string) *Provider {
 	return nil
 }
 
+// App is a sign-in that an app started in the browser (API-additions §3): once signed in, the
+// browser goes back to the app at RedirectURI with a one-time code, which only the holder of
+// the PKCE verifier that Challenge (S256) was made from can exchange for tokens.
+type App struct {
+	RedirectURI string `json:"r"`
+	Challenge   string `json:"c"`
+}
+
+// Return is where a sign-in goes back to: the app, or else the local path Next.
+type Return struct {
+	Next string
+	App  *App
+}
+
 // flow is what the flow cookie holds between the start of a sign-in and its callback.
 type flow struct {
 	Provider string `json:"p"`
 	State    string `json:"s"`
 	Verifier string `json:"v,omitempty"` // PKCE code verifier
 	Next     string `json:"n,omitempty"` // where to go once signed in
+	App      *App   `json:"a,omitempty"` // or the app to go back to
 	Session  string `json:"g"`           // goth's marshalled session
 }
 
-// Begin starts a sign-in with p that returns to next: the URL to send the browser to, and
+// Begin starts a sign-in with p that returns to ret: the URL to send the browser to, and
 // the value of the flow cookie to set.
-func (ps *Providers) Begin(p *Provider, next string) (authURL, cookie string, err error) {
-	f := flow{Provider: p.ID, State: rand.Text(), Next: next}
+func (ps *Providers) Begin(p *Provider, ret Return) (authURL, cookie string, err error) {
+	f := flow{Provider: p.ID, State: rand.Text(), Next: ret.Next, App: ret.App}
 	gp, err := p.goth()
 	if err != nil {
 		return "", "", err
@@ -238,35 +274,42 @@ func (ps *Providers) Begin(p *Provider, next string) (authURL, cookie string, er
 // Complete finishes a sign-in at p's callback, given the flow cookie's value and the
 // callback's query. The state must be the flow's; then the code is exchanged (with the PKCE
 // verifier) and the account read. It returns the account as a user to sign in — with a valid
-// nickname made from the provider's names — and the path the sign-in was to return to.
-func (ps *Providers) Complete(ctx context.Context, p *Provider, cookie string, callback url.Values) (planner.User, string, error) {
+// nickname made from the provider's names — and where the sign-in was to return to, which is
+// known, even when the sign-in failed, once the flow cookie is read.
+func (ps *Providers) Complete(ctx context.Context, p *Provider, cookie string, callback url.Values) (planner.User, Return, error) {
 	var f flow
 	if cookie == "" {
-		return planner.User{}, "", errors.New("no sign-in in progress (flow cookie missing or expired)")
+		return planner.User{}, Return{}, errors.New("no sign-in in progress (flow cookie missing or expired)")
 	}
 	if err := ps.codec.Decode(FlowCookie, cookie, &f); err != nil {
-		return planner.User{}, "", fmt.Errorf("flow cookie: %w", err)
+		return planner.User{}, Return{}, fmt.Errorf("flow cookie: %w", err)
 	}
+	ret := Return{Next: f.Next, App: f.App}
+	u, err := ps.complete(ctx, p, f, callback)
+	return u, ret, err
+}
+
+func (ps *Providers) complete(ctx context.Context, p *Provider, f flow, callback url.Values) (planner.User, error) {
 	if f.Provider != p.ID {
-		return planner.User{}, "", fmt.Errorf("the sign-in in progress is with %s, not %s", f.Provider, p.ID)
+		return planner.User{}, fmt.Errorf("the sign-in in progress is with %s, not %s", f.Provider, p.ID)
 	}
 	if e := callback.Get("error"); e != "" {
-		return planner.User{}, "", fmt.Errorf("the provider refused: %s %s", e, callback.Get("error_description"))
+		return planner.User{}, fmt.Errorf("the provider refused: %s %s", e, callback.Get("error_description"))
 	}
 	if subtle.ConstantTimeCompare([]byte(callback.Get("state")), []byte(f.State)) != 1 {
-		return planner.User{}, "", errors.New("state does not match the sign-in in progress")
+		return planner.User{}, errors.New("state does not match the sign-in in progress")
 	}
 	code := callback.Get("code")
 	if code == "" {
-		return planner.User{}, "", errors.New("the callback has no code")
+		return planner.User{}, errors.New("the callback has no code")
 	}
 	gp, err := p.goth()
 	if err != nil {
-		return planner.User{}, "", err
+		return planner.User{}, err
 	}
 	sess, err := gp.UnmarshalSession(f.Session)
 	if err != nil {
-		return planner.User{}, "", err
+		return planner.User{}, err
 	}
 	// Only the code and the verifier: goth's openidConnect would also take a redirect_uri.
 	params := url.Values{"code": {code}}
@@ -274,27 +317,28 @@ func (ps *Providers) Complete(ctx context.Context, p *Provider, cookie string, c
 		params.Set("code_verifier", f.Verifier)
 	}
 	if _, err := sess.Authorize(gp, params); err != nil {
-		return planner.User{}, "", fmt.Errorf("token exchange: %w", err)
+		return planner.User{}, fmt.Errorf("token exchange: %w", err)
 	}
 	if p.verify != nil {
 		if err := p.verify(ctx, sess); err != nil {
-			return planner.User{}, "", err
+			return planner.User{}, err
 		}
 	}
 	gu, err := gp.FetchUser(sess)
 	if err != nil {
-		return planner.User{}, "", fmt.Errorf("fetch user: %w", err)
+		return planner.User{}, fmt.Errorf("fetch user: %w", err)
 	}
-	if gu.UserID == "" || utf8.RuneCountInString(gu.UserID) > 255 {
-		return planner.User{}, "", fmt.Errorf("unusable user id %q", gu.UserID)
+	return account(p.Kind, gu.UserID, gu.AvatarURL, gu.Email, gu.NickName, gu.Name, gu.FirstName+gu.LastName)
+}
+
+// account is a provider's account as a user to sign in: its id (1–255 characters), a valid
+// nickname made from the first usable of names, and the picture and email address when they
+// look like ones.
+func account(kind planner.Provider, id, picture, email string, names ...string) (planner.User, error) {
+	if id == "" || utf8.RuneCountInString(id) > 255 {
+		return planner.User{}, fmt.Errorf("unusable user id %q", id)
 	}
-	return planner.User{
-		Provider:   p.Kind,
-		ProviderID: gu.UserID,
-		Nickname:   planner.NicknameFrom(gu.NickName, gu.Name, gu.FirstName+gu.LastName),
-		Picture:    webURL(gu.AvatarURL),
-		Email:      emailAddress(gu.Email),
-	}, f.Next, nil
+	return planner.User{Provider: kind, ProviderID: id, Nickname: planner.NicknameFrom(names...), Picture: webURL(picture), Email: emailAddress(email)}, nil
 }
 
 // webURL is s if it is an http(s) URL of at most 2048 characters, else "".

@@ -52,7 +52,7 @@ func TestOIDCSignInWithStateAndPKCE(t *testing.T) {
 		t.Fatalf("providers %+v", ps.List())
 	}
 	p := ps.Get("oidc")
-	authURL, cookie, err := ps.Begin(p, "/plans/x")
+	authURL, cookie, err := ps.Begin(p, signin.Return{Next: "/plans/x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +67,13 @@ func TestOIDCSignInWithStateAndPKCE(t *testing.T) {
 	}
 	back := authorize(t, authURL)
 
-	got, next, err := ps.Complete(t.Context(), p, cookie, back)
+	got, ret, err := ps.Complete(t.Context(), p, cookie, back)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := planner.User{Provider: planner.ProviderOIDC, ProviderID: "abc-123", Nickname: "MinaKim", Picture: "https://img.example/m.png", Email: "mina@example.com"}
-	if got != want || next != "/plans/x" {
-		t.Fatalf("Complete = %+v, %q; want %+v, /plans/x", got, next, want)
+	if got != want || ret != (signin.Return{Next: "/plans/x"}) {
+		t.Fatalf("Complete = %+v, %+v; want %+v, /plans/x", got, ret, want)
 	}
 	if ch := op.Challenges(); len(ch) != 1 || ch[0] != q.Get("code_challenge") {
 		t.Fatalf("challenges %v", ch)
@@ -92,7 +92,7 @@ func TestOIDCSignInRefusals(t *testing.T) {
 	}
 	p := ps.Get("oidc")
 	start := func() (string, url.Values) {
-		authURL, cookie, err := ps.Begin(p, "")
+		authURL, cookie, err := ps.Begin(p, signin.Return{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestProvidersFromConfig(t *testing.T) {
 	var ids []string
 	for _, p := range ps.List() {
 		ids = append(ids, p.ID+":"+string(p.Kind))
-		authURL, _, err := ps.Begin(p, "")
+		authURL, _, err := ps.Begin(p, signin.Return{})
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}

@@ -1,6 +1,8 @@
 // Package fakeoidc is a local OpenID Connect provider for tests: discovery, an authorization
 // endpoint that approves at once, a token endpoint that checks the client and PKCE and
-// answers with an RS256-signed ID token, userinfo and JWKS.
+// answers with an RS256-signed ID token, userinfo and JWKS. It also mints ID tokens as an
+// app's SDK would receive them (Mint), and rotates its signing key (RotateKey), so that it
+// stands in for Google's or Apple's issuer as well.
 package fakeoidc
 
 import (
@@ -10,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math/big"
 	"net/http"
@@ -29,14 +32,15 @@ const (
 	Secret   = "tripplan-test-secret"
 )
 
-const keyID = "fake-1"
-
 // Server is a running fake provider; its URL is the issuer.
 type Server struct {
 	*httptest.Server
-	key *rsa.PrivateKey
 
 	mu sync.Mutex
+	// key is the signing key the JWKS publishes, named kid; RotateKey replaces both.
+	key  *rsa.PrivateKey
+	kid  string
+	keys int // keys made so far, for the next kid
 	// user are the claims of the account the next authorization signs in.
 	user map[string]any
 	// signer signs ID tokens; it is key unless a test swaps in a stranger's key.
@@ -58,12 +62,8 @@ type grant struct {
 // SetUser says otherwise.
 func New(t testing.TB) *Server {
 	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &Server{key: key, signer: key, user: map[string]any{"sub": "user-1"},
-		codes: map[string]grant{}, tokens: map[string]map[string]any{}}
+	s := &Server{user: map[string]any{"sub": "user-1"}, codes: map[string]grant{}, tokens: map[string]map[string]any{}}
+	s.RotateKey(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", s.discovery)
 	mux.HandleFunc("GET /authorize", s.authorize)
@@ -84,16 +84,85 @@ func (s *Server) SetUser(claims map[string]any) {
 }
 
 // SignWithStrangerKey makes the provider sign ID tokens with a key that its JWKS does not
-// publish, as a forger would.
+// publish, under the published key's id, as a forger would.
 func (s *Server) SignWithStrangerKey(t testing.TB) {
+	t.Helper()
+	key := newKey(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.signer = key
+}
+
+// RotateKey makes a new signing key with a new key id: the JWKS publishes it instead of the
+// old one (which is dropped), and ID tokens are signed with it from now on.
+func (s *Server) RotateKey(t testing.TB) {
+	t.Helper()
+	key := newKey(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys++
+	s.key, s.signer, s.kid = key, key, fmt.Sprintf("fake-%d", s.keys)
+}
+
+func newKey(t testing.TB) *rsa.PrivateKey {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return key
+}
+
+// Token is an ID token to mint. Its claims are the issuer's defaults — iss the provider,
+// aud ClientID, iat now, exp in an hour, and the current user's claims — overridden by
+// Claims; a nil value removes a claim.
+type Token struct {
+	Claims map[string]any
+	// Stranger signs with a key the provider never published, under the key id KeyID.
+	Stranger bool
+	KeyID    string
+}
+
+// Mint signs an ID token as an app's SDK receives it from the provider (by default with the
+// current key, under its id).
+func (s *Server) Mint(t testing.TB, tok Token) string {
+	t.Helper()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.signer = key
+	claims := s.claims(s.user)
+	key, kid := s.signer, s.kid
+	s.mu.Unlock()
+	for k, v := range tok.Claims {
+		if v == nil {
+			delete(claims, k)
+		} else {
+			claims[k] = v
+		}
+	}
+	if tok.Stranger {
+		key = newKey(t)
+	}
+	if tok.KeyID != "" {
+		kid = tok.KeyID
+	}
+	signed, err := sign(claims, key, kid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signed
+}
+
+// claims are the default claims of an ID token for the user; s.mu is held.
+func (s *Server) claims(user map[string]any) jwt.MapClaims {
+	now := time.Now()
+	claims := jwt.MapClaims{"iss": s.URL, "aud": ClientID, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
+	maps.Copy(claims, user)
+	return claims
+}
+
+func sign(claims jwt.MapClaims, key *rsa.PrivateKey, kid string) (string, error) {
+	t := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	t.Header["kid"] = kid
+	return t.SignedString(key)
 }
 
 // Challenges are the PKCE code challenges the authorization endpoint received, in order.
@@ -183,18 +252,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	code := r.PostForm.Get("code")
 	g, ok := s.codes[code]
 	delete(s.codes, code)
-	signer := s.signer
+	claims, signer, kid := s.claims(g.user), s.signer, s.kid
 	s.mu.Unlock()
 	if !ok || g.redirectURI != r.PostForm.Get("redirect_uri") || !verifierMatches(g.challenge, r.PostForm.Get("code_verifier")) {
 		oauthError(w, http.StatusBadRequest, "invalid_grant")
 		return
 	}
-	now := time.Now()
-	claims := jwt.MapClaims{"iss": s.URL, "aud": ClientID, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
-	maps.Copy(claims, g.user)
-	idToken := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
-	idToken.Header["kid"] = keyID
-	signed, err := idToken.SignedString(signer)
+	signed, err := sign(claims, signer, kid)
 	if err != nil {
 		oauthError(w, http.StatusInternalServerError, "server_error")
 		return
@@ -228,10 +292,13 @@ func (s *Server) userinfo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, claims)
 }
 
+// jwks publishes the current signing key only.
 func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
-	pub := s.key.PublicKey
+	s.mu.Lock()
+	pub, kid := s.key.PublicKey, s.kid
+	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"keys": []map[string]string{{
-		"kty": "RSA", "use": "sig", "alg": "RS256", "kid": keyID,
+		"kty": "RSA", "use": "sig", "alg": "RS256", "kid": kid,
 		"n": base64.RawURLEncoding.EncodeToString(pub.N.Bytes()),
 		"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(pub.E)).Bytes()),
 	}}})
