@@ -118,6 +118,9 @@ func (s *Server) startSession(c echo.Context, u *planner.User) (*tokenResponse, 
 		return nil, err
 	}
 	s.setRefreshCookie(c, tokens.RefreshToken)
+	if u.Language != nil { // the user's language comes along to this browser
+		s.setLanguageCookie(c, u.Language)
+	}
 	sess, err := s.sessions.New(c.Request(), sessionName)
 	if err != nil {
 		return nil, err

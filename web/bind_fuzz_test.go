@@ -120,7 +120,7 @@ var bodyRoutes = map[string]string{
 	"POST /auth/token":                       "appTokenRequest",
 	"POST /auth/:provider/token":             "providerTokenRequest",
 	"POST /auth/logout":                      "refreshRequest",
-	"PUT /users/me":                          "nicknameRequest",
+	"PUT /users/me":                          "profileRequest",
 	withdrawRoute:                            "withdrawRequest",
 	"POST /collections":                      "collectionRequest",
 	"PUT /collections/:collectionId":         "collectionRequest",

@@ -6,22 +6,24 @@ import (
 	"tripplan/internal/i18n"
 )
 
-// languageCookie keeps a browser's choice of language: a guest's, and a signed-in user's on
-// this browser (the user's setting is kept with the account too).
+// languageCookie keeps a browser's language: a guest's choice, and a signed-in user's setting,
+// which sign-in and every change of it copy to the browser (so pages never read the user for
+// it; another browser the user is signed in on follows at its next sign-in).
 const languageCookie = "lang"
 
 const languageKey = "language"
 
-// language is the request's language (API-additions §4): the signed-in user's setting, else
-// the browser's language cookie, else the first of Accept-Language that Tripplan speaks,
-// else English. It is worked out once per request; the setting costs one read of the user.
+// language is the request's language (API-additions §4): the signed-in user's setting (for
+// a browser, its copy in the language cookie), else the browser's language cookie, else the
+// first of Accept-Language that Tripplan speaks, else English. It is worked out once per
+// request; for an access token the setting costs one read of the user.
 func (s *Server) language(c echo.Context) i18n.Lang {
 	if l, ok := c.Get(languageKey).(i18n.Lang); ok {
 		return l
 	}
 	r := c.Request()
 	var setting, cookie string
-	if p := caller(c); p != nil && !p.Guest {
+	if p := caller(c); p != nil && p.Bearer {
 		if u, err := s.store.User(r.Context(), p.UserID); err == nil && u.Language != nil {
 			setting = *u.Language
 		}

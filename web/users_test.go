@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -181,6 +182,11 @@ func TestLanguageSetting(t *testing.T) {
 	}
 	if answerLanguage(map[string]string{"Accept-Language": "en"}) != "ko" {
 		t.Error("the setting does not come before Accept-Language")
+	}
+	// Signing in on a browser brings the setting to it, as its language cookie.
+	res = a.do(req{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "lang-1", "nickname": "민지"}})
+	if !slices.ContainsFunc(res.Header.Values("Set-Cookie"), func(c string) bool { return strings.HasPrefix(c, "lang=ko;") }) {
+		t.Errorf("sign-in sets no language cookie: %q", res.Header.Values("Set-Cookie"))
 	}
 	// The nickname alone leaves the language; null goes back to the browser's.
 	if res := a.do(req{Method: "PUT", Path: "/users/me", Token: token, Body: map[string]any{"nickname": "민지2"}}); res.Status != 200 {
