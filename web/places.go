@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
@@ -83,5 +84,5 @@ func (s *Server) searchPlaces(c echo.Context) error {
 			view.Results = append(view.Results, s.toSearchResult(p))
 		}
 	}
-	return respond(c, http.StatusOK, out, s.lazyPage(c, "Search places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
+	return respond(c, http.StatusOK, out, s.lazyPage(c, i18n.T(c.Request().Context(), "collection.search_places"), func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
 }
