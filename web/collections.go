@@ -44,7 +44,7 @@ func (in *collectionRequest) validate() error {
 // change (see fieldErrorAnswer): the rename form's field of collection id (an htmx form), or
 // for id "" the new-collection page (a plain form).
 func (s *Server) titleFormError(c echo.Context, err error, title, id string) error {
-	errs, ok := formErrors(err, title)
+	errs, ok := formErrors(c.Request().Context(), err, title)
 	if !ok {
 		return err
 	}
