@@ -128,7 +128,7 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 
 	// Ben's page offers the link form; Ana's shows her job waiting (the queue is not running yet).
 	check("the link form", pageOf(ben, col),
-		[]string{"장소 찾기", "블로그 글, 기사, 영상, 지도 목록 링크를 붙여 넣으세요"},
+		[]string{"장소 찾기", `placeholder="블로그·영상·지도 링크"`},
 		[]string{"Find places", `placeholder="Paste a link to a blog post, article, video or map list"`})
 	job := f.startJob(t, f.ana, srv.URL+"/seoul")
 	check("a collection with places", pageOf(ana, col),
