@@ -1,8 +1,8 @@
 package views
 
 import (
+	"context"
 	"strconv"
-	"strings"
 )
 
 // BudgetView is a plan's budget page.
@@ -87,24 +87,23 @@ func Bars(labels []string, values []int64) []Bar {
 // currencySymbols are the signs of common currencies; others show their code.
 var currencySymbols = map[string]string{"KRW": "₩", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "THB": "฿"}
 
-// Money writes an amount with its currency and thousands separators: "₩12,000".
+// Money writes an amount with its currency and thousands separators: "₩12,000" (in English;
+// the pages write it in theirs with money).
 func Money(amount int64, currency string) string {
+	return money(context.Background(), amount, currency)
+}
+
+// money is an amount with its currency, its digits grouped as the page's language does.
+func money(ctx context.Context, amount int64, currency string) string {
 	sign := ""
 	if amount < 0 {
 		sign, amount = "−", -amount
 	}
-	digits := strconv.FormatInt(amount, 10)
-	var b strings.Builder
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
+	digits := number(ctx, amount)
 	if sym, ok := currencySymbols[currency]; ok {
-		return sign + sym + b.String()
+		return sign + sym + digits
 	}
-	return sign + b.String() + " " + currency
+	return sign + digits + " " + currency
 }
 
 func budgetHref(planID string) string { return planHref(planID) + "/budget" }

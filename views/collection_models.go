@@ -109,11 +109,12 @@ type SearchResult struct {
 	Photo        string
 }
 
-// PlaceSorts are the sort choices of a collection's places, in menu order.
-var PlaceSorts = []struct{ Value, Label string }{
-	{"LATEST", "Newest first"},
-	{"OLDEST", "Oldest first"},
-	{"UPDATED_AT_DESC", "Recently updated"},
+// PlaceSorts are the sort choices of a collection's places, in menu order, with the message
+// that names each.
+var PlaceSorts = []struct{ Value, Message string }{
+	{"LATEST", "collection.sort_latest"},
+	{"OLDEST", "collection.sort_oldest"},
+	{"UPDATED_AT_DESC", "collection.sort_updated"},
 }
 
 func collectionPlacesHref(collectionID string) string {

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -43,15 +45,15 @@ func (s *Server) budgetPage(c echo.Context) error {
 
 	labels, values := []string{}, []int64{}
 	for _, l := range byDay {
-		labels, values = append(labels, "Day "+strconv.Itoa(l.Day)), append(values, l.Total)
+		labels, values = append(labels, i18n.T(ctx, "budget.day", "Day", l.Day)), append(values, l.Total)
 	}
 	v.ByDay = views.Bars(labels, values)
 	labels, values = labels[:0:0], values[:0:0]
 	for _, l := range byCategory {
-		name := "Extras"
+		name := i18n.T(ctx, "budget.extras")
 		if l.Category != "" {
 			if name = s.taxonomy.Name(l.Category); name == "" {
-				name = "Other"
+				name = i18n.T(ctx, "budget.other")
 			}
 		}
 		labels, values = append(labels, name), append(values, l.Total)
@@ -59,7 +61,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	v.ByCategory = views.Bars(labels, values)
 
 	for i := range groups {
-		v.Expenses = append(v.Expenses, expenseLine(&groups[i]))
+		v.Expenses = append(v.Expenses, expenseLine(ctx, &groups[i]))
 	}
 
 	ids := make([]string, len(members))
@@ -78,14 +80,14 @@ func (s *Server) budgetPage(c echo.Context) error {
 	for _, t := range moves {
 		v.Transfers = append(v.Transfers, views.TransferView{From: toMemberView(byID[t.From]), To: toMemberView(byID[t.To]), Amount: t.Amount})
 	}
-	return render(c, http.StatusOK, views.Budget(s.pageFor(c, "Budget · "+p.Title), v))
+	return render(c, http.StatusOK, views.Budget(s.pageFor(c, i18n.T(ctx, "budget.page_title", "Plan", p.Title)), v))
 }
 
-// expenseLine is how a day's expense group reads on the budget page.
-func expenseLine(g *planner.ExpenseGroup) views.ExpenseLine {
+// expenseLine is how a day's expense group reads on the budget page, in the page's language.
+func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine {
 	if g.Kind == planner.ExpenseAdditional {
 		l := lineOf(g.Selected)
-		l.Additional, l.Title = true, "Extra"
+		l.Additional, l.Title = true, i18n.T(ctx, "budget.extra")
 		if len(g.Selected.Items) > 0 {
 			l.Title = g.Selected.Items[0].Name
 		}
@@ -96,14 +98,14 @@ func expenseLine(g *planner.ExpenseGroup) views.ExpenseLine {
 		l.Title, l.Status = g.Selected.Block.Name, string(g.Status)
 		return l
 	}
-	l := views.ExpenseLine{Title: "Free time", Status: string(g.Status)}
+	l := views.ExpenseLine{Title: i18n.T(ctx, "budget.free_time"), Status: string(g.Status)}
 	if len(g.Candidates) > 0 {
 		var top int64
 		for _, e := range g.Candidates {
 			top = max(top, e.Total())
 		}
-		l.Title, l.Total = plural(len(g.Candidates), "candidate"), top
-		l.Note = "No candidate is confirmed yet: the budget counts the priciest. Confirm one on the plan to edit its costs."
+		l.Title, l.Total = i18n.T(ctx, "budget.candidate_count", "Count", len(g.Candidates)), top
+		l.Note = i18n.T(ctx, "budget.undecided_note")
 	}
 	return l
 }
@@ -114,12 +116,4 @@ func lineOf(e *planner.Expense) views.ExpenseLine {
 		l.Items = append(l.Items, views.ItemView{ID: it.ID, Name: it.Name, Cost: it.Cost})
 	}
 	return l
-}
-
-// plural counts: "2 candidates".
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + one + "s"
 }

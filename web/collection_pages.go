@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
@@ -158,5 +159,5 @@ func collectionPath(id string) string { return "/collections/" + id }
 
 // newCollectionPage is the form that creates a collection.
 func (s *Server) newCollectionPage(c echo.Context) error {
-	return render(c, http.StatusOK, views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{}))
+	return render(c, http.StatusOK, views.NewCollection(s.pageFor(c, i18n.T(c.Request().Context(), "collection.new")), views.NewCollectionView{}))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -43,7 +44,7 @@ func (in *collectionRequest) validate() error {
 // change (see fieldErrorAnswer): the rename form's field of collection id (an htmx form), or
 // for id "" the new-collection page (a plain form).
 func (s *Server) titleFormError(c echo.Context, err error, title, id string) error {
-	errs, ok := formErrors(err, title)
+	errs, ok := formErrors(c.Request().Context(), err, title)
 	if !ok {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *Server) titleFormError(c echo.Context, err error, title, id string) err
 		return fieldErrorAnswer(c, err, "#rename-fields", views.RenameFields(title, errs["title"]), nil)
 	}
 	return fieldErrorAnswer(c, err, "#new-collection-fields", views.NewCollectionFields(title, errs["title"]),
-		views.NewCollection(s.pageFor(c, "New collection"), views.NewCollectionView{Title: title, Error: errs["title"]}))
+		views.NewCollection(s.pageFor(c, i18n.T(c.Request().Context(), "collection.new")), views.NewCollectionView{Title: title, Error: errs["title"]}))
 }
 
 // createCollection creates a collection owned by the caller.
@@ -101,7 +102,7 @@ func (s *Server) listCollections(c echo.Context) error {
 	if hasNext {
 		view.NextHref = collectionsNextHref(c, page)
 	}
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.lazyPage(c, "Collections", func(p views.Page) templ.Component { return views.Collections(p, view) }), views.CollectionCards(view))
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.lazyPage(c, "collection.collections", func(p views.Page) templ.Component { return views.Collections(p, view) }), views.CollectionCards(view))
 }
 
 // getCollection answers one collection to a member; browsers get the collection page, and

@@ -12,7 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/extraction"
 	"tripplan/internal/fetch"
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -173,8 +175,8 @@ func (s *Server) dismissExtraction(c echo.Context) error {
 
 func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView {
 	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: j.Status, Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionPending}
-	if j.FailureMessage != nil {
-		v.Failure = *j.FailureMessage
+	if j.FailureCode != nil { // a failed job's reason, in the page's language
+		v.Failure = extraction.Failure(i18n.From(c.Request().Context()), *j.FailureCode)
 	}
 	if r := j.Result; r != nil {
 		v.Title, v.Summary, v.Author, v.MediaType, v.SourceURL = r.Title, r.Summary, r.AuthorName, r.MediaType, r.URL

@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -26,11 +27,12 @@ func (s *Server) pageFor(c echo.Context, title string) views.Page {
 	return p
 }
 
-// lazyPage is a full page whose common model is built only when it is rendered, so JSON
-// answers of the same handler do not pay for loading the viewer.
-func (s *Server) lazyPage(c echo.Context, title string, body func(views.Page) templ.Component) templ.Component {
+// lazyPage is a full page whose common model — and its title, the catalogue's message
+// titleID — is built only when it is rendered, so JSON answers of the same handler pay for
+// neither the viewer nor the language.
+func (s *Server) lazyPage(c echo.Context, titleID string, body func(views.Page) templ.Component) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		return body(s.pageFor(c, title)).Render(ctx, w)
+		return body(s.pageFor(c, i18n.T(ctx, titleID))).Render(ctx, w)
 	})
 }
 

@@ -83,5 +83,5 @@ func (s *Server) searchPlaces(c echo.Context) error {
 			view.Results = append(view.Results, s.toSearchResult(p))
 		}
 	}
-	return respond(c, http.StatusOK, out, s.lazyPage(c, "Search places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
+	return respond(c, http.StatusOK, out, s.lazyPage(c, "collection.search_places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))
 }

@@ -1,14 +1,15 @@
 package web
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
@@ -40,9 +41,10 @@ func planFormView(id string, in *planRequest) views.PlanFormView {
 	return v
 }
 
-// formErrors turns a refusal of a form into messages for people, by form field: the invalid
-// fields, and a date range that does not work on the last day. false when err is neither.
-func formErrors(err error, title string) (views.FieldErrors, bool) {
+// formErrors turns a refusal of a form into messages for people in the page's language, by
+// form field: the invalid fields, and a date range that does not work on the last day. false
+// when err is neither.
+func formErrors(ctx context.Context, err error, title string) (views.FieldErrors, bool) {
 	var pe *planner.Error
 	if !errors.As(err, &pe) {
 		return nil, false
@@ -53,28 +55,28 @@ func formErrors(err error, title string) (views.FieldErrors, bool) {
 		out["end_date"] = pe.Detail
 	case planner.CodeInvalidRequest:
 		for _, f := range pe.Fields {
-			out[f.Field] = fieldMessage(f.Field, title)
+			out[f.Field] = fieldMessage(ctx, f.Field, title)
 		}
 	}
 	return out, len(out) > 0
 }
 
 // fieldMessage says what to change in a form field.
-func fieldMessage(field, title string) string {
+func fieldMessage(ctx context.Context, field, title string) string {
 	switch field {
 	case "title":
 		if n := utf8.RuneCountInString(title); n > planner.TitleMax {
-			return fmt.Sprintf("Shorten the title to %d characters or fewer; it has %d.", planner.TitleMax, n)
+			return i18n.T(ctx, "forms.title_too_long", "Max", planner.TitleMax, "Has", n)
 		}
-		return fmt.Sprintf("Give it a title of 1 to %d characters.", planner.TitleMax)
+		return i18n.T(ctx, "forms.title_needed", "Max", planner.TitleMax)
 	case "destination":
-		return "Choose one of the listed cities, or leave it empty."
+		return i18n.T(ctx, "forms.destination_unknown")
 	case "start_date", "end_date":
-		return "Pick a date."
+		return i18n.T(ctx, "forms.date_needed")
 	case "time_zone":
-		return "Use a time zone from the list, such as Asia/Seoul, or leave it empty."
+		return i18n.T(ctx, "forms.time_zone_unknown")
 	}
-	return "Check this field."
+	return i18n.T(ctx, "forms.check_field")
 }
 
 // fieldErrorAnswer answers a browser's form with invalid fields by showing the form again with
@@ -96,7 +98,7 @@ func fieldErrorAnswer(c echo.Context, err error, target string, fields, page tem
 // planFormError shows the plan form again with its field errors (see fieldErrorAnswer); id is
 // "" for a new plan.
 func (s *Server) planFormError(c echo.Context, err error, in *planRequest, id string) error {
-	errs, ok := formErrors(err, in.Title)
+	errs, ok := formErrors(c.Request().Context(), err, in.Title)
 	if !ok || negotiate(c.Request()) == asJSON {
 		return err
 	}

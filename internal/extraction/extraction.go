@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -18,6 +19,7 @@ import (
 
 	"tripplan/internal/extract"
 	"tripplan/internal/fetch"
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 )
 
@@ -189,19 +191,17 @@ func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, 
 	}
 }
 
-// message explains a failure code in plain words.
-func message(code string) string {
+// message explains a failure code in plain words, as the job keeps it (in English).
+func message(code string) string { return Failure(i18n.For(i18n.English), code) }
+
+// Failure explains a failure code in plain words in the localizer's language (the messages
+// extraction.failure_* of the catalogues).
+func Failure(l *i18n.Localizer, code string) string {
 	switch code {
-	case planner.FailureContentNotFound:
-		return "The page could not be found, or it has nothing to read."
-	case planner.FailureNoPlace:
-		return "No places we know were found on the page."
-	case planner.FailureTooLarge:
-		return "The page is larger than 5 MB."
-	case planner.FailureFetch:
-		return "The page could not be fetched. It may be private, blocked, or not a web page."
+	case planner.FailureContentNotFound, planner.FailureNoPlace, planner.FailureTooLarge, planner.FailureFetch:
+		return l.T("extraction.failure_" + strings.ToLower(code))
 	}
-	return "Something went wrong while reading the page."
+	return l.T("extraction.failure_unexpected_error")
 }
 
 // MaxWorkers is how many jobs an instance works at once: one more than a user may have in
