@@ -7,7 +7,7 @@ GO ?= go
 # and every skipped test with its reason, then the totals.
 GOTESTSUM ?= --format pkgname --format-hide-empty-pkg
 
-.PHONY: run build test race lint load fuzz generate generate-check css vendor-js fmt fmt-check vet bench clean
+.PHONY: run build test race lint load fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -35,9 +35,12 @@ load: ## seed a realistic dataset and run the k6 scenarios in loadtest/ (numbers
 fuzz: ## run every fuzz target for 60 s (their seed corpora also run in make test)
 	$(GO) run ./cmd/withdb -- bash scripts/fuzz.sh
 
-generate: ## regenerate templ output, the built CSS and the vendored JS (all committed)
+generate: ## regenerate templ output, the built CSS, the vendored JS and the API client (all committed)
 	$(GO) tool templ generate
-	$(MAKE) css vendor-js
+	$(MAKE) css vendor-js api-client
+
+api-client: ## regenerate the Go client in apiclient/ from web/openapi.yaml (oapi-codegen, pinned in go.mod)
+	$(GO) tool oapi-codegen -config apiclient/oapi-codegen.yaml web/openapi.yaml
 
 css: node_modules/.package-lock.json
 	npx --no-install tailwindcss -c tailwind.config.js -i static/css/input.css -o static/css/app.css --minify
@@ -49,7 +52,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 generate-check: generate ## fail when committed generated files are stale
-	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor e2e/testdata || \
+	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor e2e/testdata apiclient || \
 		(echo "generated files are stale: run 'make generate' and commit" >&2; exit 1)
 
 fmt:

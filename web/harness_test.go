@@ -4,14 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/auth"
 	"tripplan/internal/extraction"
@@ -183,7 +190,82 @@ func (a *testApp) do(rq req) response {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+	out := response{Status: res.StatusCode, Header: res.Header, Body: b}
+	a.checkContract(r, out)
+	return out
+}
+
+// The document's non-JSON bodies are read as text, so that their status and content type are
+// checked like the others'.
+func init() {
+	for _, ct := range []string{"text/calendar", "application/gpx+xml", "text/event-stream"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+	}
+}
+
+// checkContract fails the test when an answer of an operation of the published document does
+// not match the document: a status it does not list, another content type, a body or header
+// its schema refuses. Every request a test sends through a.do is checked, so the whole suite
+// is the contract test. Not checked: requests for no operation of the document (pages, static
+// files, unknown paths and methods), requests for the browser representation of the same
+// routes (negotiate decides, as for the server), and benchmarks, which measure the server.
+func (a *testApp) checkContract(r *http.Request, res response) {
+	a.t.Helper()
+	if _, bench := a.t.(*testing.B); bench || negotiate(r) != asJSON {
+		return
+	}
+	route, params := a.operation(r)
+	if route == nil {
+		return
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: res.Status, Header: res.Header,
+		Body: io.NopCloser(bytes.NewReader(res.Body)), Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	checked.add(route.Operation.OperationID, res.Status)
+	err := openapi3filter.ValidateResponse(context.Background(), out)
+	if err == nil && route.Operation.Responses.Status(res.Status) == nil && !anyOperationMayAnswer[res.Status] && res.Status != http.StatusNotModified {
+		err = fmt.Errorf("status %d is not listed (only the default response, for %v)", res.Status, slices.Sorted(maps.Keys(anyOperationMayAnswer)))
+	}
+	if err != nil {
+		a.t.Errorf("%s %s → %d does not match openapi.yaml: %v\n%.2000s", r.Method, r.URL.RequestURI(), res.Status, err, res.Body)
+	}
+}
+
+// operation finds the operation of the document that the server routes the request to, as
+// Echo routes it (so /collections/new is the page, not a collection), and its path parameters;
+// nil for a page or a route the document does not have.
+func (a *testApp) operation(r *http.Request) (*routers.Route, map[string]string) {
+	c := a.srv.echo.NewContext(r, nil)
+	a.srv.echo.Router().Find(r.Method, echo.GetPath(r), c)
+	if c.Path() == "" || a.srv.pages[r.Method+" "+c.Path()] {
+		return nil, nil
+	}
+	doc := a.srv.OpenAPI()
+	path := openAPIPath(c.Path())
+	item := doc.Paths.Value(path)
+	if item == nil || item.GetOperation(r.Method) == nil {
+		return nil, nil
+	}
+	params := map[string]string{}
+	for i, name := range c.ParamNames() {
+		params[name] = c.ParamValues()[i]
+	}
+	// For an OpenAPI 3.1 document kin-openapi compiles a JSON Schema 2020-12 validator anew for
+	// every answer (5–10 ms each: it doubled the suite's time) and then, for a schema with
+	// references (nearly all of ours), drops it for its OpenAPI 3.0 validator. The answers are
+	// checked with that validator straight away, by handing it the document as 3.0; it knows
+	// 3.1's type lists (`[string, "null"]`), and TestTheDocumentNeedsNoJSONSchema2020Keyword
+	// keeps the document free of the keywords only the other one knows.
+	spec := *doc
+	spec.OpenAPI = "3.0.3"
+	return &routers.Route{Spec: &spec, Path: path, PathItem: item, Method: r.Method, Operation: item.GetOperation(r.Method)}, params
+}
+
+// anyOperationMayAnswer are the statuses of the document's default response (OtherProblem);
+// every other status an operation answers must be listed with the operation.
+var anyOperationMayAnswer = map[int]bool{
+	http.StatusRequestEntityTooLarge: true, http.StatusUnsupportedMediaType: true,
+	http.StatusInternalServerError: true, http.StatusServiceUnavailable: true,
 }
 
 // noRedirects is a client that shows redirects instead of following them.
@@ -271,5 +353,6 @@ func (a *testApp) openStream(rq req) response {
 	if res.StatusCode != http.StatusOK {
 		out.Body, _ = io.ReadAll(res.Body)
 	}
+	a.checkContract(r, out) // a stream's status and headers; its events are not read
 	return out
 }

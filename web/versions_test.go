@@ -1,22 +1,15 @@
 package web
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
 // versioned is one resource of API-additions §1 as a client sees it: where to read it (in the
@@ -38,36 +31,6 @@ func ifMatchHeader(v float64) map[string]string {
 func withHeader(rq req, h map[string]string) req {
 	rq.Header = h
 	return rq
-}
-
-// openAPIChecker validates answers against the published document.
-type openAPIChecker struct {
-	a      *testApp
-	router routers.Router
-}
-
-func newOpenAPIChecker(t *testing.T, a *testApp) *openAPIChecker {
-	router, err := gorillamux.NewRouter(a.srv.OpenAPI())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &openAPIChecker{a: a, router: router}
-}
-
-func (o *openAPIChecker) check(t *testing.T, rq req, res response) {
-	t.Helper()
-	httpReq, _ := http.NewRequest(rq.Method, o.a.http.URL+rq.Path, nil)
-	route, params, err := o.router.FindRoute(httpReq)
-	if err != nil {
-		t.Fatalf("%s %s: %v", rq.Method, rq.Path, err)
-	}
-	in := &openapi3filter.RequestValidationInput{Request: httpReq, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: res.Status, Header: res.Header,
-		Body: io.NopCloser(bytes.NewReader(res.Body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		t.Errorf("%s %s → %d does not match the document: %v\n%s", rq.Method, rq.Path, res.Status, err, res.Body)
-	}
 }
 
 // versionedResources builds one of each resource of §1 on the fixture's plan and collection.
@@ -162,7 +125,6 @@ func versionedResources(t *testing.T, f *planFixture) []versioned {
 // it) and changes nothing, and one without If-Match applies whatever the version (v1).
 func TestEveryVersionedResourceTakesIfMatch(t *testing.T) {
 	f := newPlanFixture(t)
-	doc := newOpenAPIChecker(t, f.a)
 	for _, r := range versionedResources(t, f) {
 		t.Run(r.name, func(t *testing.T) {
 			version := func() float64 {
@@ -177,7 +139,6 @@ func TestEveryVersionedResourceTakesIfMatch(t *testing.T) {
 			apply := func(rq req, want float64) {
 				t.Helper()
 				res := f.a.do(rq)
-				doc.check(t, rq, res)
 				if res.Status >= 300 {
 					t.Fatalf("%s %s %v: %d %s", rq.Method, rq.Path, rq.Header, res.Status, res.Body)
 				}
@@ -189,7 +150,6 @@ func TestEveryVersionedResourceTakesIfMatch(t *testing.T) {
 				t.Helper()
 				before, _ := r.read()
 				res := f.a.do(rq)
-				doc.check(t, rq, res)
 				p := res.problem(t, http.StatusPreconditionFailed, "PRECONDITION_FAILED")
 				if !reflect.DeepEqual(p["current"], any(before)) {
 					t.Fatalf("current is not the resource as its GET shows it:\n current %v\n GET     %v", p["current"], before)
@@ -214,7 +174,6 @@ func TestEveryVersionedResourceTakesIfMatch(t *testing.T) {
 			refused(withHeader(*r.remove, ifMatchHeader(v)))
 			rq := withHeader(*r.remove, ifMatchHeader(v+3))
 			res := f.a.do(rq)
-			doc.check(t, rq, res)
 			if res.Status != http.StatusNoContent {
 				t.Fatalf("delete at the current version: %d %s", res.Status, res.Body)
 			}
@@ -259,7 +218,6 @@ func TestIfMatchMustNameOneVersion(t *testing.T) {
 func TestTimeBlockVersionCountsItsCandidatesAndSelection(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
-	doc := newOpenAPIChecker(t, a)
 	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
 	listed := func() timeBlockJSON {
 		t.Helper()
@@ -277,7 +235,6 @@ func TestTimeBlockVersionCountsItsCandidatesAndSelection(t *testing.T) {
 	step := func(what string, rq req, want int) response {
 		t.Helper()
 		res := a.do(rq)
-		doc.check(t, rq, res)
 		if res.Status >= 300 {
 			t.Fatalf("%s: %d %s", what, res.Status, res.Body)
 		}
@@ -330,7 +287,6 @@ func TestTimeBlockVersionCountsItsCandidatesAndSelection(t *testing.T) {
 	// If-Match on the selection and on a candidate's removal is the time block's version.
 	rq := withHeader(req{Method: "PATCH", Path: selection, Token: f.ben, Body: map[string]any{"block_id": cands[0].BlockID}}, ifMatchHeader(5))
 	res = a.do(rq)
-	doc.check(t, rq, res)
 	current := res.problem(t, http.StatusPreconditionFailed, "PRECONDITION_FAILED")["current"].(map[string]any)
 	if current["version"] != float64(6) || current["time_block_id"] != tb.TimeBlockID || current["selected_block"].(map[string]any)["block_id"] != cands[1].BlockID {
 		t.Fatalf("current: %v", current)
@@ -342,7 +298,6 @@ func TestTimeBlockVersionCountsItsCandidatesAndSelection(t *testing.T) {
 		Body: map[string]any{"block_id": cands[0].BlockID}}, ifMatchHeader(6)), 7)
 	rq = withHeader(remove(cands[2].BlockID), ifMatchHeader(6))
 	res = a.do(rq)
-	doc.check(t, rq, res)
 	res.problem(t, http.StatusPreconditionFailed, "PRECONDITION_FAILED")
 	if listed().CandidateCount != 3 {
 		t.Fatal("a refused removal removed the candidate")
@@ -354,7 +309,6 @@ func TestTimeBlockVersionCountsItsCandidatesAndSelection(t *testing.T) {
 	del := req{Method: "DELETE", Path: f.blocks + "/" + tb.TimeBlockID + "?day=2", Token: f.ben}
 	rq = withHeader(del, ifMatchHeader(8))
 	res = a.do(rq)
-	doc.check(t, rq, res)
 	current = res.problem(t, http.StatusPreconditionFailed, "PRECONDITION_FAILED")["current"].(map[string]any)
 	want, _ := json.Marshal(listed())
 	var wantMap map[string]any
@@ -417,7 +371,6 @@ func TestConditionalWritesRaceSafely(t *testing.T) {
 // moved never stands in its own way.
 func TestOverlapsSayWhere(t *testing.T) {
 	f := newPlanFixture(t)
-	doc := newOpenAPIChecker(t, f.a)
 	ids := map[string]string{}
 	for _, b := range []struct{ name, start, end string }{
 		{"A", "09:00", "10:00"}, {"B", "10:30", "11:00"}, {"C", "12:00", "13:00"}, {"E", "13:30", "14:30"}, {"D", "22:00", "23:30"},
@@ -443,7 +396,6 @@ func TestOverlapsSayWhere(t *testing.T) {
 			Body: map[string]any{"start_time": "12:30", "end_time": "13:30"}}, "TIME_BLOCK_OVERLAP", "C", "13:00:00.000Z"},
 	} {
 		res := f.a.do(tc.rq)
-		doc.check(t, tc.rq, res)
 		p := res.problem(t, http.StatusConflict, tc.code)
 		if p["conflicting_time_block_id"] != ids[tc.conflicting] || p["next_free_start"] != tc.next {
 			t.Errorf("%s: conflicting %v (want %s), next_free_start %v (want %v)", tc.name,
