@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
@@ -102,9 +103,9 @@ func (s *Server) planFormError(c echo.Context, err error, in *planRequest, id st
 	}
 	v := planFormView(id, in)
 	v.Errors = errs
-	title := "New plan"
+	title := i18n.T(c.Request().Context(), "plan.new")
 	if id != "" {
-		title = "Edit plan"
+		title = i18n.T(c.Request().Context(), "plan.edit")
 	}
 	return fieldErrorAnswer(c, err, "#plan-fields", views.PlanFields(v), views.PlanForm(s.pageFor(c, title), v))
 }
