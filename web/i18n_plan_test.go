@@ -129,7 +129,7 @@ func TestPlanPagesInKorean(t *testing.T) {
 	noEnglish("candidate picker", picker)
 
 	print := a.speaking(t, ana, ko, "GET", plan+"/print", "", false)
-	has("print page", print, "인쇄", "1일차 · 4월 1일 (수)", "오전 10:00–11:00", "미정", "(미정)", "후보: ", "Asia/Seoul 시간 기준",
+	has("print page", print, "인쇄", "1일차 · 4월 1일 (수)", "오전 10:00–11:00", "정하는 중", "(미정)", "후보: ", "Asia/Seoul 시간 기준",
 		"계획한 일정이 없어요.", "Gyeongbokgung Palace에서 ")
 	noEnglish("print page", print)
 
