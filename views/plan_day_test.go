@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,8 +18,12 @@ func day(spans ...[2]int) DayView {
 
 // timeline writes a day's timeline as "gap 09:00–14:00 5 h free, block 14:00, …".
 func timeline(v DayView) string {
+	return timelineIn(context.Background(), v)
+}
+
+func timelineIn(ctx context.Context, v DayView) string {
 	var parts []string
-	for _, it := range v.Timeline() {
+	for _, it := range v.Timeline(ctx) {
 		if it.Block != nil {
 			parts = append(parts, "block "+it.Block.Start)
 		} else {

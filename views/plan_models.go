@@ -1,12 +1,16 @@
 package views
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"tripplan/internal/i18n"
 )
 
 // PlansView is the list of the viewer's plans.
@@ -85,30 +89,31 @@ type PresenceView struct {
 }
 
 // Sentence says who is here: "Ben is here", "Ben and Cho are here", "Ben, Cho and 2 guests
-// are here", "A guest is looking".
-func (v PresenceView) Sentence() string {
+// are here", "A guest is looking"; "Ben 님, Cho 님과 게스트 2명이 함께 보고 있어요".
+func (v PresenceView) Sentence(ctx context.Context) string {
+	l := i18n.From(ctx)
 	names := make([]string, 0, len(v.Others)+1)
 	for _, m := range v.Others {
-		names = append(names, m.Nickname)
+		names = append(names, l.T("plan.presence_member", "Name", m.Nickname))
 	}
 	switch {
 	case v.Guests == 1 && len(names) == 0:
-		return "A guest is looking"
+		return l.T("plan.presence_a_guest_looking")
 	case v.Guests == 1:
-		names = append(names, "a guest")
+		names = append(names, l.T("plan.presence_a_guest"))
 	case v.Guests > 1:
-		names = append(names, strconv.Itoa(v.Guests)+" guests")
+		names = append(names, l.T("plan.presence_guests", "Count", v.Guests))
 	}
 	switch len(names) {
 	case 0:
 		return ""
 	case 1:
 		if v.Guests > 1 {
-			return names[0] + " are looking"
+			return l.T("plan.presence_looking", "Who", i18n.Word(names[0]))
 		}
-		return names[0] + " is here"
+		return l.T("plan.presence_here", "Who", i18n.Word(names[0]))
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are here"
+	return l.T("plan.presence_here_many", "Rest", i18n.Word(strings.Join(names[:len(names)-1], ", ")), "Last", i18n.Word(names[len(names)-1]))
 }
 
 // CollectionOption is a collection to choose in a menu.
@@ -253,21 +258,24 @@ type ReasonView struct {
 	ID, Label, Type string
 }
 
-// opinionChoices are the kinds of opinion, in order, with the icon each is drawn with.
+// opinionChoices are the kinds of opinion, in order, with the icon each is drawn with and the
+// message of its name.
 var opinionChoices = []struct{ Type, Icon, Label string }{
-	{"POSITIVE", "thumb-up", "Positive"}, {"NEUTRAL", "face-neutral", "Neutral"}, {"NEGATIVE", "thumb-down", "Negative"},
+	{"POSITIVE", "thumb-up", "plan.opinion_positive"}, {"NEUTRAL", "face-neutral", "plan.opinion_neutral"},
+	{"NEGATIVE", "thumb-down", "plan.opinion_negative"},
 }
 
 // reasonGroups are the reason chips of the opinion form, by kind: good, worth knowing, not so
 // good, and the viewer's own ids the catalogue does not know.
-func reasonGroups(rs []ReasonView) []struct {
+func reasonGroups(ctx context.Context, rs []ReasonView) []struct {
 	Title   string
 	Reasons []ReasonView
 } {
 	groups := []struct {
 		Title   string
 		Reasons []ReasonView
-	}{{Title: "Good"}, {Title: "Worth knowing"}, {Title: "Not so good"}, {Title: "Your own"}}
+	}{{Title: t(ctx, "plan.reasons_good")}, {Title: t(ctx, "plan.reasons_worth_knowing")}, {Title: t(ctx, "plan.reasons_not_so_good")},
+		{Title: t(ctx, "plan.reasons_own")}}
 	for _, r := range rs {
 		i := map[string]int{"POSITIVE": 0, "NEUTRAL": 1, "NEGATIVE": 2}[r.Type]
 		if r.Type == "" {
@@ -287,13 +295,13 @@ func opinionIcon(t string) string {
 	return "face-neutral"
 }
 
-func opinionLabel(t string) string {
+func opinionLabel(ctx context.Context, kind string) string {
 	for _, o := range opinionChoices {
-		if o.Type == t {
-			return o.Label
+		if o.Type == kind {
+			return t(ctx, o.Label)
 		}
 	}
-	return t
+	return kind
 }
 
 // opinionTone colours an opinion's icon and its reasons by kind.
@@ -403,16 +411,93 @@ func quarterRow(q int) string { return "row-start-" + strconv.Itoa(q+1) }
 
 func clockLabel(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
-func statusLabel(status string) string {
+// The plan pages' times of day: English pages show them 24-hour, "14:00", as they always
+// have; Korean ones as Korean clocks read, "오후 2:00" (views' clock).
+func timeOfDay(ctx context.Context, hhmm string) string {
+	if i18n.From(ctx).Lang() == i18n.Korean {
+		return clock(ctx, hhmm)
+	}
+	return hhmm
+}
+
+// TimeSpan is a block's time: "14:00–15:30"; in Korean "오후 2:00–3:30", the half of the day
+// said once when both ends are in it.
+func TimeSpan(ctx context.Context, start, end string) string {
+	s, e := timeOfDay(ctx, start), timeOfDay(ctx, end)
+	if half, _, ok := strings.Cut(s, " "); ok && i18n.From(ctx).Lang() == i18n.Korean {
+		e = strings.TrimPrefix(e, half+" ")
+	}
+	return s + "–" + e
+}
+
+// hourLabel is an hour on the day grid's rail: "14:00"; in Korean "오후 2시".
+func hourLabel(ctx context.Context, h int) string {
+	if i18n.From(ctx).Lang() != i18n.Korean {
+		return clockLabel(h * 60)
+	}
+	id := "plan.hour_am"
+	if h >= 12 {
+		id = "plan.hour_pm"
+	}
+	if h%12 == 0 {
+		return t(ctx, id, "Hour", 12)
+	}
+	return t(ctx, id, "Hour", h%12)
+}
+
+// DayName is a plan's day for people: "Day 2", "2일차".
+func DayName(ctx context.Context, day int) string { return t(ctx, "plan.day", "Day", day) }
+
+// PlanDates are a plan's dates: "Apr 1 – Apr 3, 2026"; "2026년 4월 1일 – 4월 3일".
+func PlanDates(ctx context.Context, start, end time.Time) string {
+	if i18n.From(ctx).Lang() != i18n.Korean {
+		return start.Format("Jan 2") + " – " + end.Format("Jan 2, 2006")
+	}
+	to := end.Format("1월 2일")
+	if end.Year() != start.Year() {
+		to = end.Format("2006년 1월 2일")
+	}
+	return start.Format("2006년 1월 2일") + " – " + to
+}
+
+// DayDate is a day's date as its heading shows it: "Friday 27 November"; "11월 27일 (금)".
+func DayDate(ctx context.Context, d time.Time) string {
+	if i18n.From(ctx).Lang() == i18n.Korean {
+		return date(ctx, d)
+	}
+	return d.Format("Monday 2 January")
+}
+
+// TabDate is a day's date on its tab: "Fri 27"; "11월 27일 (금)".
+func TabDate(ctx context.Context, d time.Time) string {
+	if i18n.From(ctx).Lang() == i18n.Korean {
+		return date(ctx, d)
+	}
+	return d.Format("Mon 2")
+}
+
+// Duration is a number of minutes for people: "45 min", "2 h", "1 h 30 min"; "1시간 30분".
+func Duration(ctx context.Context, minutes int) string {
+	h, m := minutes/60, minutes%60
+	switch {
+	case h == 0:
+		return t(ctx, "plan.minutes", "Minutes", m)
+	case m == 0:
+		return t(ctx, "plan.hours", "Hours", h)
+	}
+	return t(ctx, "plan.hours_minutes", "Hours", h, "Minutes", m)
+}
+
+func statusLabel(ctx context.Context, status string) string {
 	switch status {
 	case "FIXED":
-		return "Confirmed"
+		return t(ctx, "plan.status_fixed")
 	case "PENDING":
-		return "Deciding"
+		return t(ctx, "plan.status_pending")
 	case "DIRECT":
-		return "Planned"
+		return t(ctx, "plan.status_direct")
 	}
-	return "Free time"
+	return t(ctx, "plan.free_time")
 }
 
 func statusClass(status string) string {
@@ -502,7 +587,7 @@ type GapView struct {
 
 // Timeline is the day's blocks in time order with the gaps between them: the vertical
 // timeline on phones, and on wider screens the gaps' "Add" buttons in the grid.
-func (v DayView) Timeline() []DayItem {
+func (v DayView) Timeline(ctx context.Context) []DayItem {
 	from, until := dayFrom, dayUntil
 	if n := len(v.Blocks); n > 0 {
 		from, until = min(from, v.Blocks[0].StartMin), max(until, v.Blocks[n-1].EndMin)
@@ -511,7 +596,7 @@ func (v DayView) Timeline() []DayItem {
 	at := from
 	gap := func(end int) {
 		if end-at >= minGap {
-			out = append(out, DayItem{Gap: &GapView{StartMin: at, EndMin: end, Label: FreeLabel(end - at)}})
+			out = append(out, DayItem{Gap: &GapView{StartMin: at, EndMin: end, Label: FreeLabel(ctx, end-at)}})
 		}
 	}
 	for i := range v.Blocks {
@@ -525,15 +610,8 @@ func (v DayView) Timeline() []DayItem {
 }
 
 // FreeLabel says how long a gap is: "45 min free", "2 h free", "1 h 30 min free".
-func FreeLabel(minutes int) string {
-	h, m := minutes/60, minutes%60
-	switch {
-	case h == 0:
-		return strconv.Itoa(m) + " min free"
-	case m == 0:
-		return strconv.Itoa(h) + " h free"
-	}
-	return strconv.Itoa(h) + " h " + strconv.Itoa(m) + " min free"
+func FreeLabel(ctx context.Context, minutes int) string {
+	return t(ctx, "plan.free", "Duration", Duration(ctx, minutes))
 }
 
 // FirstFreeHour is where "+" opens "Add here": the first whole hour from 09:00 whose hour is

@@ -283,7 +283,7 @@ func TestPresenceSentence(t *testing.T) {
 		{PresenceView{Others: []MemberView{ben}, Guests: 1}, "Ben and a guest are here"},
 		{PresenceView{Others: []MemberView{ben, cho}, Guests: 2}, "Ben, Cho and 2 guests are here"},
 	} {
-		if got := c.v.Sentence(); got != c.want {
+		if got := c.v.Sentence(context.Background()); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
 		}
 	}

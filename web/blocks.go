@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 )
 
@@ -219,7 +219,7 @@ func (s *Server) addManualBlock(c echo.Context) error {
 // blockAdded answers a new time block or a time block with new candidates (it had before
 // of them): JSON, or for the plan page the day's updated grid, saying what was added.
 func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock, before int) error {
-	partial, err := s.dayPartialAfterAdd(c, tb, addedAnnouncement(tb, before))
+	partial, err := s.dayPartialAfterAdd(c, tb, func() string { return addedAnnouncement(c.Request().Context(), tb, before) })
 	if err != nil {
 		return err
 	}
@@ -515,11 +515,14 @@ func (s *Server) changeSelection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := "the candidate"
-	if sel := tb.Selected(); sel != nil && sel.Place != nil {
-		name = sel.Place.Name
-	}
-	partial, err := s.dayPartialAfterAdd(c, tb, "Confirmed "+name+", day "+strconv.Itoa(tb.Day.Day)+", "+clock(tb.Start)+"–"+clock(tb.End))
+	ctx := c.Request().Context()
+	partial, err := s.dayPartialAfterAdd(c, tb, func() string {
+		name := i18n.T(ctx, "plan.the_candidate")
+		if sel := tb.Selected(); sel != nil && sel.Place != nil {
+			name = sel.Place.Name
+		}
+		return blockSentence(ctx, "plan.confirmed_announcement", tb, name)
+	})
 	if err != nil {
 		return err
 	}

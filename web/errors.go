@@ -98,7 +98,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case planner.CodeTermsRequired:
 			werr = c.Redirect(http.StatusSeeOther, "/onboarding/terms?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		case planner.CodePreconditionFailed:
-			v := staleView(pe.Current)
+			v := staleView(c.Request().Context(), pe.Current)
 			werr = render(c, status, views.ErrorPage(s.pageFor(c, v.Title), views.ErrorView{Status: status, Title: v.Title,
 				Detail: "Nothing was saved. Open it again to see it as it is now and edit that."}))
 		default:

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/export"
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
 	"tripplan/views"
@@ -74,9 +76,9 @@ func (s *Server) calendar(x *planner.PlanExport, refresh time.Duration) export.C
 
 // gpx is the plan's confirmed places as waypoints (each place once) and each day as a route
 // through them in time order.
-func (s *Server) gpx(x *planner.PlanExport) export.GPX {
+func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 	loc := planZone(&x.Plan)
-	g := export.GPX{Name: x.Plan.Title, Desc: planDates(&x.Plan), Creator: "Tripplan", Time: time.Now().UTC()}
+	g := export.GPX{Name: x.Plan.Title, Desc: planDates(ctx, &x.Plan), Creator: "Tripplan", Time: time.Now().UTC()}
 	seen := map[string]bool{}
 	routes := map[int]*export.Route{}
 	for i := range x.Blocks {
@@ -97,7 +99,7 @@ func (s *Server) gpx(x *planner.PlanExport) export.GPX {
 		}
 		r := routes[b.Day.Day]
 		if r == nil {
-			g.Routes = append(g.Routes, export.Route{Name: "Day " + strconv.Itoa(b.Day.Day) + " · " + b.Day.Date.Format("Mon 2 Jan"), Number: b.Day.Day})
+			g.Routes = append(g.Routes, export.Route{Name: views.DayName(ctx, b.Day.Day) + " · " + i18n.From(ctx).Date(b.Day.Date), Number: b.Day.Day})
 			r = &g.Routes[len(g.Routes)-1]
 			routes[b.Day.Day] = r
 		}
@@ -159,7 +161,7 @@ func (s *Server) exportGPX(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := export.WriteGPX(&buf, s.gpx(x)); err != nil {
+	if err := export.WriteGPX(&buf, s.gpx(c.Request().Context(), x)); err != nil {
 		return err
 	}
 	return attachment(c, x.Plan.Title, "gpx", "application/gpx+xml", buf.Bytes())
@@ -299,7 +301,7 @@ func (s *Server) printPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := views.PrintView{ID: x.Plan.ID, Title: x.Plan.Title, Dates: planDates(&x.Plan), TimeZone: x.Plan.TimeZone}
+	v := views.PrintView{ID: x.Plan.ID, Title: x.Plan.Title, Dates: planDates(ctx, &x.Plan), TimeZone: x.Plan.TimeZone}
 	byDay := map[int][]planner.TimeBlock{}
 	for _, b := range x.Blocks {
 		byDay[b.Day.Day] = append(byDay[b.Day.Day], b)
@@ -314,11 +316,11 @@ func (s *Server) printPage(c echo.Context) error {
 		for _, l := range r.Legs {
 			arriving[l.To.Block.ID] = l
 		}
-		pd := views.PrintDay{Label: "Day " + strconv.Itoa(d.Day) + " · " + d.Date.Format("Monday 2 January")}
+		pd := views.PrintDay{Label: views.DayName(ctx, d.Day) + " · " + views.DayDate(ctx, d.Date)}
 		for i := range blocks {
 			b := &blocks[i]
-			bv := toBlockView(b)
-			pb := views.PrintBlock{Time: bv.Start + "–" + bv.End, Title: bv.Title, Status: bv.Status, Memo: bv.Memo}
+			bv := toBlockView(ctx, b)
+			pb := views.PrintBlock{Time: views.TimeSpan(ctx, bv.Start, bv.End), Title: bv.Title, Status: bv.Status, Memo: bv.Memo}
 			if c := b.Confirmed(); c != nil && c.Place != nil {
 				pb.Address = c.Place.Address
 			} else if b.Type == planner.BlockPlace {
@@ -327,14 +329,12 @@ func (s *Server) printPage(c echo.Context) error {
 						pb.Candidates = append(pb.Candidates, c.Place.Name)
 					}
 				}
-				pb.Title = "To decide"
+				pb.Title = i18n.T(ctx, "plan.to_decide")
 			}
 			if l, ok := arriving[b.ID]; ok && l.Leg != nil {
-				pb.Travel = duration(l.FastestS) + " by " + string(l.Fastest) + " from " + l.From.Candidate.Place.Name
-				if pb.Warning = l.Warning != ""; pb.Warning {
-					pb.Travel += ", only " + duration(l.GapS) + " between"
-				}
+				pb.Travel, pb.Warning = arrival(ctx, l), l.Warning != ""
 			}
+
 			pd.Blocks = append(pd.Blocks, pb)
 		}
 		v.Days = append(v.Days, pd)

@@ -104,9 +104,9 @@ func (s *Server) planFormError(c echo.Context, err error, in *planRequest, id st
 	}
 	v := planFormView(id, in)
 	v.Errors = errs
-	title := "New plan"
+	title := i18n.T(c.Request().Context(), "plan.new")
 	if id != "" {
-		title = "Edit plan"
+		title = i18n.T(c.Request().Context(), "plan.edit")
 	}
 	return fieldErrorAnswer(c, err, "#plan-fields", views.PlanFields(v), views.PlanForm(s.pageFor(c, title), v))
 }

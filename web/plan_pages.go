@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -23,18 +25,18 @@ import (
 // has 96 quarter hours, so this is never reached in practice).
 const planDayPageSize = planner.MaxPageSize
 
-func planDates(p *planner.Plan) string {
-	return p.StartDate.Format("Jan 2") + " – " + p.EndDate.Format("Jan 2, 2006")
+func planDates(ctx context.Context, p *planner.Plan) string {
+	return views.PlanDates(ctx, p.StartDate, p.EndDate)
 }
 
-func toPlanCard(p *planner.Plan) views.PlanCard {
-	return views.PlanCard{ID: p.ID, Title: p.Title, Dates: planDates(p), MemberCount: p.MemberCount}
+func toPlanCard(ctx context.Context, p *planner.Plan) views.PlanCard {
+	return views.PlanCard{ID: p.ID, Title: p.Title, Dates: planDates(ctx, p), MemberCount: p.MemberCount}
 }
 
-func plansView(list []planner.Plan, hasNext bool, page planner.Page) views.PlansView {
+func plansView(ctx context.Context, list []planner.Plan, hasNext bool, page planner.Page) views.PlansView {
 	v := views.PlansView{Plans: make([]views.PlanCard, len(list))}
 	for i := range list {
-		v.Plans[i] = toPlanCard(&list[i])
+		v.Plans[i] = toPlanCard(ctx, &list[i])
 	}
 	if hasNext {
 		v.NextHref = "/plans?page=" + strconv.Itoa(page.Number+1) + "&size=" + strconv.Itoa(page.Size)
@@ -43,20 +45,26 @@ func plansView(list []planner.Plan, hasNext bool, page planner.Page) views.Plans
 }
 
 func (s *Server) plansPage(c echo.Context, list []planner.Plan, hasNext bool, page planner.Page) templ.Component {
-	return s.lazyPage(c, "Plans", func(p views.Page) templ.Component { return views.Plans(p, plansView(list, hasNext, page)) })
+	return s.lazyPage(c, "plan.list_title", func(p views.Page) templ.Component {
+		return views.Plans(p, plansView(c.Request().Context(), list, hasNext, page))
+	})
 }
 
-func (s *Server) planCardsPartial(list []planner.Plan, hasNext bool, page planner.Page) templ.Component {
-	return views.PlanCards(plansView(list, hasNext, page))
+// planCardsPartial is the list's cards, whose words are worked out only when rendered (so a
+// JSON answer of the same handler needs no language).
+func planCardsPartial(list []planner.Plan, hasNext bool, page planner.Page) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return views.PlanCards(plansView(ctx, list, hasNext, page)).Render(ctx, w)
+	})
 }
 
 // dayTabs are the plan's days, the current one marked.
-func dayTabs(p *planner.Plan, current int) []views.DayTab {
+func dayTabs(ctx context.Context, p *planner.Plan, current int) []views.DayTab {
 	n := p.DurationDays()
 	tabs := make([]views.DayTab, n)
 	for i := range n {
 		date := p.StartDate.AddDate(0, 0, i)
-		tabs[i] = views.DayTab{Day: i + 1, Label: date.Format("Mon 2"), Current: i+1 == current}
+		tabs[i] = views.DayTab{Day: i + 1, Label: views.TabDate(ctx, date), Current: i+1 == current}
 	}
 	return tabs
 }
@@ -67,9 +75,9 @@ func clock(t planner.TimeOfDay) string { return t.String()[:5] }
 
 // blockTitle names a time block for people: "Free time", the confirmed place, else its
 // candidates' places ("A or B").
-func blockTitle(free bool, candidates []planner.Candidate) string {
+func blockTitle(ctx context.Context, free bool, candidates []planner.Candidate) string {
 	if free {
-		return "Free time"
+		return i18n.T(ctx, "plan.free_time")
 	}
 	names := make([]string, 0, len(candidates))
 	for _, c := range candidates {
@@ -81,17 +89,17 @@ func blockTitle(free bool, candidates []planner.Candidate) string {
 		}
 		names = append(names, c.Place.Name)
 	}
-	return strings.Join(names, " or ")
+	return strings.Join(names, i18n.T(ctx, "plan.or"))
 }
 
-func toBlockView(b *planner.TimeBlock) views.BlockView {
+func toBlockView(ctx context.Context, b *planner.TimeBlock) views.BlockView {
 	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()), Version: b.Version,
 		Start: clock(b.Start), End: clock(b.End), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
 	if len(b.Candidates) > 0 {
 		v.EditID, v.Memo = b.Candidates[0].ID, b.Candidates[0].Memo
 	}
 	sel := b.Selected()
-	v.Title = blockTitle(v.Free, b.Candidates)
+	v.Title = blockTitle(ctx, v.Free, b.Candidates)
 	if sel != nil && sel.Place != nil { // the dialog edits the memo it shows
 		v.EditID, v.Memo = sel.ID, sel.Memo
 	}
@@ -106,16 +114,16 @@ func toBlockView(b *planner.TimeBlock) views.BlockView {
 
 // dayView is the day grid with its route.
 func (s *Server) dayView(ctx context.Context, p *planner.Plan, info planner.DayInfo, blocks []planner.TimeBlock) (views.DayView, error) {
-	v := views.DayView{PlanID: p.ID, Day: info.Day, Date: info.Date.Format("Monday 2 January"), Tabs: dayTabs(p, info.Day),
+	v := views.DayView{PlanID: p.ID, Day: info.Day, Date: views.DayDate(ctx, info.Date), Tabs: dayTabs(ctx, p, info.Day),
 		Blocks: make([]views.BlockView, len(blocks))}
 	for i := range blocks {
-		v.Blocks[i] = toBlockView(&blocks[i])
+		v.Blocks[i] = toBlockView(ctx, &blocks[i])
 	}
 	r, err := s.planRoute(ctx, blocks)
 	if err != nil {
 		return v, err
 	}
-	v.Route = s.toRouteView(r, blocks, v.Blocks)
+	v.Route = s.toRouteView(ctx, r, blocks, v.Blocks)
 	centreOnDestination(&v.Route, p)
 	return v, nil
 }
@@ -160,7 +168,7 @@ func (s *Server) dayPartialAfterChange(c echo.Context, day int) (templ.Component
 
 // dayPartialAfterAdd is the day grid after the viewer added to the time block tb, for htmx
 // requests: the block marked to be scrolled into view, and what the live region says.
-func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, announce string) (templ.Component, error) {
+func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, announce func() string) (templ.Component, error) {
 	if !wantsPartial(c) {
 		return nil, nil
 	}
@@ -178,7 +186,7 @@ func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, annou
 		return nil, err
 	}
 	v.AddedID = tb.ID
-	return views.DayChanged(v, announce), nil
+	return views.DayChanged(v, announce()), nil
 }
 
 // dayPartialAfterDelete is the day shown (day) after the viewer deleted the time block tb,
@@ -188,16 +196,22 @@ func (s *Server) dayPartialAfterDelete(c echo.Context, day int, tb *planner.Time
 	if err != nil {
 		return nil, err
 	}
-	b := toBlockView(tb)
-	return views.WithUndo(p, views.UndoView{Text: "Deleted " + b.Title + ", day " + strconv.Itoa(tb.Day.Day) + ", " + b.Start + "–" + b.End,
-		URL: restore + "?day=" + strconv.Itoa(day)}), nil
+	ctx := c.Request().Context()
+	b := toBlockView(ctx, tb)
+	return views.WithUndo(p, views.UndoView{Text: blockSentence(ctx, "plan.deleted", tb, b.Title), URL: restore + "?day=" + strconv.Itoa(day)}), nil
+}
+
+// blockSentence is a message (id) about a time block's place (name) on its day and time:
+// "Deleted Gwangjang Market, day 1, 12:00–13:00".
+func blockSentence(ctx context.Context, id string, tb *planner.TimeBlock, name string, pairs ...any) string {
+	return i18n.T(ctx, id, append([]any{"Name", i18n.Word(name), "Day", tb.Day.Day, "Time", views.TimeSpan(ctx, clock(tb.Start), clock(tb.End))}, pairs...)...)
 }
 
 // dayPartialAfterRestore is the day of the restored time block tb, announced, with the Undo
 // toast gone (nil for requests that are not htmx).
 func (s *Server) dayPartialAfterRestore(c echo.Context, tb *planner.TimeBlock) (templ.Component, error) {
-	b := toBlockView(tb)
-	p, err := s.dayPartialAfterAdd(c, tb, "Restored "+b.Title+", day "+strconv.Itoa(tb.Day.Day)+", "+b.Start+"–"+b.End)
+	ctx := c.Request().Context()
+	p, err := s.dayPartialAfterAdd(c, tb, func() string { return blockSentence(ctx, "plan.restored", tb, toBlockView(ctx, tb).Title) })
 	if p == nil || err != nil {
 		return nil, err
 	}
@@ -205,30 +219,29 @@ func (s *Server) dayPartialAfterRestore(c echo.Context, tb *planner.TimeBlock) (
 }
 
 // blockPlaceName is the name of a time block's candidate i ("free time" for a FREE block).
-func blockPlaceName(tb *planner.TimeBlock, i int) string {
+func blockPlaceName(ctx context.Context, tb *planner.TimeBlock, i int) string {
 	if i < 0 || i >= len(tb.Candidates) || tb.Candidates[i].Place == nil {
-		return "free time"
+		return i18n.T(ctx, "plan.free_time_lower")
 	}
 	return tb.Candidates[i].Place.Name
 }
 
 // addedAnnouncement says what an add did: "Added Gwangjang Market, day 1, 14:00–15:00", or
 // for candidates "Added N Seoul Tower as a 3rd candidate, day 1, 14:00–15:00".
-func addedAnnouncement(tb *planner.TimeBlock, before int) string {
-	when := ", day " + strconv.Itoa(tb.Day.Day) + ", " + clock(tb.Start) + "–" + clock(tb.End)
+func addedAnnouncement(ctx context.Context, tb *planner.TimeBlock, before int) string {
 	n := len(tb.Candidates)
 	switch {
 	case before == 0:
-		return "Added " + blockPlaceName(tb, 0) + when
+		return blockSentence(ctx, "plan.added", tb, blockPlaceName(ctx, tb, 0))
 	case n-before == 1:
-		return "Added " + blockPlaceName(tb, n-1) + " as a " + ordinal(n) + " candidate" + when
+		return blockSentence(ctx, "plan.added_candidate", tb, blockPlaceName(ctx, tb, n-1), "Ordinal", ordinal(n), "N", n)
 	case n > before:
-		return "Added " + strconv.Itoa(n-before) + " candidates" + when
+		return blockSentence(ctx, "plan.added_candidates", tb, "", "N", n-before)
 	}
-	return "Already a candidate" + when
+	return blockSentence(ctx, "plan.already_candidate", tb, "")
 }
 
-// ordinal is 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st …
+// ordinal is 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st … (the English messages' ordinals).
 func ordinal(n int) string {
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
@@ -315,8 +328,9 @@ func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
 }
 
 func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList) templ.Component {
+	ctx := c.Request().Context()
 	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
-		When:       "Day " + strconv.Itoa(l.Day.Day) + " · " + clock(l.Start) + "–" + clock(l.End),
+		When:       views.DayName(ctx, l.Day.Day) + " · " + views.TimeSpan(ctx, clock(l.Start), clock(l.End)),
 		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest, Version: l.Version}
 	now := time.Now()
 	for i := range l.Candidates {
@@ -325,7 +339,7 @@ func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList
 		cv.ReadOnly = caller(c).Guest
 		var mine *planner.Opinion
 		for _, o := range l.Opinions[cand.ID] {
-			ov := s.toOpinionView(o, now)
+			ov := s.toOpinionView(ctx, o, now)
 			if my := cand.Opinions.Mine; my != nil && my.ID == o.ID {
 				ov.Mine, mine = true, &o
 			}
@@ -334,47 +348,50 @@ func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList
 		if mine != nil {
 			cv.MyComment, cv.MyTagIDs = mine.Comment, mine.TagIDs
 		}
-		cv.Reasons = s.reasonChoices(cand, cv.MyTagIDs)
+		cv.Reasons = s.reasonChoices(ctx, cand, cv.MyTagIDs)
 		v.Candidates[i] = cv
 	}
 	return views.CandidatePicker(v)
 }
 
-// pickerLanguage is the language of the pages' words, English until they are translated.
-const pickerLanguage = "en"
-
 // reasonChoices are the reasons the opinion form offers for a candidate: the catalogue's for
-// its place's category, then the ids of the viewer's own opinion the catalogue does not know.
-func (s *Server) reasonChoices(c *planner.Candidate, mine []string) []views.ReasonView {
+// its place's category, then the ids of the viewer's own opinion the catalogue does not know;
+// in the page's language.
+func (s *Server) reasonChoices(ctx context.Context, c *planner.Candidate, mine []string) []views.ReasonView {
 	var out []views.ReasonView
+	lang := string(i18n.From(ctx).Lang())
 	if c.Place != nil {
 		tags, _ := s.opinionTags.For(s.categories(*c.Place).Level3.ID)
 		for _, t := range tags {
-			out = append(out, views.ReasonView{ID: t.ID, Label: t.Label(pickerLanguage), Type: string(t.Type)})
+			out = append(out, views.ReasonView{ID: t.ID, Label: t.Label(lang), Type: string(t.Type)})
 		}
 	}
 	for _, id := range mine {
 		if !slices.ContainsFunc(out, func(r views.ReasonView) bool { return r.ID == id }) {
-			out = append(out, s.reasonView(id))
+			out = append(out, s.reasonView(ctx, id))
 		}
 	}
 	return out
 }
 
-// reasonView is a tag id in words: the catalogue's label, or the id as it was given.
-func (s *Server) reasonView(id string) views.ReasonView {
+// reasonView is a tag id in words of the page's language: the catalogue's label, or the id
+// as it was given.
+func (s *Server) reasonView(ctx context.Context, id string) views.ReasonView {
 	if t, ok := s.opinionTags.Lookup(id); ok {
-		return views.ReasonView{ID: id, Label: t.Label(pickerLanguage), Type: string(t.Type)}
+		return views.ReasonView{ID: id, Label: t.Label(string(i18n.From(ctx).Lang())), Type: string(t.Type)}
 	}
 	return views.ReasonView{ID: id, Label: id}
 }
 
-func (s *Server) toOpinionView(o planner.Opinion, now time.Time) views.OpinionView {
+func (s *Server) toOpinionView(ctx context.Context, o planner.Opinion, now time.Time) views.OpinionView {
 	v := views.OpinionView{ID: o.ID, Type: string(o.Type), Author: toMemberView(o.AddedBy), Comment: o.Comment,
 		Ago: views.RelativeTime(o.UpdatedAt, now), At: o.UpdatedAt.UTC().Format(time.RFC3339), AtTitle: o.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
 		Edited: o.UpdatedAt.Sub(o.CreatedAt) >= time.Second}
+	if l := i18n.From(ctx); l.Lang() == i18n.Korean {
+		v.Ago, v.AtTitle = l.Ago(o.UpdatedAt, now), l.DateYear(o.UpdatedAt.UTC())+" "+l.Clock(o.UpdatedAt.UTC().Format("15:04"))+" UTC"
+	}
 	for _, id := range o.TagIDs {
-		v.Tags = append(v.Tags, s.reasonView(id))
+		v.Tags = append(v.Tags, s.reasonView(ctx, id))
 	}
 	return v
 }
@@ -446,7 +463,7 @@ func (s *Server) planHeaderView(c echo.Context, p *planner.Plan) (views.PlanView
 	if err != nil {
 		return views.PlanView{}, err
 	}
-	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
+	v := views.PlanView{ID: p.ID, Title: p.Title, Dates: planDates(c.Request().Context(), p), TimeZone: p.TimeZone, Members: toMemberViews(members.Members),
 		IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner, Guest: caller(c).Guest}
 	if p.Destination != nil {
 		v.Destination = p.Destination.Name
@@ -538,7 +555,7 @@ func (s *Server) planPanel(c echo.Context) error {
 func (s *Server) newPlanPage(c echo.Context) error {
 	today := time.Now()
 	v := views.PlanFormView{StartDate: today.Format(dateLayout), EndDate: today.AddDate(0, 0, 2).Format(dateLayout), Cities: cityOptions()}
-	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "New plan"), v))
+	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, i18n.T(c.Request().Context(), "plan.new")), v))
 }
 
 // editPlanPage is the form that edits a plan's title and dates.
@@ -557,7 +574,7 @@ func (s *Server) editPlanPage(c echo.Context) error {
 	} else if p.TimeZoneSource != "DEFAULT" {
 		v.CurrentZone = p.TimeZone
 	}
-	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, "Edit "+p.Title), v))
+	return render(c, http.StatusOK, views.PlanForm(s.pageFor(c, i18n.T(c.Request().Context(), "plan.edit_page_title", "Title", p.Title)), v))
 }
 
 // blockConflictPartial offers, for an htmx add that hit an exactly equal time block, to add
@@ -569,7 +586,8 @@ func (s *Server) blockConflictPartial(c echo.Context, err error, collectionPlace
 		return err
 	}
 	timeBlockID, _ := pe.Extra["time_block_id"].(string)
-	v := views.ErrorView{Status: pe.Status(), Title: "This time is taken", Detail: pe.Detail, Code: string(pe.Code)}
+	v := views.ErrorView{Status: pe.Status(), Title: i18n.T(c.Request().Context(), "plan.time_taken"), Detail: pe.Detail, Code: string(pe.Code)}
+
 	if where := s.overlapSentence(c, pe); where != "" {
 		v.Detail = where
 	}

@@ -187,7 +187,7 @@ func (s *Server) listPlans(c echo.Context) error {
 	for i := range list {
 		out[i] = toPlanJSON(&list[i])
 	}
-	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.plansPage(c, list, hasNext, page), s.planCardsPartial(list, hasNext, page))
+	return respond(c, http.StatusOK, newPage(out, hasNext, page), s.plansPage(c, list, hasNext, page), planCardsPartial(list, hasNext, page))
 }
 
 // getPlan answers one plan; browsers get the plan page, and htmx its partial: the day grid of

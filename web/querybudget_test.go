@@ -82,10 +82,11 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		{"GET /collections/{c}/activity", 2, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 		// What live updates reload on the pages of everyone who has them open: the plan page's
 		// header (the plan, its members) and places panel (the links, the viewer's collections
-		// and a page of places), and the budget page (each of its five reads checks access; its
-		// words cost an access token's holder one read of their language setting).
-		{"GET /plans/{p}/header", 4, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
-		{"GET /plans/{p}/panel", 7, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
+		// and a page of places), and the budget page (each of its five reads checks access). Their
+		// words cost an access token's holder one read of their language setting (a browser's
+		// comes with its cookie).
+		{"GET /plans/{p}/header", 5, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
+		{"GET /plans/{p}/panel", 8, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
 		{"GET /plans/{p}/budget", 18, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},
 	}
 	measure := func() map[string]int {

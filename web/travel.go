@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/internal/route"
 	"tripplan/views"
@@ -212,7 +213,10 @@ func (s *Server) dayRouteHandler(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rv := s.toRouteView(r, blocks, nil)
+	if negotiate(c.Request()) == asJSON { // the route view's words are for pages
+		return respond(c, http.StatusOK, toDayRouteJSON(info, r), nil, nil)
+	}
+	rv := s.toRouteView(ctx, r, blocks, nil)
 	if wantsPartial(c) && len(rv.Stops)+len(rv.Pending) == 0 {
 		p, err := s.store.Plan(ctx, caller(c).UserID, c.Param("planId"))
 		if err != nil {
@@ -233,13 +237,13 @@ func (s *Server) tiles() (url, attribution string) {
 
 // toRouteView is the route beside the day grid; it also puts each warning on the card of
 // the block that cannot be reached in time.
-func (s *Server) toRouteView(r dayRoute, blocks []planner.TimeBlock, cards []views.BlockView) views.DayRouteView {
+func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.TimeBlock, cards []views.BlockView) views.DayRouteView {
 	v := views.DayRouteView{Estimated: r.Source != route.SourceOSRM, MapsURLs: mapsURLs(r.Stops)}
 	v.TileURL, v.Attribution = s.tiles()
 	for i, st := range r.Stops {
 		if st.Point != nil {
 			v.Stops = append(v.Stops, views.MapStop{N: i + 1, Name: st.Candidate.Place.Name,
-				Time: clock(st.Block.Start) + "–" + clock(st.Block.End), Lat: st.Point.Lat, Lon: st.Point.Lon})
+				Time: views.TimeSpan(ctx, clock(st.Block.Start), clock(st.Block.End)), Lat: st.Point.Lat, Lon: st.Point.Lon})
 		}
 	}
 	for i := range blocks {
@@ -250,7 +254,7 @@ func (s *Server) toRouteView(r dayRoute, blocks []planner.TimeBlock, cards []vie
 		for _, c := range b.Candidates {
 			if p := pointOf(c.Place); p != nil {
 				v.Pending = append(v.Pending, views.MapStop{Name: c.Place.Name,
-					Time: clock(b.Start) + "–" + clock(b.End), Lat: p.Lat, Lon: p.Lon})
+					Time: views.TimeSpan(ctx, clock(b.Start), clock(b.End)), Lat: p.Lat, Lon: p.Lon})
 			}
 		}
 	}
@@ -260,18 +264,33 @@ func (s *Server) toRouteView(r dayRoute, blocks []planner.TimeBlock, cards []vie
 	}
 	for _, l := range r.Legs {
 		lv := views.LegView{From: l.From.Candidate.Place.Name, To: l.To.Candidate.Place.Name, Known: l.Leg != nil,
-			Gap: duration(l.GapS), NotEnough: l.Warning != ""}
+			Gap: duration(ctx, l.GapS), NotEnough: l.Warning != ""}
 		if l.Leg != nil {
 			lv.Distance = distance(l.Leg.By[route.Transit].DistanceM)
-			lv.Walk, lv.Transit, lv.Drive = duration(l.Leg.By[route.Walk].DurationS), duration(l.Leg.By[route.Transit].DurationS), duration(l.Leg.By[route.Drive].DurationS)
-			lv.Fastest = duration(l.FastestS) + " by " + string(l.Fastest)
+			lv.Walk, lv.Transit, lv.Drive = duration(ctx, l.Leg.By[route.Walk].DurationS), duration(ctx, l.Leg.By[route.Transit].DurationS),
+				duration(ctx, l.Leg.By[route.Drive].DurationS)
+			lv.Fastest = fastest(ctx, l)
 		}
 		if lv.NotEnough && card[l.To.Block.ID] != nil {
-			card[l.To.Block.ID].TravelWarning = lv.Fastest + " from " + lv.From + ", only " + lv.Gap + " between"
+			card[l.To.Block.ID].TravelWarning = arrival(ctx, l)
 		}
 		v.Legs = append(v.Legs, lv)
 	}
 	return v
+}
+
+// fastest is a leg's quickest way in words: "16 min by transit".
+func fastest(ctx context.Context, l travelLeg) string {
+	return i18n.T(ctx, "plan.by_"+string(l.Fastest), "Duration", duration(ctx, l.FastestS))
+}
+
+// arrival is how a block is reached from the previous place: "16 min by transit from
+// Gyeongbokgung Palace", with ", only 5 min between" when that is not enough time.
+func arrival(ctx context.Context, l travelLeg) string {
+	if l.Warning != "" {
+		return i18n.T(ctx, "plan.travel_too_short", "Fastest", fastest(ctx, l), "From", l.From.Candidate.Place.Name, "Gap", duration(ctx, l.GapS))
+	}
+	return i18n.T(ctx, "plan.travel_from", "Fastest", fastest(ctx, l), "From", l.From.Candidate.Place.Name)
 }
 
 // distance writes metres for people: "850 m", "3.1 km", "42 km".
@@ -286,13 +305,4 @@ func distance(m int) string {
 }
 
 // duration writes seconds for people, rounded up to the minute: "0 min", "7 min", "1 h 5 min".
-func duration(s int) string {
-	m := (s + 59) / 60
-	if m < 60 {
-		return strconv.Itoa(m) + " min"
-	}
-	if m%60 == 0 {
-		return strconv.Itoa(m/60) + " h"
-	}
-	return strconv.Itoa(m/60) + " h " + strconv.Itoa(m%60) + " min"
-}
+func duration(ctx context.Context, s int) string { return views.Duration(ctx, (s+59)/60) }

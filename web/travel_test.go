@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/route"
 )
 
@@ -186,8 +187,14 @@ func TestDistanceAndDurationForPeople(t *testing.T) {
 		}
 	}
 	for s, want := range map[int]string{0: "0 min", 1: "1 min", 60: "1 min", 61: "2 min", 3600: "1 h", 3900: "1 h 5 min"} {
-		if got := duration(s); got != want {
+		if got := duration(context.Background(), s); got != want {
 			t.Errorf("duration(%d) = %q, want %q", s, got, want)
+		}
+	}
+	ko := i18n.With(context.Background(), i18n.For(i18n.Korean))
+	for s, want := range map[int]string{60: "1분", 3600: "1시간", 3900: "1시간 5분"} {
+		if got := duration(ko, s); got != want {
+			t.Errorf("duration(%d) in Korean = %q, want %q", s, got, want)
 		}
 	}
 }

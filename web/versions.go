@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -79,7 +80,7 @@ func (s *Server) currentJSON(v any) any {
 
 // staleView tells a person that what they edited was changed by someone else meanwhile,
 // showing it as it is now (current: the domain value of a PRECONDITION_FAILED error).
-func staleView(current any) views.StaleView {
+func staleView(ctx context.Context, current any) views.StaleView {
 	const reopen = "Close this and open it again to edit the current version."
 	when := func(day int, start, end planner.TimeOfDay) string {
 		return "Day " + strconv.Itoa(day) + ", " + clock(start) + "–" + clock(end)
@@ -95,7 +96,7 @@ func staleView(current any) views.StaleView {
 		return views.StaleView{Title: "Someone changed this block while you were editing", Hint: reopen, Lines: []views.StaleLine{
 			{Label: "When", Value: when(r.Day.Day, r.Start, r.End)}, {Label: "Memo", Value: orNone(r.Block.Memo)}}}
 	case *planner.TimeBlock:
-		lines := []views.StaleLine{{Label: "Block", Value: blockTitle(r.Type == planner.BlockFree, r.Candidates)},
+		lines := []views.StaleLine{{Label: "Block", Value: blockTitle(ctx, r.Type == planner.BlockFree, r.Candidates)},
 			{Label: "When", Value: when(r.Day.Day, r.Start, r.End)}}
 		if r.Type == planner.BlockPlace {
 			lines = append(lines, views.StaleLine{Label: "Candidates", Value: strconv.Itoa(len(r.Candidates))})
@@ -104,7 +105,7 @@ func staleView(current any) views.StaleView {
 			Hint: "Look at the block as it is now and try again if you still want to."}
 	case *planner.Plan:
 		return views.StaleView{Title: "Someone changed this plan while you were editing", Hint: reopen, Lines: []views.StaleLine{
-			{Label: "Title", Value: r.Title}, {Label: "Dates", Value: planDates(r)}, {Label: "Time zone", Value: r.TimeZone}}}
+			{Label: "Title", Value: r.Title}, {Label: "Dates", Value: planDates(ctx, r)}, {Label: "Time zone", Value: r.TimeZone}}}
 	case *planner.Budget:
 		total := "not set"
 		if r.TotalBudget != nil {
@@ -166,7 +167,7 @@ func (s *Server) overlapSentence(c echo.Context, pe *planner.Error) string {
 		cs[i] = l.Candidates[i].Candidate
 		free = free && cs[i].Place == nil
 	}
-	out := "Overlaps “" + blockTitle(free, cs) + "” " + clock(l.Start) + "–" + clock(l.End)
+	out := "Overlaps “" + blockTitle(c.Request().Context(), free, cs) + "” " + clock(l.Start) + "–" + clock(l.End)
 	if next, _ := pe.Extra["next_free_start"].(*planner.TimeOfDay); next != nil {
 		return out + " — the next free start is " + clock(*next) + "."
 	}
@@ -178,7 +179,7 @@ func (s *Server) overlapSentence(c echo.Context, pe *planner.Error) string {
 func (s *Server) errorPartial(c echo.Context, status int, pe *planner.Error) templ.Component {
 	switch pe.Code {
 	case planner.CodePreconditionFailed:
-		v := staleView(pe.Current)
+		v := staleView(c.Request().Context(), pe.Current)
 		if d, ok := pe.Current.(*planner.BlockDetail); ok {
 			s.staleBlockChoices(c, &v, d)
 		}

@@ -16,6 +16,10 @@
   var LONG_PRESS_MS = 400;
   var MOVE_TOLERANCE = 8; // px a finger may wander before a press counts as a scroll
 
+  // msg is a message of the page's language (app.js's window.tripplanT, js.plan.* ids).
+  function msg(id, vars) {
+    return window.tripplanT(id, vars);
+  }
   function pad(n) {
     return (n < 10 ? "0" : "") + n;
   }
@@ -68,7 +72,7 @@
     var free = !!opts.free;
     field(form, "type").value = free ? "FREE" : "PLACE";
     choosePlace(form, opts.place || null);
-    dialog.querySelector("[data-dialog-title]").textContent = free ? "Add free time" : "Add here";
+    dialog.querySelector("[data-dialog-title]").textContent = msg(free ? "js.plan.add_free_time" : "js.plan.add_here");
     var search = dialog.querySelector("[data-place-search]");
     search.hidden = free;
     var choices = search.querySelector("[data-choices]");
@@ -383,7 +387,7 @@
       if (!pid.disabled && pid.value) {
         url += "/by-place";
       } else if (!field(form, "collection_place_id").value) {
-        showError(form.closest("dialog"), "Choose a place first: search above, then tap a place.");
+        showError(form.closest("dialog"), msg("js.plan.choose_place_first"));
         var box = form.querySelector("[data-place-search-box]");
         if (box) box.focus();
         return;
@@ -616,7 +620,7 @@
     var n = pickerCards(track).length;
     var i = shownCard(track);
     var status = root.querySelector("[data-carousel-status]");
-    var text = i + 1 + " of " + n;
+    var text = msg("js.plan.carousel_status", { n: i + 1, total: n });
     if (status && status.textContent !== text) status.textContent = text;
     var prev = root.querySelector("[data-carousel-prev]");
     var next = root.querySelector("[data-carousel-next]");
@@ -788,7 +792,7 @@
     var p = doc.createElement("p");
     p.className = "alert alert-info";
     p.setAttribute("role", "status");
-    p.textContent = "Someone deleted this time block: its candidates and opinions are gone.";
+    p.textContent = msg("js.plan.block_deleted");
     if (box) box.replaceChildren(p);
     root.querySelectorAll("[data-candidate-card] button, [data-candidate-card] input, [data-candidate-card] textarea, [data-add-candidate]").forEach(function (el) {
       el.disabled = true;
