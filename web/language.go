@@ -1,9 +1,12 @@
 package web
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/planner"
 )
 
 // languageCookie keeps a browser's choice of language: a guest's, and a signed-in user's on
@@ -63,4 +66,24 @@ func (s *Server) setLanguageCookie(c echo.Context, lang *string) {
 		return
 	}
 	c.SetCookie(s.cookie(languageCookie, *lang, 365*24*60*60))
+}
+
+// chooseLanguage is the pages' language switch (POST /language, a form: language "ko" or "en",
+// next a local path): the browser keeps the choice in its language cookie, and a signed-in
+// user's setting keeps it for every browser they sign in on; then back to next.
+func (s *Server) chooseLanguage(c echo.Context) error {
+	l, ok := i18n.Parse(c.FormValue("language"))
+	var v planner.Validation
+	v.Check(ok, "language", `must be "ko" or "en"`)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	lang := string(l)
+	if p := caller(c); p != nil && !p.Guest {
+		if _, err := s.store.UpdateProfile(c.Request().Context(), p.UserID, planner.ProfileChange{SetLanguage: true, Language: &lang}); err != nil {
+			return err
+		}
+	}
+	s.setLanguageCookie(c, &lang)
+	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/"))
 }

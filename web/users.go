@@ -17,11 +17,11 @@ import (
 
 // userJSON is the User resource (API.md §4); the email is masked.
 type userJSON struct {
-	UserID        string `json:"user_id"`
-	Provider      string `json:"provider"`
-	Nickname      string `json:"nickname"`
-	Picture       string `json:"picture"`
-	Email         string `json:"email"`
+	UserID        string  `json:"user_id"`
+	Provider      string  `json:"provider"`
+	Nickname      string  `json:"nickname"`
+	Picture       string  `json:"picture"`
+	Email         string  `json:"email"`
 	TermsAccepted bool    `json:"terms_accepted"`
 	Language      *string `json:"language"`
 }
