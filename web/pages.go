@@ -16,9 +16,12 @@ import (
 )
 
 // pageFor builds the common page model: title, the signed-in viewer, dev login, where the page
-// is.
+// is (the language switch comes back to a page asked for with GET, else goes home).
 func (s *Server) pageFor(c echo.Context, title string) views.Page {
-	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path, Here: c.Request().URL.RequestURI()}
+	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path, Here: "/"}
+	if c.Request().Method == http.MethodGet {
+		p.Here = c.Request().URL.RequestURI()
+	}
 	if pr := caller(c); pr != nil && !pr.Guest {
 		if u, err := s.store.User(c.Request().Context(), pr.UserID); err == nil {
 			p.Viewer = &views.Viewer{UserID: u.ID, Nickname: u.Nickname, Picture: u.Picture}
