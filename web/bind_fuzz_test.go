@@ -112,7 +112,7 @@ var bodyRoutes = map[string]string{
 	"POST /dev/auth/login":                   "devLoginRequest",
 	"POST /auth/reissue":                     "refreshRequest",
 	"POST /auth/logout":                      "refreshRequest",
-	"PUT /users/me":                          "nicknameRequest",
+	"PUT /users/me":                          "profileRequest",
 	withdrawRoute:                            "withdrawRequest",
 	"POST /collections":                      "collectionRequest",
 	"PUT /collections/:collectionId":         "collectionRequest",

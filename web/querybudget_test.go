@@ -76,10 +76,11 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			return req{Method: "PATCH", Path: f.blocks + "/" + pending.TimeBlockID + "/selection", Token: f.ben,
 				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
 		}},
-		{"GET /notifications", 2, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
-		// A page of history: the membership check, then the page with its actors.
-		{"GET /plans/{p}/activity", 2, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
-		{"GET /collections/{c}/activity", 2, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
+		// Notifications, and a page of history (the membership check, then the page with its
+		// actors); each also reads the reader's language setting, the language of their sentences.
+		{"GET /notifications", 3, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
+		{"GET /plans/{p}/activity", 3, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
+		{"GET /collections/{c}/activity", 3, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 		// What live updates reload on the pages of everyone who has them open: the plan page's
 		// header (the plan, its members) and places panel (the links, the viewer's collections
 		// and a page of places), and the budget page (each of its five reads checks access).
