@@ -1,7 +1,7 @@
 // Package views renders Tripplan's HTML with templ: full pages (wrapped in the shared
 // layout) and the small partials htmx swaps in. View models are plain Go structs filled by
 // the web handlers; from the module it imports only the domain's types (planner, for the sentences
-// of histories and notifications) and the languages (i18n): every word comes from a catalogue.
+// of histories and notifications) and the languages (i18n, whose catalogues hold the pages' words).
 //
 // Regenerate the *_templ.go files after editing a .templ file with
 //
