@@ -138,7 +138,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	ana.typeInto(t, `#title`, "Rename me")
 	ana.click(t, `form[action="/collections"] button[type="submit"]`)
 	ana.waitPath(t, `^/collections/([^/]+)$`, "/collections/new")
-	ana.click(t, `details summary`)
+	ana.click(t, `main details summary`)
 	eval[chromedp.Void](t, ana, fmt.Sprintf(`(i => { i.value = %s; i.dispatchEvent(new Event("input", {bubbles: true})); })(document.querySelector("#rename-title"))`, js(long)))
 	ana.click(t, `#rename-fields + button[type="submit"]`)
 	ana.waitUntil(t, "the rename error on screen with the focus on the field", inViewport(`#rename-title-error`)+

@@ -347,7 +347,7 @@ func (s *shell) headerMenu(t *testing.T) {
 	b := s.ana
 	const button, panel = `header [data-menu-button]`, `#site-menu`
 	if !s.scr.phone {
-		if got := eval[string](t, b, insideJS(`header nav[aria-label="Main"] a[href="/plans"]`, s.scr)); got != "inside" {
+		if got := eval[string](t, b, insideJS(`header > div > nav a[href="/plans"]`, s.scr)); got != "inside" {
 			t.Errorf("at %s the header's navigation should be shown: %s", s.scr.name, got)
 		}
 		if eval[bool](t, b, `getComputedStyle(document.querySelector("header [data-menu]")).display !== "none"`) {

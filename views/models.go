@@ -1,6 +1,7 @@
 // Package views renders Tripplan's HTML with templ: full pages (wrapped in the shared
 // layout) and the small partials htmx swaps in. View models are plain Go structs filled by
-// the web handlers; this package imports nothing else from the module.
+// the web handlers; from the module it imports only the domain's types (planner, for the sentences
+// of histories and notifications) and the languages (i18n, whose catalogues hold the pages' words).
 //
 // Regenerate the *_templ.go files after editing a .templ file with
 //
@@ -10,6 +11,7 @@
 package views
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -19,6 +21,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/a-h/templ"
+
+	"tripplan/internal/i18n"
 )
 
 // Paths the views link to. Handlers must serve these.
@@ -33,6 +37,8 @@ const (
 	DevLoginPath = "/dev/auth/login"
 	// TermsPath receives the onboarding "Agree and continue" form (POST).
 	TermsPath = "/onboarding/terms"
+	// LanguagePath receives the language switch (POST, form-encoded: language and next).
+	LanguagePath = "/language"
 )
 
 // HTMXConfig is the content of the <meta name="htmx-config"> tag on every page.
@@ -61,6 +67,26 @@ type Page struct {
 	Unread   int     // the viewer's unread notifications (the header's bell)
 	DevLogin bool    // dev login is enabled (shows the dev sign-in form and a "dev" badge)
 	Path     string  // the request path, for the current nav item and the sign-in "next"
+	Here     string  // the request path and query, where the language switch comes back to ("" = Path)
+}
+
+// here is where the language switch comes back to: the page as it was asked for.
+func (p Page) here() string {
+	if p.Here != "" {
+		return p.Here
+	}
+	return p.Path
+}
+
+// languageNames name each language in itself, as a language switch lists them.
+var languageNames = map[i18n.Lang]string{i18n.Korean: "한국어", i18n.English: "English"}
+
+// languageCurrent marks the language switch's button of the page's language.
+func languageCurrent(ctx context.Context, l i18n.Lang) templ.Attributes {
+	if l == i18n.From(ctx).Lang() {
+		return templ.Attributes{"aria-current": "true"}
+	}
+	return nil
 }
 
 // SignInProvider is one enabled social sign-in provider on the sign-in page.
@@ -142,32 +168,32 @@ func (f FieldMessage) Sentence() string {
 // snakeWords are API field names inside a reason ("earlier than end_time").
 var snakeWords = regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`)
 
-// codeTitles are the titles of the errors people meet most, by code.
+// codeTitles are the titles of the errors people meet most, by code (message ids).
 var codeTitles = map[string]string{
-	"INVALID_REQUEST":                    "Please check what you entered",
-	"TIME_BLOCK_OVERLAP":                 "That time is taken",
-	"TIME_BLOCK_EXACT_DUPLICATE":         "That block is already there",
-	"GUEST_FORBIDDEN":                    "Sign in to make changes",
-	"FORBIDDEN_NOT_MEMBER":               "Only members of this plan can do that",
-	"PRECONDITION_FAILED":                "Someone changed this meanwhile",
-	"CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK": "Free time holds no places",
-	"MEMBER_REMOVED":                     "You were removed",
+	"INVALID_REQUEST":                    "errors.check_input",
+	"TIME_BLOCK_OVERLAP":                 "errors.time_taken",
+	"TIME_BLOCK_EXACT_DUPLICATE":         "errors.block_exists",
+	"GUEST_FORBIDDEN":                    "errors.guest_forbidden",
+	"FORBIDDEN_NOT_MEMBER":               "errors.not_member",
+	"PRECONDITION_FAILED":                "errors.changed_meanwhile",
+	"CANNOT_ADD_CANDIDATE_TO_FREE_BLOCK": "errors.free_time_no_places",
+	"MEMBER_REMOVED":                     "errors.removed",
 }
 
-// statusTitles are the titles for everything else, by status.
+// statusTitles are the titles for everything else, by status (message ids).
 var statusTitles = map[int]string{
-	http.StatusBadRequest:            "Please check what you entered",
-	http.StatusUnauthorized:          "Please sign in",
-	http.StatusForbidden:             "You can't do that here",
-	http.StatusNotFound:              "We couldn't find that",
-	http.StatusMethodNotAllowed:      "That can't be done here",
-	http.StatusConflict:              "That clashes with what is there",
-	http.StatusGone:                  "That is gone",
-	http.StatusPreconditionFailed:    "Someone changed this meanwhile",
-	http.StatusRequestEntityTooLarge: "That is too large",
-	http.StatusUnsupportedMediaType:  "That kind of file can't be used",
-	http.StatusUnprocessableEntity:   "That couldn't be done",
-	http.StatusTooManyRequests:       "Too many tries at once",
+	http.StatusBadRequest:            "errors.check_input",
+	http.StatusUnauthorized:          "errors.please_sign_in",
+	http.StatusForbidden:             "errors.forbidden",
+	http.StatusNotFound:              "errors.not_found",
+	http.StatusMethodNotAllowed:      "errors.method",
+	http.StatusConflict:              "errors.conflict",
+	http.StatusGone:                  "errors.gone",
+	http.StatusPreconditionFailed:    "errors.changed_meanwhile",
+	http.StatusRequestEntityTooLarge: "errors.too_large",
+	http.StatusUnsupportedMediaType:  "errors.unsupported_type",
+	http.StatusUnprocessableEntity:   "errors.unprocessable",
+	http.StatusTooManyRequests:       "errors.too_many",
 }
 
 // --- small helpers used by the templates ---
@@ -187,39 +213,39 @@ func (e ErrorView) status() int {
 	return e.Status
 }
 
-func (e ErrorView) title() string {
+func (e ErrorView) title(ctx context.Context) string {
 	if t := strings.TrimSpace(e.Title); t != "" {
 		return t
 	}
-	if t := codeTitles[e.Code]; t != "" {
-		return t
+	if id := codeTitles[e.Code]; id != "" {
+		return t(ctx, id)
 	}
-	if t := statusTitles[e.status()]; t != "" {
-		return t
+	if id := statusTitles[e.status()]; id != "" {
+		return t(ctx, id)
 	}
-	return "Something went wrong"
+	return t(ctx, "errors.something_wrong")
 }
 
-func (e ErrorView) detail() string {
+func (e ErrorView) detail(ctx context.Context) string {
 	if len(e.Fields) > 0 {
-		return "Please correct what is marked and try again."
+		return t(ctx, "errors.correct_marked")
 	}
 	if d := strings.TrimSpace(e.Detail); d != "" {
 		return d
 	}
 	switch s := e.status(); {
 	case s == http.StatusNotFound:
-		return "We couldn't find that page. It may have been moved or deleted, or the link may be wrong."
+		return t(ctx, "errors.page_not_found")
 	case s == http.StatusUnauthorized:
-		return "Please sign in to continue."
+		return t(ctx, "errors.sign_in_to_continue")
 	case s == http.StatusForbidden:
-		return "You don't have access to this."
+		return t(ctx, "errors.no_access")
 	case s == http.StatusTooManyRequests:
-		return "That was a lot of requests. Wait a moment and try again."
+		return t(ctx, "errors.slow_down")
 	case s >= 500:
-		return "Something went wrong on our side. Please try again in a moment."
+		return t(ctx, "errors.our_side")
 	default:
-		return "Please check what you entered and try again."
+		return t(ctx, "errors.check_and_retry")
 	}
 }
 
@@ -283,13 +309,6 @@ func initials(nickname string) string {
 		out += string(unicode.ToUpper(second))
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 func devProvider(v SignInView) string {

@@ -5,77 +5,82 @@ import (
 	"strings"
 	"time"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 )
 
 // The wording of a plan's or a collection's history and of notifications. Every sentence is
-// built here, when it is read, from the facts the store kept (planner.Details): one function
-// per kind, in English for now, so that translating them touches this file only.
+// built here, when it is read, from the facts the store kept (planner.Details), in the reader's
+// language: one message per kind in the activity catalogue (internal/i18n/locales/activity.*).
+// The names in a sentence (who, the place, the plan) are i18n.Words, so that Korean puts the
+// right particle after each ("민지가 경복궁을 1일차 오전 10:00에 추가했어요").
 
 // ActivitySentence is one entry of a history as a sentence naming who did what to which thing
 // ("Ana moved Gyeongbokgung Palace to Day 2, 11:00"); noun is "plan" or "collection".
-func ActivitySentence(a planner.Activity, noun string) string {
-	who := "Someone"
-	if a.Actor != nil && a.Actor.Nickname != "" {
+func ActivitySentence(l *i18n.Localizer, a planner.Activity, noun string) string {
+	who := ""
+	if a.Actor != nil {
 		who = a.Actor.Nickname
 	}
+	w := newWords(l, a.Details, who)
 	d := a.Details
+	nounWord := i18n.Word(l.T("activity.noun_" + noun))
 	switch a.Kind {
 	case planner.ActBlockAdded:
-		return who + " added " + blockName(d) + " to " + slotLabel(d.Day, d.Start)
+		return w.say("activity.block_added", "Block", w.block(), "Slot", w.slot())
 	case planner.ActBlockMoved:
 		if d.Day == d.FromDay && d.Start == d.FromStart {
-			return who + " made " + blockName(d) + " end at " + d.End + " (" + dayLabel(d.Day) + ")"
+			return w.say("activity.block_resized", "Block", w.block(), "End", d.End, "EndTime", w.clock(d.End), "Day", w.day())
 		}
-		return who + " moved " + blockName(d) + " to " + slotLabel(d.Day, d.Start)
+		return w.say("activity.block_moved", "Block", w.block(), "Slot", w.slot())
 	case planner.ActBlockRemoved:
-		return who + " removed " + blockName(d) + " from " + slotLabel(d.Day, d.Start)
+		return w.say("activity.block_removed", "Block", w.block(), "Slot", w.slot())
 	case planner.ActBlockRestored:
-		return who + " put back " + blockName(d) + " at " + slotLabel(d.Day, d.Start)
+		return w.say("activity.block_restored", "Block", w.block(), "Slot", w.slot())
 	case planner.ActCandidateAdded:
-		return who + " added " + d.Place + " as a candidate for " + slotLabel(d.Day, d.Start)
+		return w.say("activity.candidate_added", "Place", w.place(), "Slot", w.slot())
 	case planner.ActCandidateRemoved:
-		return who + " removed the candidate " + d.Place + " from " + slotLabel(d.Day, d.Start)
+		return w.say("activity.candidate_removed", "Place", w.place(), "Slot", w.slot())
 	case planner.ActCandidateConfirmed:
-		return who + " confirmed " + d.Place + " for " + slotLabel(d.Day, d.Start)
+		return w.say("activity.candidate_confirmed", "Place", w.place(), "Slot", w.slot())
 	case planner.ActOpinionAdded, planner.ActOpinionChanged, planner.ActOpinionRemoved:
-		return opinionSentence(who, a.Kind, d)
+		return w.say(opinionID("activity.opinion_", a.Kind, d), "Place", w.place())
 	case planner.ActExpenseAdded, planner.ActExpenseChanged, planner.ActExpenseRemoved:
-		return expenseSentence(who, a.Kind, d)
+		return w.expense(a.Kind)
 	case planner.ActMemberJoined:
-		return who + " joined the " + noun
+		return w.say("activity.joined", "Noun", nounWord)
 	case planner.ActMemberLeft:
-		return d.Member + " left the " + noun
+		return w.say("activity.left", "Member", i18n.Word(d.Member), "Noun", nounWord)
 	case planner.ActMemberRemoved:
-		return who + " removed " + d.Member + " from the " + noun
+		return w.say("activity.member_removed", "Member", i18n.Word(d.Member), "Noun", nounWord)
 	case planner.ActOwnerChanged:
-		return who + " made " + d.Member + " the owner"
+		return w.say("activity.owner_changed", "Member", i18n.Word(d.Member))
 	case planner.ActPlanRenamed:
-		return who + " renamed the plan from “" + d.FromTitle + "” to “" + d.Title + "”"
+		return w.say("activity.plan_renamed", "From", d.FromTitle, "Title", d.Title, "Quoted", i18n.Word("“"+d.Title+"”"))
 	case planner.ActPlanDatesChanged:
-		return who + " changed the dates to " + datesLabel(d.StartDate, d.EndDate)
+		return w.say("activity.dates_changed", "Dates", i18n.Word(datesLabel(l, d.StartDate, d.EndDate)))
 	case planner.ActPlaceAdded:
-		return who + " added " + d.Place + " to the collection"
+		return w.say("activity.place_added", "Place", w.place())
 	case planner.ActPlaceRemoved:
-		return who + " removed " + d.Place + " from the collection"
+		return w.say("activity.place_removed", "Place", w.place())
 	}
-	return who + " changed the " + noun
+	return w.say("activity.changed", "Noun", nounWord)
 }
 
 // TargetName is the name of what an entry of a history is about, as it was then.
-func TargetName(a planner.Activity) string {
+func TargetName(l *i18n.Localizer, a planner.Activity) string {
 	d := a.Details
 	switch a.Target.Type {
 	case planner.TargetTimeBlock:
 		if len(d.Places) == 0 {
-			return "Free time"
+			return l.T("activity.free_time_name")
 		}
-		return blockName(d)
+		return blockName(l, d)
 	case planner.TargetExpense:
 		if d.Place != "" {
 			return d.Place
 		}
-		return expenseName(d)
+		return expenseName(l, d)
 	case planner.TargetMember:
 		return d.Member
 	case planner.TargetPlan:
@@ -88,118 +93,166 @@ func TargetName(a planner.Activity) string {
 // the day and time where one applies, for the member it was sent to. Notifications that stand
 // for several events (merged within a minute) name the latest and say how many more there were.
 // Notifications written before their facts were kept have their text already.
-func NotificationMessage(n planner.Notification) string {
+func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 	if n.Details == nil {
 		return n.Message
 	}
 	d := *n.Details
-	who := d.Actor
-	if who == "" {
-		who = "Someone"
-	}
+	w := newWords(l, d, d.Actor)
+	in := i18n.Word(d.In)
 	more := n.Count - 1
-	switch planner.ActivityKind(n.EventType) {
+	switch kind := planner.ActivityKind(n.EventType); kind {
 	case planner.ActBlockAdded:
 		if more > 0 {
-			return who + " added " + blockName(d) + " and " + countOf(more, "more block", "more blocks") + " to " + dayLabel(d.Day) + " in " + d.In
+			return w.say("activity.notice_blocks_added", "Block", w.block(), "Count", more, "Day", w.day(), "In", in)
 		}
-		return who + " added " + blockName(d) + " to " + slotLabel(d.Day, d.Start) + " in " + d.In
+		return w.say("activity.notice_block_added", "Block", w.block(), "Slot", w.slot(), "In", in)
 	case planner.ActBlockRemoved:
 		if more > 0 {
-			return who + " removed " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") and " + countOf(more, "more block", "more blocks") + " from " + d.In
+			return w.say("activity.notice_blocks_removed", "Block", w.block(), "Slot", w.slot(), "Count", more, "In", in)
 		}
-		return who + " removed " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") from " + d.In
+		return w.say("activity.notice_block_removed", "Block", w.block(), "Slot", w.slot(), "In", in)
 	case planner.ActBlockRestored:
-		return who + " put back " + blockName(d) + " (" + slotLabel(d.Day, d.Start) + ") in " + d.In
+		return w.say("activity.notice_block_restored", "Block", w.block(), "Slot", w.slot(), "In", in)
 	case planner.ActCandidateAdded:
 		if more > 0 {
-			return who + " proposed " + d.Place + " and " + countOf(more, "more place", "more places") + " for " + slotLabel(d.Day, d.Start) + " in " + d.In
+			return w.say("activity.notice_candidates_added", "Place", w.place(), "Count", more, "Slot", w.slot(), "In", in)
 		}
-		return who + " proposed " + d.Place + " for " + slotLabel(d.Day, d.Start) + " in " + d.In
+		return w.say("activity.notice_candidate_added", "Place", w.place(), "Slot", w.slot(), "In", in)
 	case planner.ActCandidateConfirmed:
-		return who + " confirmed " + d.Place + ", which you proposed, for " + slotLabel(d.Day, d.Start) + " in " + d.In
+		return w.say("activity.notice_candidate_confirmed", "Place", w.place(), "Slot", w.slot(), "In", in)
 	case planner.ActOpinionAdded, planner.ActOpinionChanged, planner.ActOpinionRemoved:
-		return opinionSentence(who, planner.ActivityKind(n.EventType), d) + ", which you proposed for " + slotLabel(d.Day, d.Start) + " in " + d.In
+		return w.say(opinionID("activity.notice_opinion_", kind, d), "Place", w.place(), "Slot", w.slot(), "In", in)
 	case planner.ActPreferenceAdded:
-		verb := " picked "
+		id := "activity.notice_picked"
 		if d.Preference == planner.PreferencePass {
-			verb = " passed on "
+			id = "activity.notice_passed"
 		}
-		return who + verb + d.Place + ", which you added to " + d.In
+		return w.say(id, "Place", w.place(), "In", in)
 	case planner.ActPreferenceRemoved:
-		what := " took back their pick of "
+		id := "activity.notice_pick_taken_back"
 		if d.Preference == planner.PreferencePass {
-			what = " took back their pass on "
+			id = "activity.notice_pass_taken_back"
 		}
-		return who + what + d.Place + ", which you added to " + d.In
+		return w.say(id, "Place", w.place(), "In", in)
 	case planner.ActExpenseAdded:
 		if more > 0 {
-			return who + " added " + countOf(n.Count, "expense", "expenses") + " to " + d.In + ", the latest " + expenseName(d) + ", " + moneyOf(d)
+			return w.say("activity.notice_expenses_added", "Count", n.Count, "In", in, "Expense", w.expenseName(), "Money", w.money())
 		}
-		return who + " added an expense to " + d.In + ": " + expenseName(d) + ", " + moneyOf(d) + " (" + dayLabel(d.Day) + ")"
+		return w.say("activity.notice_expense_added", "In", in, "Expense", w.expenseName(), "Money", w.money(), "Day", w.day())
 	case planner.ActMemberJoined:
-		return who + " joined " + d.In
+		return w.say("activity.notice_joined", "In", in)
 	case planner.ActPlaceAdded:
 		if more > 0 {
-			return who + " added " + d.Place + " and " + countOf(more, "more place", "more places") + " to " + d.In
+			return w.say("activity.notice_places_added", "Place", w.place(), "Count", more, "In", in)
 		}
-		return who + " added " + d.Place + " to " + d.In
+		return w.say("activity.notice_place_added", "Place", w.place(), "In", in)
 	case planner.ActPlaceRemoved:
 		if more > 0 {
-			return who + " removed " + d.Place + " and " + countOf(more, "more place", "more places") + " from " + d.In
+			return w.say("activity.notice_places_removed", "Place", w.place(), "Count", more, "In", in)
 		}
-		return who + " removed " + d.Place + " from " + d.In
+		return w.say("activity.notice_place_removed", "Place", w.place(), "In", in)
 	case planner.ActExtractionCompleted:
-		return "Places from your link are ready to add to " + d.In
+		return w.say("activity.notice_extraction_completed", "In", in)
 	case planner.ActExtractionFailed:
-		return "We could not find places on your link for " + d.In
+		return w.say("activity.notice_extraction_failed", "In", in)
 	}
-	return who + " changed " + d.In
+	return w.say("activity.notice_changed", "In", in)
 }
 
-// opinionSentence says what someone thinks of a candidate's place, or that they took it back.
-func opinionSentence(who string, kind planner.ActivityKind, d planner.Details) string {
-	if kind == planner.ActOpinionRemoved {
-		return who + " took back their opinion on " + d.Place
-	}
-	now := ""
-	if kind == planner.ActOpinionChanged {
-		now = "now "
-	}
-	switch d.Opinion {
-	case planner.OpinionPositive:
-		return who + " " + now + "likes " + d.Place
-	case planner.OpinionNegative:
-		return who + " " + now + "doesn't like " + d.Place
-	}
-	return who + " " + now + "is unsure about " + d.Place
+// words are the names a sentence about d puts together, in the localizer's language.
+type words struct {
+	l   *i18n.Localizer
+	d   planner.Details
+	who i18n.Word
 }
 
-// expenseSentence says what someone did to an expense: an additional one by its first line, a
+// newWords are the words of a sentence about d done by who ("" for "Someone").
+func newWords(l *i18n.Localizer, d planner.Details, who string) words {
+	if who == "" {
+		who = l.T("activity.someone")
+	}
+	return words{l: l, d: d, who: i18n.Word(who)}
+}
+
+// say is the message id said by the one who did it (Who), with the other values given as pairs.
+func (w words) say(id string, pairs ...any) string {
+	return w.l.T(id, append([]any{"Who", w.who}, pairs...)...)
+}
+
+func (w words) place() i18n.Word       { return i18n.Word(w.d.Place) }
+func (w words) block() i18n.Word       { return i18n.Word(blockName(w.l, w.d)) }
+func (w words) day() string            { return dayLabel(w.l, w.d.Day) }
+func (w words) expenseName() i18n.Word { return i18n.Word(expenseName(w.l, w.d)) }
+func (w words) money() i18n.Word       { return i18n.Word(moneyOf(w.d)) }
+
+// slot is the block's day and start: "Day 2, 11:00", "2일차 오전 11:00".
+func (w words) slot() timed {
+	return timed{w.l.T("activity.slot", "Day", w.d.Day, "Start", w.d.Start, "Time", w.l.Clock(w.d.Start)), w.d.Start}
+}
+
+// clock is a "15:04" time as the language writes it.
+func (w words) clock(hhmm string) timed { return timed{w.l.Clock(hhmm), hhmm} }
+
+// expense says what someone did to an expense: an additional one by its first line, a
 // candidate's costs by its place.
-func expenseSentence(who string, kind planner.ActivityKind, d planner.Details) string {
-	if d.Place != "" {
+func (w words) expense(kind planner.ActivityKind) string {
+	if w.d.Place != "" {
 		if kind == planner.ActExpenseRemoved {
-			return who + " cleared the costs of " + d.Place
+			return w.say("activity.costs_cleared", "Place", w.place())
 		}
-		return who + " set the costs of " + d.Place + " to " + moneyOf(d)
+		return w.say("activity.costs_set", "Place", w.place(), "Money", w.money())
 	}
 	switch kind {
 	case planner.ActExpenseAdded:
-		return who + " added an expense on " + dayLabel(d.Day) + ": " + expenseName(d) + ", " + moneyOf(d)
+		return w.say("activity.expense_added", "Day", w.day(), "Expense", w.expenseName(), "Money", w.money())
 	case planner.ActExpenseRemoved:
-		return who + " deleted the expense " + expenseName(d) + " (" + moneyOf(d) + ")"
+		return w.say("activity.expense_removed", "Expense", w.expenseName(), "Money", w.money())
 	}
-	return who + " changed the expense " + expenseName(d) + " to " + moneyOf(d)
+	return w.say("activity.expense_changed", "Expense", w.expenseName(), "Money", w.money())
+}
+
+// opinionID is the message (under prefix) saying what someone thinks of a candidate's place
+// now, or that they took it back.
+func opinionID(prefix string, kind planner.ActivityKind, d planner.Details) string {
+	if kind == planner.ActOpinionRemoved {
+		return prefix + "removed"
+	}
+	id := prefix + "neutral"
+	switch d.Opinion {
+	case planner.OpinionPositive:
+		id = prefix + "positive"
+	case planner.OpinionNegative:
+		id = prefix + "negative"
+	}
+	if kind == planner.ActOpinionChanged {
+		id += "_now"
+	}
+	return id
+}
+
+// timed is a phrase that ends in a time of day ("1일차 오전 11:00"), with the particle Korean
+// puts after it: a time is read in hours ("열한 시") or in hours and minutes ("열한 시 삼십
+// 분"), so the phrase ends in 시 or in 분, whatever its last digit.
+type timed struct{ text, hhmm string }
+
+func (t timed) String() string { return t.text }
+
+// Euro is the phrase with "to": 로 after 시, 으로 after 분.
+func (t timed) Euro() string {
+	if strings.HasSuffix(t.hhmm, ":00") {
+		return t.text + "로"
+	}
+	return t.text + "으로"
 }
 
 // expenseName names an additional expense by its first line ("Taxi and 2 more").
-func expenseName(d planner.Details) string {
+func expenseName(l *i18n.Localizer, d planner.Details) string {
 	switch {
 	case d.Expense == "":
-		return "an expense"
+		return l.T("activity.an_expense")
 	case d.Lines > 1:
-		return d.Expense + " and " + strconv.Itoa(d.Lines-1) + " more"
+		return l.T("activity.expense_and_more", "Expense", d.Expense, "N", d.Lines-1)
 	}
 	return d.Expense
 }
@@ -215,38 +268,46 @@ func moneyOf(d planner.Details) string {
 
 // blockName names a time block: its confirmed place, its candidates while it is undecided
 // ("Tosokchon or Gwangjang Market"), or free time.
-func blockName(d planner.Details) string {
+func blockName(l *i18n.Localizer, d planner.Details) string {
 	if len(d.Places) == 0 {
-		return "free time"
+		return l.T("activity.free_time")
 	}
-	return strings.Join(d.Places, " or ")
+	name := d.Places[0]
+	for _, p := range d.Places[1:] {
+		name = l.T("activity.either", "A", name, "B", p)
+	}
+	return name
 }
 
-// dayLabel is "Day 2"; slotLabel is "Day 2, 11:00".
-func dayLabel(n int) string { return "Day " + strconv.Itoa(n) }
+// dayLabel is "Day 2", "2일차".
+func dayLabel(l *i18n.Localizer, n int) string { return l.T("activity.day", "Day", n) }
 
-func slotLabel(n int, start string) string { return dayLabel(n) + ", " + start }
-
-// countOf is "1 more place" or "3 more places".
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// datesLabel is a plan's dates as the plan page shows them: "Nov 21 – Nov 24, 2026".
-func datesLabel(start, end string) string {
+// datesLabel is a plan's dates (YYYY-MM-DD) as Dates writes them.
+func datesLabel(l *i18n.Localizer, start, end string) string {
 	s, err1 := time.Parse(time.DateOnly, start)
 	e, err2 := time.Parse(time.DateOnly, end)
 	if err1 != nil || err2 != nil {
 		return start + " – " + end
 	}
-	return s.Format("Jan 2") + " – " + e.Format("Jan 2, 2006")
+	return Dates(l, s, e)
 }
 
-// RelativeTime says how long before now t was, as people say it (the activity panel, the
-// picker's opinions): "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the
+// Dates is a plan's first and last day as the plan's cards and history show them:
+// "Nov 21 – Nov 24, 2026", "2026년 11월 21일 – 11월 24일".
+func Dates(l *i18n.Localizer, start, end time.Time) string {
+	short, long := l.T("common.date_short"), l.T("common.date_long")
+	return l.T("common.dates", "StartShort", start.Format(short), "StartLong", start.Format(long),
+		"EndShort", end.Format(short), "EndLong", end.Format(long))
+}
+
+// Moment is a point in time to the minute, for a title or a list: "Fri 27 Nov, 2:05 PM",
+// "11월 27일 (금) 오후 2:05".
+func Moment(l *i18n.Localizer, t time.Time) string {
+	return l.T("common.moment", "Date", l.Date(t), "Time", l.Clock(t.Format("15:04")))
+}
+
+// RelativeTime says how long before now t was, as people say it (the picker's opinions; the
+// activity panel says it in the reader's language, with i18n's Ago): "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the
 // date ("2 Mar", with the year when it is not now's).
 func RelativeTime(t, now time.Time) string {
 	d := now.Sub(t)

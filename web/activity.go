@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -36,18 +37,18 @@ type activityLoader func(ctx context.Context, userID, id string, page planner.Pa
 // planActivity answers a page of a plan's history, newest first: JSON, or for htmx the plan
 // page's activity panel (its first page) or the next page's entries.
 func (s *Server) planActivity(c echo.Context) error {
-	return listActivity(c, "plan", planPath(c.Param("planId")), c.Param("planId"), s.store.PlanActivity, toPlanMemberJSON)
+	return listActivity(c, i18n.For(s.answerLanguage(c)), "plan", planPath(c.Param("planId")), c.Param("planId"), s.store.PlanActivity, toPlanMemberJSON)
 }
 
 // collectionActivity answers a page of a collection's history, as planActivity does.
 func (s *Server) collectionActivity(c echo.Context) error {
 	id := c.Param("collectionId")
-	return listActivity(c, "collection", "/collections/"+id, id, s.store.CollectionActivity, toMemberJSON)
+	return listActivity(c, i18n.For(s.answerLanguage(c)), "collection", "/collections/"+id, id, s.store.CollectionActivity, toMemberJSON)
 }
 
 // listActivity reads page and size, loads the page and answers it; the sentences are rendered
-// here, from the facts the store kept (views.ActivitySentence).
-func listActivity[M any](c echo.Context, noun, base, id string, load activityLoader, member func(planner.Member) M) error {
+// here, in the answer's language l, from the facts the store kept (views.ActivitySentence).
+func listActivity[M any](c echo.Context, l *i18n.Localizer, noun, base, id string, load activityLoader, member func(planner.Member) M) error {
 	var v planner.Validation
 	page := pageParams(c, &v)
 	if err := v.Err(); err != nil {
@@ -61,11 +62,11 @@ func listActivity[M any](c echo.Context, noun, base, id string, load activityLoa
 	view := views.ActivityView{Href: base + "/activity", Page: page.Number, Items: make([]views.ActivityItem, len(list))}
 	now := time.Now()
 	for i, a := range list {
-		summary := views.ActivitySentence(a, noun)
+		summary := views.ActivitySentence(l, a, noun)
 		out[i] = activityJSON[M]{ActivityID: a.ID, Kind: string(a.Kind), Summary: summary, CreatedAt: instant(a.CreatedAt),
-			Target: activityTargetJSON{Type: string(a.Target.Type), ID: a.Target.ID, Name: views.TargetName(a)}}
-		item := views.ActivityItem{Sentence: summary, When: views.RelativeTime(a.CreatedAt, now),
-			Exact: a.CreatedAt.Format("Jan 2, 15:04"), At: instant(a.CreatedAt)}
+			Target: activityTargetJSON{Type: string(a.Target.Type), ID: a.Target.ID, Name: views.TargetName(l, a)}}
+		item := views.ActivityItem{Sentence: summary, When: l.Ago(a.CreatedAt, now), Exact: views.Moment(l, a.CreatedAt),
+			At: instant(a.CreatedAt)}
 		if a.Actor != nil {
 			m := member(*a.Actor)
 			out[i].Actor = &m

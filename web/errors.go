@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -28,20 +29,30 @@ var echoCodes = map[int]planner.Code{
 	http.StatusForbidden:             planner.CodeCrossOrigin,
 }
 
-// details are the client-facing sentences for generic codes.
+// details are the client-facing sentences for generic codes (message ids), in the language
+// the request's context carries (pages'; JSON answers' are English).
 var details = map[planner.Code]string{
-	planner.CodeNotFound:             "There is nothing at this address.",
-	planner.CodeMethodNotAllowed:     "This address does not accept that method.",
-	planner.CodePayloadTooLarge:      "The request body is too large.",
-	planner.CodeUnsupportedMediaType: "Send the body as application/json.",
-	planner.CodeTooManyRequests:      "Too many requests; wait a moment and try again.",
-	planner.CodeServiceUnavailable:   "The service is temporarily unavailable; try again shortly.",
-	planner.CodeInternal:             "Something went wrong on our side. It has been logged.",
-	planner.CodeMissingToken:         "Sign in to continue.",
+	planner.CodeNotFound:             "errors.detail_not_found",
+	planner.CodeMethodNotAllowed:     "errors.detail_method",
+	planner.CodePayloadTooLarge:      "errors.detail_too_large",
+	planner.CodeUnsupportedMediaType: "errors.detail_media_type",
+	planner.CodeTooManyRequests:      "errors.detail_too_many",
+	planner.CodeServiceUnavailable:   "errors.detail_unavailable",
+	planner.CodeInternal:             "errors.detail_internal",
+	planner.CodeMissingToken:         "errors.detail_sign_in",
+}
+
+// detail is the sentence for a generic code, "" for another.
+func detail(ctx context.Context, code planner.Code) string {
+	if id, ok := details[code]; ok {
+		return i18n.T(ctx, id)
+	}
+	return ""
 }
 
 // toDomain turns any error into the *planner.Error the client sees.
 func (s *Server) toDomain(c echo.Context, err error) *planner.Error {
+	ctx := c.Request().Context()
 	var pe *planner.Error
 	if errors.As(err, &pe) {
 		return pe
@@ -49,19 +60,19 @@ func (s *Server) toDomain(c echo.Context, err error) *planner.Error {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		if code, ok := echoCodes[he.Code]; ok {
-			detail := details[code]
+			d := detail(ctx, code)
 			if code == planner.CodeInvalidRequest {
-				detail = "The request could not be read."
+				d = i18n.T(ctx, "errors.detail_unreadable")
 			}
-			return &planner.Error{Code: code, Detail: detail}
+			return &planner.Error{Code: code, Detail: d}
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: details[planner.CodeServiceUnavailable]}
+		return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: detail(ctx, planner.CodeServiceUnavailable)}
 	}
-	s.log.ErrorContext(c.Request().Context(), "internal error", "err", err,
+	s.log.ErrorContext(ctx, "internal error", "err", err,
 		"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "path", c.Request().URL.Path)
-	return &planner.Error{Code: planner.CodeInternal, Detail: details[planner.CodeInternal]}
+	return &planner.Error{Code: planner.CodeInternal, Detail: detail(ctx, planner.CodeInternal)}
 }
 
 // handleError is Echo's one error handler: problem+json for API clients, an error partial for
@@ -73,7 +84,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	pe := s.toDomain(c, err)
 	status := pe.Status()
 	if pe.Detail == "" {
-		pe.Detail = details[pe.Code]
+		pe.Detail = detail(c.Request().Context(), pe.Code)
 	}
 	h := c.Response().Header()
 	h.Add("Vary", "Accept, HX-Request")
@@ -100,7 +111,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case planner.CodePreconditionFailed:
 			v := staleView(c.Request().Context(), pe.Current)
 			werr = render(c, status, views.ErrorPage(s.pageFor(c, v.Title), views.ErrorView{Status: status, Title: v.Title,
-				Detail: "Nothing was saved. Open it again to see it as it is now and edit that."}))
+				Detail: i18n.T(c.Request().Context(), "errors.nothing_saved_reopen")}))
 		default:
 			werr = render(c, status, views.ErrorPage(s.pageFor(c, strconv.Itoa(status)), errorView(status, pe)))
 		}

@@ -74,7 +74,7 @@ func TestErrorsForBrowsersAndHtmx(t *testing.T) {
 	if res.Status != 404 || strings.Contains(body, "<html") || !strings.Contains(body, `role="alert"`) {
 		t.Fatalf("htmx 404: %d %.300s", res.Status, body)
 	}
-	if vary := strings.Join(res.Header.Values("Vary"), ", "); !strings.Contains(vary, "HX-Request") {
+	if vary := strings.Join(res.Header.Values("Vary"), ", "); !strings.Contains(vary, "HX-Request") { // one field per middleware
 		t.Fatalf("Vary = %q", vary)
 	}
 }

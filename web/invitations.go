@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -162,7 +163,7 @@ func (s *Server) membersDrawer(ctx context.Context, userID string, k shareKind, 
 	}
 	for _, l := range links {
 		v.Links = append(v.Links, views.InviteLinkView{Code: l.Code, MadeBy: l.CreatedBy.Nickname,
-			Mine: l.CreatedBy.ID == g.Me.ID, Expires: l.ExpiresAt.UTC().Format("Jan 2, 15:04 UTC"),
+			Mine: l.CreatedBy.ID == g.Me.ID, Expires: views.Moment(i18n.From(ctx), l.ExpiresAt.UTC()) + " UTC",
 			CanRevoke: v.IAmOwner || l.CreatedBy.ID == g.Me.ID})
 	}
 	if v.IAmOwner {
@@ -216,15 +217,15 @@ var linkErrors = map[planner.Code]string{planner.CodeInvalidLink: "invalid_link"
 
 // linkErrorPage explains a link that does not work.
 func (s *Server) linkErrorPage(c echo.Context) error {
-	e := views.ErrorView{Status: http.StatusNotFound, Title: "This invite link does not work",
-		Detail: "Check that you copied the whole link, or ask the person who shared it for a new one.", Code: string(planner.CodeInvalidLink)}
+	l := i18n.From(c.Request().Context())
+	e := views.ErrorView{Status: http.StatusNotFound, Title: l.T("errors.link_invalid_title"),
+		Detail: l.T("errors.link_invalid_detail"), Code: string(planner.CodeInvalidLink)}
 	switch c.QueryParam("error") {
 	case linkErrors[planner.CodeExpiredLink]:
-		e.Title, e.Detail, e.Code = "This invite link has expired", "Invite links work for 7 days. Ask for a new one.", string(planner.CodeExpiredLink)
+		e.Title, e.Detail, e.Code = l.T("errors.link_expired_title"), l.T("errors.link_expired_detail"), string(planner.CodeExpiredLink)
 	case linkErrors[planner.CodeMemberRemoved]:
-		e.Status, e.Title, e.Code = http.StatusForbidden, "You were removed, so this link can’t bring you back", string(planner.CodeMemberRemoved)
-		e.Detail = "The owner took you off this plan or collection. No invite link lets you back in until the owner chooses " +
-			"“Let back in” for you in the members list. Ask them if you think this was a mistake."
+		e.Status, e.Title, e.Code = http.StatusForbidden, l.T("errors.link_removed_title"), string(planner.CodeMemberRemoved)
+		e.Detail = l.T("errors.link_removed_detail")
 	}
 	return render(c, e.Status, views.ErrorPage(s.pageFor(c, e.Title), e))
 }

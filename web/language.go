@@ -1,29 +1,31 @@
 package web
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/planner"
 )
 
-// languageCookie keeps a browser's language: a guest's choice, and a signed-in user's setting,
-// which sign-in and every change of it copy to the browser (so pages never read the user for
-// it; another browser the user is signed in on follows at its next sign-in).
+// languageCookie keeps a browser's language: a guest's choice, and a copy of a signed-in
+// user's setting (made at sign-in and at every change), which still speaks after signing out.
 const languageCookie = "lang"
 
 const languageKey = "language"
 
-// language is the request's language (API-additions §4): the signed-in user's setting (for
-// a browser, its copy in the language cookie), else the browser's language cookie, else the
-// first of Accept-Language that Tripplan speaks, else English. It is worked out once per
-// request; for an access token the setting costs one read of the user.
+// language is the request's language (API-additions §4): the signed-in user's setting, else
+// the browser's language cookie, else the first of Accept-Language that Tripplan speaks, else
+// English. It is worked out once per request, and the setting costs one read of the user: so
+// that a change on one device holds on every other at once.
 func (s *Server) language(c echo.Context) i18n.Lang {
 	if l, ok := c.Get(languageKey).(i18n.Lang); ok {
 		return l
 	}
 	r := c.Request()
 	var setting, cookie string
-	if p := caller(c); p != nil && p.Bearer {
+	if p := caller(c); p != nil && !p.Guest {
 		if u, err := s.store.User(r.Context(), p.UserID); err == nil && u.Language != nil {
 			setting = *u.Language
 		}
@@ -70,4 +72,24 @@ func (s *Server) setLanguageCookie(c echo.Context, lang *string) {
 		return
 	}
 	c.SetCookie(s.cookie(languageCookie, *lang, 365*24*60*60))
+}
+
+// chooseLanguage is the pages' language switch (POST /language, a form: language "ko" or "en",
+// next a local path): the browser keeps the choice in its language cookie, and a signed-in
+// user's setting keeps it for every browser they sign in on; then back to next.
+func (s *Server) chooseLanguage(c echo.Context) error {
+	l, ok := i18n.Parse(c.FormValue("language"))
+	var v planner.Validation
+	v.Check(ok, "language", `must be "ko" or "en"`)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	lang := string(l)
+	if p := caller(c); p != nil && !p.Guest {
+		if _, err := s.store.UpdateProfile(c.Request().Context(), p.UserID, planner.ProfileChange{SetLanguage: true, Language: &lang}); err != nil {
+			return err
+		}
+	}
+	s.setLanguageCookie(c, &lang)
+	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/"))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -23,8 +24,9 @@ type notificationJSON struct {
 	CreatedAt      string  `json:"created_at"`
 }
 
-func toNotificationJSON(n *planner.Notification) notificationJSON {
-	out := notificationJSON{NotificationID: n.ID, Category: n.Category, EventType: n.EventType, Message: views.NotificationMessage(*n),
+// toNotificationJSON is a notification with its message in the language of l.
+func toNotificationJSON(l *i18n.Localizer, n *planner.Notification) notificationJSON {
+	out := notificationJSON{NotificationID: n.ID, Category: n.Category, EventType: n.EventType, Message: views.NotificationMessage(l, *n),
 		LinkURL: n.LinkURL, Count: n.Count, IsRead: n.ReadAt != nil, CreatedAt: instant(n.CreatedAt)}
 	if n.ReadAt != nil {
 		r := instant(*n.ReadAt)
@@ -45,18 +47,19 @@ func (s *Server) listNotifications(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("X-Unread-Count", strconv.Itoa(unread))
+	l := i18n.For(s.answerLanguage(c))
 	out := make([]notificationJSON, len(list))
 	view := views.NotificationsView{Unread: unread}
 	for i := range list {
-		out[i] = toNotificationJSON(&list[i])
+		out[i] = toNotificationJSON(l, &list[i])
 		view.Items = append(view.Items, views.NotificationItem{ID: list[i].ID, Message: out[i].Message, Link: list[i].LinkURL,
-			Read: list[i].ReadAt != nil, When: list[i].CreatedAt.Format("Jan 2, 15:04")})
+			Read: list[i].ReadAt != nil, When: views.Moment(l, list[i].CreatedAt)})
 	}
 	if hasNext {
 		view.NextHref = "/notifications?page=" + strconv.Itoa(page.Number+1)
 	}
 	return respond(c, http.StatusOK, newPage(out, hasNext, page),
-		s.lazyPage(c, "Notifications", func(p views.Page) templ.Component { return views.Notifications(p, view) }), views.NotificationItems(view))
+		s.lazyPage(c, "activity.notifications", func(p views.Page) templ.Component { return views.Notifications(p, view) }), views.NotificationItems(view))
 }
 
 // readNotification marks one notification read.
@@ -68,7 +71,7 @@ func (s *Server) readNotification(c echo.Context) error {
 	if wantsHTML(c) && n.LinkURL != "" { // a click in the list goes where the notification points
 		return respondChange(c, http.StatusOK, nil, nil, n.LinkURL)
 	}
-	return respond(c, http.StatusOK, toNotificationJSON(n), nil, nil)
+	return respond(c, http.StatusOK, toNotificationJSON(i18n.For(s.answerLanguage(c)), n), nil, nil)
 }
 
 // readAllNotifications marks every notification of the caller read.

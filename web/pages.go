@@ -15,9 +15,13 @@ import (
 	"tripplan/views"
 )
 
-// pageFor builds the common page model: title, the signed-in viewer, dev login.
+// pageFor builds the common page model: title, the signed-in viewer, dev login, where the page
+// is (the language switch comes back to a page asked for with GET, else goes home).
 func (s *Server) pageFor(c echo.Context, title string) views.Page {
-	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path}
+	p := views.Page{Title: title, DevLogin: s.cfg.DevLogin, Path: c.Request().URL.Path, Here: "/"}
+	if c.Request().Method == http.MethodGet {
+		p.Here = c.Request().URL.RequestURI()
+	}
 	if pr := caller(c); pr != nil && !pr.Guest {
 		if u, err := s.store.User(c.Request().Context(), pr.UserID); err == nil {
 			p.Viewer = &views.Viewer{UserID: u.ID, Nickname: u.Nickname, Picture: u.Picture}
@@ -40,21 +44,25 @@ func (s *Server) landing(c echo.Context) error {
 	if p := caller(c); p != nil && !p.PreTerms && !p.Guest {
 		return c.Redirect(http.StatusSeeOther, views.HomePath)
 	}
-	return render(c, http.StatusOK, views.Landing(s.pageFor(c, "Plan trips together")))
+	return render(c, http.StatusOK, views.Landing(s.pageFor(c, i18n.T(c.Request().Context(), "home.landing_title"))))
 }
 
-// signInMessages are the sign-in page's error messages, by the code in ?error=.
+// signInMessages are the sign-in page's error messages (ids), by the code in ?error=.
 var signInMessages = map[string]string{
-	"withdrawn": "This account was deleted and cannot sign in again.",
-	"failed":    "Sign-in did not complete. Please try again.",
+	"withdrawn": "auth.withdrawn",
+	"failed":    "auth.failed",
 }
 
 func (s *Server) signInPage(c echo.Context) error {
-	v := views.SignInView{DevLogin: s.cfg.DevLogin, Error: signInMessages[c.QueryParam("error")], Next: localPath(c.QueryParam("next"), "")}
+	ctx := c.Request().Context()
+	v := views.SignInView{DevLogin: s.cfg.DevLogin, Next: localPath(c.QueryParam("next"), "")}
+	if id, ok := signInMessages[c.QueryParam("error")]; ok {
+		v.Error = i18n.T(ctx, id)
+	}
 	for _, p := range s.signin.List() {
 		v.Providers = append(v.Providers, views.SignInProvider{ID: p.ID, Name: p.Name})
 	}
-	return render(c, http.StatusOK, views.SignIn(s.pageFor(c, "Sign in"), v))
+	return render(c, http.StatusOK, views.SignIn(s.pageFor(c, i18n.T(ctx, "common.sign_in")), v))
 }
 
 // nicknamePage is the onboarding step after the terms.
@@ -64,11 +72,11 @@ func (s *Server) nicknamePage(c echo.Context) error {
 		return err
 	}
 	v := views.NicknameStepView{Nickname: u.Nickname, Next: localPath(c.QueryParam("next"), views.HomePath)}
-	return render(c, http.StatusOK, views.NicknameStep(s.pageFor(c, "Your nickname"), v))
+	return render(c, http.StatusOK, views.NicknameStep(s.pageFor(c, i18n.T(c.Request().Context(), "auth.title_nickname")), v))
 }
 
 func (s *Server) onboardingPage(c echo.Context) error {
-	return render(c, http.StatusOK, views.Terms(s.pageFor(c, "Welcome"), views.TermsView{Next: localPath(c.QueryParam("next"), "/home")}))
+	return render(c, http.StatusOK, views.Terms(s.pageFor(c, i18n.T(c.Request().Context(), "auth.title_welcome")), views.TermsView{Next: localPath(c.QueryParam("next"), "/home")}))
 }
 
 // homeListLimit bounds each list on the home page; the full lists have their own pages.
@@ -85,15 +93,16 @@ func (s *Server) home(c echo.Context) error {
 		return err
 	}
 	var v views.HomeView
+	l := i18n.From(ctx)
 	for _, p := range plans {
 		v.Plans = append(v.Plans, views.PlanCard{ID: p.ID, Title: p.Title, MemberCount: p.MemberCount,
-			Dates: p.StartDate.Format("Jan 2") + " – " + p.EndDate.Format("Jan 2, 2006")})
+			Dates: views.Dates(l, p.StartDate, p.EndDate)})
 	}
 	for _, col := range collections {
 		v.Collections = append(v.Collections, views.CollectionCard{ID: col.ID, Title: col.Title, Thumbnail: col.Thumbnail,
 			PlaceCount: col.PlaceCount, MemberCount: col.MemberCount})
 	}
-	return render(c, http.StatusOK, views.Home(s.pageFor(c, "Your trips"), v))
+	return render(c, http.StatusOK, views.Home(s.pageFor(c, l.T("home.title")), v))
 }
 
 // staticFiles serves the embedded assets with a short cache lifetime.
@@ -112,7 +121,7 @@ func (s *Server) profilePage(c echo.Context) error {
 		return err
 	}
 	v := views.ProfileView{Nickname: u.Nickname, Picture: u.Picture, Email: planner.MaskEmail(u.Email), Provider: providerName(u.Provider)}
-	return render(c, http.StatusOK, views.Profile(s.pageFor(c, "Profile"), v))
+	return render(c, http.StatusOK, views.Profile(s.pageFor(c, i18n.T(c.Request().Context(), "common.profile")), v))
 }
 
 // providerName is a provider as people know it: "Google".

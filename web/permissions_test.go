@@ -74,6 +74,9 @@ var accessTable = map[string]accessRow{
 	"GET /":                               {access: public, build: get("/")},
 	"GET /login":                          {access: public, build: get("/login")},
 	"GET /link-error":                     {access: public, build: get("/link-error")},
+	"POST /language": {access: public, build: func(*matrixFixture) req {
+		return req{Method: "POST", Path: "/language", Body: "language=ko&next=%2F", Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}
+	}},
 
 	"POST /auth/logout":     {access: signedIn, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/auth/logout"} }},
 	"GET /users/me":         {access: signedIn, build: get("/users/me")},

@@ -76,15 +76,15 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			return req{Method: "PATCH", Path: f.blocks + "/" + pending.TimeBlockID + "/selection", Token: f.ben,
 				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
 		}},
-		{"GET /notifications", 2, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
-		// A page of history: the membership check, then the page with its actors.
-		{"GET /plans/{p}/activity", 2, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
-		{"GET /collections/{c}/activity", 2, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
+		// Notifications, and a page of history (the membership check, then the page with its
+		// actors); each also reads the reader's language setting, the language of their sentences.
+		{"GET /notifications", 3, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
+		{"GET /plans/{p}/activity", 3, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
+		{"GET /collections/{c}/activity", 3, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 		// What live updates reload on the pages of everyone who has them open: the plan page's
 		// header (the plan, its members) and places panel (the links, the viewer's collections
 		// and a page of places), and the budget page (each of its five reads checks access). Their
-		// words cost an access token's holder one read of their language setting (a browser's
-		// comes with its cookie).
+		// words cost one read of the reader's language setting.
 		{"GET /plans/{p}/header", 5, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
 		{"GET /plans/{p}/panel", 8, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
 		{"GET /plans/{p}/budget", 18, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},

@@ -194,6 +194,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.NewCollectionPath, s.newCollectionPage, user)
 	s.page(http.MethodGet, views.NewPlanPath, s.newPlanPage, user)
 	s.page(http.MethodGet, views.ProfilePath, s.profilePage, user)
+	s.page(http.MethodPost, views.LanguagePath, s.chooseLanguage, s.idempotent) // for guests too: their cookie
 	s.page(http.MethodGet, views.NicknamePath, s.nicknamePage, user)
 	s.page(http.MethodGet, views.LinkErrorPath, s.linkErrorPage)
 	s.page(http.MethodGet, "/plans/:planId/edit", s.editPlanPage, user)

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -78,71 +79,77 @@ func (s *Server) currentJSON(v any) any {
 	return nil
 }
 
-// staleView tells a person that what they edited was changed by someone else meanwhile,
-// showing it as it is now (current: the domain value of a PRECONDITION_FAILED error).
+// staleView tells a person, in the request's language, that what they edited was changed by someone
+// else meanwhile, showing it as it is now (current: the domain value of a PRECONDITION_FAILED
+// error).
 func staleView(ctx context.Context, current any) views.StaleView {
-	const reopen = "Close this and open it again to edit the current version."
+	l := i18n.From(ctx)
+	reopen := l.T("errors.stale_reopen")
 	when := func(day int, start, end planner.TimeOfDay) string {
-		return "Day " + strconv.Itoa(day) + ", " + clock(start) + "–" + clock(end)
+		return l.T("errors.stale_when", "Day", day, "Start", clock(start), "End", clock(end),
+			"StartTime", l.Clock(clock(start)), "EndTime", l.Clock(clock(end)))
 	}
 	orNone := func(s string) string {
 		if strings.TrimSpace(s) == "" {
-			return "(none)"
+			return l.T("errors.stale_none")
 		}
 		return s
 	}
+	line := func(label, value string) views.StaleLine { return views.StaleLine{Label: l.T(label), Value: value} }
 	switch r := current.(type) {
 	case *planner.BlockDetail:
-		return views.StaleView{Title: "Someone changed this block while you were editing", Hint: reopen, Lines: []views.StaleLine{
-			{Label: "When", Value: when(r.Day.Day, r.Start, r.End)}, {Label: "Memo", Value: orNone(r.Block.Memo)}}}
+		return views.StaleView{Title: l.T("errors.stale_block_editing"), Hint: reopen, Lines: []views.StaleLine{
+			line("errors.label_when", when(r.Day.Day, r.Start, r.End)), line("errors.label_memo", orNone(r.Block.Memo))}}
 	case *planner.TimeBlock:
-		lines := []views.StaleLine{{Label: "Block", Value: blockTitle(ctx, r.Type == planner.BlockFree, r.Candidates)},
-			{Label: "When", Value: when(r.Day.Day, r.Start, r.End)}}
+		lines := []views.StaleLine{line("errors.label_block", blockTitle(ctx, r.Type == planner.BlockFree, r.Candidates)),
+			line("errors.label_when", when(r.Day.Day, r.Start, r.End))}
 		if r.Type == planner.BlockPlace {
-			lines = append(lines, views.StaleLine{Label: "Candidates", Value: strconv.Itoa(len(r.Candidates))})
+			lines = append(lines, line("errors.label_candidates", strconv.Itoa(len(r.Candidates))))
 		}
-		return views.StaleView{Title: "Someone changed this block meanwhile", Lines: lines,
-			Hint: "Look at the block as it is now and try again if you still want to."}
+		return views.StaleView{Title: l.T("errors.stale_block"), Lines: lines, Hint: l.T("errors.stale_block_hint")}
 	case *planner.Plan:
-		return views.StaleView{Title: "Someone changed this plan while you were editing", Hint: reopen, Lines: []views.StaleLine{
-			{Label: "Title", Value: r.Title}, {Label: "Dates", Value: planDates(ctx, r)}, {Label: "Time zone", Value: r.TimeZone}}}
+		return views.StaleView{Title: l.T("errors.stale_plan"), Hint: reopen, Lines: []views.StaleLine{
+			line("errors.label_title", r.Title), line("errors.label_dates", views.Dates(l, r.StartDate, r.EndDate)),
+			line("errors.label_time_zone", r.TimeZone)}}
 	case *planner.Budget:
-		total := "not set"
+		total := l.T("errors.not_set")
 		if r.TotalBudget != nil {
 			total = views.Money(*r.TotalBudget, r.Currency)
 		}
-		return views.StaleView{Title: "Someone changed the budget while you were editing", Hint: "Reload the page to edit the current budget.",
-			Lines: []views.StaleLine{{Label: "Total budget", Value: total}, {Label: "Travelers", Value: strconv.Itoa(r.TravelerCount)}}}
+		return views.StaleView{Title: l.T("errors.stale_budget"), Hint: l.T("errors.stale_budget_hint"),
+			Lines: []views.StaleLine{line("errors.label_total_budget", total), line("errors.label_travelers", strconv.Itoa(r.TravelerCount))}}
 	case *planner.Expense:
 		lines := make([]views.StaleLine, 0, len(r.Items)+1)
 		for _, it := range r.Items {
 			lines = append(lines, views.StaleLine{Label: it.Name, Value: strconv.FormatInt(it.Cost, 10)})
 		}
 		if len(lines) == 0 {
-			lines = append(lines, views.StaleLine{Label: "Items", Value: "(none)"})
+			lines = append(lines, line("errors.label_items", l.T("errors.stale_none")))
 		}
-		return views.StaleView{Title: "Someone changed this expense while you were editing", Hint: "Reload the page to edit the current items.", Lines: lines}
+		return views.StaleView{Title: l.T("errors.stale_expense"), Hint: l.T("errors.stale_expense_hint"), Lines: lines}
 	case *planner.CollectionSummary:
-		return views.StaleView{Title: "Someone renamed this collection while you were editing", Hint: "Open the form again to rename it.",
-			Lines: []views.StaleLine{{Label: "Title", Value: r.Title}}}
+		return views.StaleView{Title: l.T("errors.stale_collection"), Hint: l.T("errors.stale_collection_hint"),
+			Lines: []views.StaleLine{line("errors.label_title", r.Title)}}
 	case *planner.CollectionPlace:
-		return views.StaleView{Title: "Someone changed this place's memo while you were editing", Hint: "Open the memo again to edit the current one.",
-			Lines: []views.StaleLine{{Label: "Place", Value: r.Place.Name}, {Label: "Memo", Value: orNone(r.Memo)}}}
+		return views.StaleView{Title: l.T("errors.stale_memo"), Hint: l.T("errors.stale_memo_hint"),
+			Lines: []views.StaleLine{line("errors.label_place", r.Place.Name), line("errors.label_memo", orNone(r.Memo))}}
 	case *planner.Opinion:
-		return views.StaleView{Title: "This opinion was changed in another window", Hint: "Reload to see it as it is now.",
-			Lines: []views.StaleLine{{Label: "Opinion", Value: strings.ToLower(string(r.Type))}, {Label: "Comment", Value: orNone(r.Comment)}}}
+		return views.StaleView{Title: l.T("errors.stale_opinion"), Hint: l.T("errors.stale_opinion_hint"),
+			Lines: []views.StaleLine{line("errors.label_opinion", l.T("errors.opinion_"+strings.ToLower(string(r.Type)))),
+				line("errors.label_comment", orNone(r.Comment))}}
 	}
-	return views.StaleView{Title: "Someone changed this while you were editing", Hint: "Reload the page to see it as it is now."}
+	return views.StaleView{Title: l.T("errors.stale"), Hint: l.T("errors.stale_hint")}
 }
 
 // staleBlockChoices names who changed the block the edit dialog was opened on ("Ben changed
 // this block while you were editing", when the change feed still knows) and offers the
 // viewer's own values again, to keep them, or the block's as they are now, to take them.
 func (s *Server) staleBlockChoices(c echo.Context, v *views.StaleView, d *planner.BlockDetail) {
+	l := i18n.From(c.Request().Context())
 	if who, err := s.store.LastChangedBy(c.Request().Context(), caller(c).UserID, c.Param("planId"), d.TimeBlockID); err == nil && who != "" {
-		v.Title = who + " changed this block while you were editing"
+		v.Title = l.T("errors.stale_block_by", "Name", i18n.Word(who))
 	}
-	v.Hint = "Keep yours to save it over theirs, or use theirs."
+	v.Hint = l.T("errors.stale_block_choice")
 	v.Version = d.Version
 	v.Theirs = []views.StaleLine{{Label: "day", Value: strconv.Itoa(d.Day.Day)}, {Label: "start_time", Value: clock(d.Start)},
 		{Label: "end_time", Value: clock(d.End)}, {Label: "memo", Value: d.Block.Memo}}
@@ -167,11 +174,13 @@ func (s *Server) overlapSentence(c echo.Context, pe *planner.Error) string {
 		cs[i] = l.Candidates[i].Candidate
 		free = free && cs[i].Place == nil
 	}
-	out := "Overlaps “" + blockTitle(c.Request().Context(), free, cs) + "” " + clock(l.Start) + "–" + clock(l.End)
+	loc := i18n.From(c.Request().Context())
+	pairs := []any{"Block", blockTitle(c.Request().Context(), free, cs), "Start", clock(l.Start), "End", clock(l.End),
+		"StartTime", loc.Clock(clock(l.Start)), "EndTime", loc.Clock(clock(l.End))}
 	if next, _ := pe.Extra["next_free_start"].(*planner.TimeOfDay); next != nil {
-		return out + " — the next free start is " + clock(*next) + "."
+		return loc.T("errors.overlaps_next", append(pairs, "Next", clock(*next), "NextTime", loc.Clock(clock(*next)))...)
 	}
-	return out + " — nothing this long fits later that day."
+	return loc.T("errors.overlaps_full", pairs...)
 }
 
 // errorPartial is the alert htmx shows for an error: a stale edit with the current values, a
@@ -186,7 +195,7 @@ func (s *Server) errorPartial(c echo.Context, status int, pe *planner.Error) tem
 		return views.StaleChange(v)
 	case planner.CodeTimeBlockOverlap, planner.CodeTimeBlockExactDuplicate:
 		if where := s.overlapSentence(c, pe); where != "" {
-			return views.ErrorPartial(views.ErrorView{Status: status, Title: "This time is taken", Detail: where})
+			return views.ErrorPartial(views.ErrorView{Status: status, Title: i18n.T(c.Request().Context(), "errors.time_is_taken"), Detail: where})
 		}
 	}
 	return views.ErrorPartial(errorView(status, pe))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +96,14 @@ func TestNativeIDTokensAcrossKeyRotation(t *testing.T) {
 	if u, err := n.SignIn(t.Context(), after); err != nil || u.ProviderID != "001234.abcd" {
 		t.Fatalf("signed with the new key: %+v, %v", u, err)
 	}
-	_, err = n.SignIn(t.Context(), before)
+	// go-oidc hands keys it fetched to the verification waiting for them a moment before it
+	// caches them (RemoteKeySet.keysFromRemote), so until that caching is done the old cache
+	// may still hold the dropped key: wait for that condition, then it must be refused.
+	for deadline := time.Now().Add(30 * time.Second); ; runtime.Gosched() {
+		if _, err = n.SignIn(t.Context(), before); err != nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	refused(t, "signed with the dropped key", err)
 	// Without Apple's web client, its client id is no audience of ours.
 	_, err = n.SignIn(t.Context(), apple.Mint(t, fakeoidc.Token{}))

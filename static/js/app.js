@@ -153,7 +153,7 @@
     var region = flashRegion();
     if (region && region.querySelector("[data-flash]")) return;
     if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash]")) return; // shown in the dialog
-    showFlash("Something went wrong", "That did not work. Please try again in a moment.");
+    showFlash(t("js.errors.failed_title"), t("js.errors.failed_detail"));
   });
 
   // htmx: a form marked data-added-label (the search results' "Add") says so once it worked,
@@ -394,13 +394,13 @@
       if (status) status.textContent = text;
     }
     if (!file) return;
-    if (["image/jpeg", "image/png", "image/webp"].indexOf(file.type) < 0) return say("Choose a JPEG, PNG or WebP image.");
-    if (file.size > 5 * 1024 * 1024) return say("That photo is larger than 5 MB.");
+    if (["image/jpeg", "image/png", "image/webp"].indexOf(file.type) < 0) return say(t("js.profile.choose_image"));
+    if (file.size > 5 * 1024 * 1024) return say(t("js.profile.too_large"));
     if (preview) {
       preview.src = URL.createObjectURL(file);
       preview.hidden = false;
     }
-    say("Uploading…");
+    say(t("js.profile.uploading"));
     fetch("/users/me/picture?content_type=" + encodeURIComponent(file.type), {
       method: "PATCH",
       headers: { Accept: "application/json" },
@@ -418,7 +418,7 @@
         window.location.reload();
       })
       .catch(function () {
-        say("The photo could not be uploaded. Please try another one.");
+        say(t("js.profile.upload_failed"));
       });
   });
 
@@ -529,14 +529,14 @@
       var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
       var box = dialog && dialog.querySelector("[data-dialog-errors]");
       if (!box) {
-        showFlash("Can't reach Tripplan", "Check your connection and try again.");
+        showFlash(t("js.errors.offline_title"), t("js.errors.offline_detail"));
         return;
       }
       var p = doc.createElement("p");
       p.className = "alert alert-error";
       p.setAttribute("role", "alert");
       p.setAttribute("data-network-error", "");
-      p.textContent = "Can't reach Tripplan, so this may not have gone through. Check your connection and send it again: what you entered is kept, and it will not be done twice.";
+      p.textContent = t("js.errors.offline_unsent");
       box.replaceChildren(p);
     }
     doc.addEventListener("htmx:sendError", unanswered);
