@@ -54,6 +54,21 @@ func englishSentences(t *testing.T, areas ...string) []string {
 	return out
 }
 
+// says checks that a page's text has each of the words and none of the unwanted sentences.
+func says(t *testing.T, what, text string, words, unwanted []string) {
+	t.Helper()
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q", what, w)
+		}
+	}
+	for _, u := range unwanted {
+		if strings.Contains(text, u) {
+			t.Errorf("%s still says %q", what, u)
+		}
+	}
+}
+
 // Accept-Language of a Korean browser; "" is a browser that sends none.
 const koreanBrowser = "ko-KR,ko;q=0.9,en;q=0.5"
 

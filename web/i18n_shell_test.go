@@ -22,17 +22,7 @@ func inKorean(t *testing.T, what string, res response, english []string, korean 
 	if got := res.Header.Get("Content-Language"); got != "ko" {
 		t.Errorf("%s: Content-Language %q, want ko", what, got)
 	}
-	text := html.UnescapeString(string(res.Body))
-	for _, k := range korean {
-		if !strings.Contains(text, k) {
-			t.Errorf("%s lacks %q", what, k)
-		}
-	}
-	for _, e := range english {
-		if strings.Contains(text, e) {
-			t.Errorf("%s shows the English %q", what, e)
-		}
-	}
+	says(t, what, html.UnescapeString(string(res.Body)), korean, english)
 }
 
 var pageAccept = "text/html,application/xhtml+xml,*/*;q=0.8"
