@@ -239,7 +239,9 @@ func TestPickerDiscussion(t *testing.T) {
 	s.step("at 1440×900 the candidates are columns side by side", func(t *testing.T) {
 		desktop.emulate(t, ana)
 		ana.do(t, "open the plan", chromedp.Navigate(base+"/plans/"+planID))
-		ana.waitUntil(t, "the plan loaded", `document.readyState === "complete"`)
+		// Ben's face arriving in the header once the live stream opens moves the page under a
+		// click aimed before it, so the click waits for it as on the phone.
+		ana.waitUntil(t, "Ben present on Ana's page (her live stream is open)", `document.querySelector('#presence [data-presence] [title="Ben"]')`)
 		ana.clickAndAwait(t, fmt.Sprintf(`#day li[data-time-block-id=%s] button[title="Candidates"]`, js(timeBlockID)), "get /plans/"+planID+"/blocks/"+timeBlockID+"/candidates")
 		ana.waitUntil(t, "the picker open", `document.querySelector("#picker-dialog").open`)
 		checkInViewport(t, ana, "#picker-dialog")
