@@ -92,7 +92,8 @@ func TargetName(l *i18n.Localizer, a planner.Activity) string {
 // NotificationMessage is a notification's text: what happened, naming the place or block and
 // the day and time where one applies, for the member it was sent to. Notifications that stand
 // for several events (merged within a minute) name the latest and say how many more there were.
-// Notifications written before their facts were kept have their text already.
+// Notifications written before their facts were kept say less (oldNotice), or, when their text
+// could not be read back into facts, what they said then.
 func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 	if n.Details == nil {
 		return n.Message
@@ -100,8 +101,12 @@ func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 	d := *n.Details
 	w := newWords(l, d, d.Actor)
 	in := i18n.Word(d.In)
+	kind := planner.ActivityKind(n.EventType)
+	if s, ok := oldNotice(w, kind, n.Count, in); ok {
+		return s
+	}
 	more := n.Count - 1
-	switch kind := planner.ActivityKind(n.EventType); kind {
+	switch kind {
 	case planner.ActBlockAdded:
 		if more > 0 {
 			return w.say("activity.notice_blocks_added", "Block", w.block(), "Count", more, "Day", w.day(), "In", in)
@@ -158,6 +163,43 @@ func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 		return w.say("activity.notice_extraction_failed", "In", in)
 	}
 	return w.say("activity.notice_changed", "In", in)
+}
+
+// oldNotice says a notification written before its facts were kept, whose English text
+// migration 00024 read back into them: that text seldom named the place or the block, nor when,
+// so it is said without them, with how many events it stands for. ok is false for a
+// notification with the facts its kind keeps now.
+func oldNotice(w words, kind planner.ActivityKind, count int, in i18n.Word) (s string, ok bool) {
+	d := w.d
+	switch {
+	case kind == planner.ActBlockAdded && d.Start == "" && count > 1:
+		return w.say("activity.notice_old_blocks_added", "Count", count, "Day", w.day(), "In", in), true
+	case kind == planner.ActBlockAdded && d.Start == "":
+		return w.say("activity.notice_old_block_added", "Block", w.block(), "Day", w.day(), "In", in), true
+	case kind == planner.ActBlockRemoved && d.Day == 0:
+		return w.say("activity.notice_old_blocks_removed", "Count", count, "In", in), true
+	case kind == planner.ActCandidateAdded && d.Place == "":
+		return w.say("activity.notice_old_candidates_added", "Count", count, "Slot", w.slot(), "In", in), true
+	case kind == planner.ActCandidateConfirmed && d.Day == 0:
+		return w.say("activity.notice_old_candidate_confirmed", "In", in), true
+	case kind == planner.ActOpinionAdded && d.Day == 0:
+		return w.say("activity.notice_old_opinions", "Count", count, "In", in), true
+	case kind == planner.ActExpenseAdded && d.Amount == nil:
+		return w.say("activity.notice_old_expenses_added", "Count", count, "In", in), true
+	case kind == planner.ActPlaceAdded && d.Place == "":
+		return w.say("activity.notice_old_places_added", "Count", count, "In", in), true
+	case kind == planner.ActPlaceRemoved && d.Place == "":
+		return w.say("activity.notice_old_places_removed", "Count", count, "In", in), true
+	case kind == planner.ActPreferenceAdded && d.Place == "":
+		switch d.Preference {
+		case planner.PreferencePick:
+			return w.say("activity.notice_old_picked", "In", in), true
+		case planner.PreferencePass:
+			return w.say("activity.notice_old_passed", "In", in), true
+		}
+		return w.say("activity.notice_old_picked_or_passed", "Count", count, "In", in), true
+	}
+	return "", false
 }
 
 // words are the names a sentence about d puts together, in the localizer's language.

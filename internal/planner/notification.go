@@ -15,7 +15,7 @@ type Notification struct {
 	Category  string `db:"category"`
 	EventType string `db:"event_type"`
 	// Details are the facts its message is rendered from (nil for notifications written before
-	// they were kept: Message holds their text).
+	// they were kept whose text could not be read back into them: Message holds their text).
 	Details *Details `db:"-"`
 	Message string   `db:"message"`
 	LinkURL string   `db:"link_url"`

@@ -136,8 +136,8 @@ func record(ctx context.Context, tx *sqlx.Tx, h happening) error {
 		    FROM ROWS FROM (unnest($5::text[]), jsonb_array_elements($6::jsonb)) WITH ORDINALITY AS u(id, details, n)
 		    WHERE $7
 		    ORDER BY u.n)
-		INSERT INTO notifications AS n (id, user_id, category, event_type, message, details, link_url, merge_key, generation, event_count)
-		SELECT `+newRowID+`, m.user_id, $8, $3, '',
+		INSERT INTO notifications AS n (id, user_id, category, event_type, details, link_url, merge_key, generation, event_count)
+		SELECT `+newRowID+`, m.user_id, $8, $3,
 		    $9::jsonb || jsonb_build_object('actor', COALESCE((SELECT nickname FROM users WHERE id = $1), ''),
 		                                    'in', COALESCE((SELECT title FROM `+k.parent+` WHERE id = $2), '')),
 		    $10, $11,

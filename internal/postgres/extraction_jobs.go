@@ -371,8 +371,8 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 // collection); such notices are never merged.
 func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, kind planner.ActivityKind) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO notifications (id, user_id, category, event_type, message, details, link_url)
-		SELECT `+newRowID+`, m.user_id, $2, $3, '', jsonb_build_object('in', c.title), '/collections/' || c.id
+		INSERT INTO notifications (id, user_id, category, event_type, details, link_url)
+		SELECT `+newRowID+`, m.user_id, $2, $3, jsonb_build_object('in', c.title), '/collections/' || c.id
 		FROM extraction_jobs j JOIN collection_members m ON m.id = j.requested_by JOIN collections c ON c.id = j.collection_id
 		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, planner.NotifyCollection, kind)
 	return err

@@ -39,10 +39,11 @@ func (db *DB) Notifications(ctx context.Context, userID string, page planner.Pag
 }
 
 // notificationColumns are the columns of a notificationRow.
-const notificationColumns = `id, category, event_type, message, details, link_url, event_count, read_at, created_at`
+const notificationColumns = `id, category, event_type, COALESCE(message, '') AS message, details, link_url, event_count, read_at, created_at`
 
 // notificationRow is a notification as scanned: its details are NULL for notifications written
-// before they were kept (migration 00016), which have their message instead.
+// before they were kept (migration 00016) whose text could not be read back into them
+// (migration 00024), which have their message instead.
 type notificationRow struct {
 	planner.Notification
 	Details []byte `db:"details"`
