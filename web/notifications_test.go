@@ -163,3 +163,26 @@ func TestConcurrentPicksMergeIntoOneNotification(t *testing.T) {
 		t.Fatalf("after a minute: %+v", got)
 	}
 }
+
+// Notifications written before their facts were kept answer in the reader's language once
+// migration 00024 read their text back into facts (they name less), and as they were written
+// when it could not.
+func TestOldNotificationsSpeakTheReadersLanguage(t *testing.T) {
+	a := newTestApp(t)
+	token := a.member("old-notes", "하늘")
+	userID := a.do(req{Method: "GET", Path: "/users/me", Token: token}).json(t)["user_id"]
+	a.db.MustExec(`INSERT INTO notifications (id, user_id, category, event_type, message, details, event_count, created_at) VALUES
+		('oldread00000000000001', $1, 'PLAN', 'BLOCK_REMOVED', '민지 removed 2 blocks from 서울 여행', '{"actor": "민지", "in": "서울 여행"}', 2, now()),
+		('oldtext00000000000001', $1, 'PLAN', 'BLOCK_ADDED', 'Ana added Back to the Future to Trip to Jeju (day 1)', NULL, 1, now() - interval '1 minute')`, userID)
+	for _, c := range []struct{ lang, read, text string }{
+		{"ko", "민지가 서울 여행에서 일정 2개를 삭제했어요", "Ana added Back to the Future to Trip to Jeju (day 1)"},
+		{"en", "민지 removed 2 blocks from 서울 여행", "Ana added Back to the Future to Trip to Jeju (day 1)"},
+	} {
+		res := a.mustDo(t, req{Method: "GET", Path: "/notifications", Token: token, Header: map[string]string{"Accept-Language": c.lang}}, http.StatusOK)
+		var page pageJSON[notificationJSON]
+		if err := json.Unmarshal(res.Body, &page); err != nil || len(page.Contents) != 2 ||
+			page.Contents[0].Message != c.read || page.Contents[1].Message != c.text || res.Header.Get("Content-Language") != c.lang {
+			t.Errorf("in %s: %s %s", c.lang, res.Header.Get("Content-Language"), res.Body)
+		}
+	}
+}

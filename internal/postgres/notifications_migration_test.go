@@ -117,18 +117,18 @@ func TestOldNotificationsReadInBothLanguages(t *testing.T) {
 	if _, err := p.DownTo(ctx, 23); err != nil {
 		t.Fatalf("down to 00023: %v", err)
 	}
-	mustExec(t, db, `INSERT INTO users (id, provider, provider_id, nickname) VALUES ('u1', 'kakao', '1', '하늘')`)
+	db.MustExec(`INSERT INTO users (id, provider, provider_id, nickname) VALUES ('u1', 'kakao', '1', '하늘')`)
 	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	ids := make([]string, len(oldNotifications))
 	for i, o := range oldNotifications {
 		ids[i] = planner.NewID()
-		mustExec(t, db, `INSERT INTO notifications (id, user_id, category, event_type, message, event_count, created_at)
+		db.MustExec(`INSERT INTO notifications (id, user_id, category, event_type, message, event_count, created_at)
 			VALUES ($1, 'u1', 'PLAN', $2, $3, $4, $5)`, ids[i], o.eventType, o.message, o.count, start.Add(time.Duration(i)*time.Minute))
 	}
 	// A notification written since 00016: its facts and no text.
 	newID := planner.NewID()
 	newDetails := `{"actor": "민지", "place": "경복궁", "in": "맛집 모음"}`
-	mustExec(t, db, `INSERT INTO notifications (id, user_id, category, event_type, message, details, created_at)
+	db.MustExec(`INSERT INTO notifications (id, user_id, category, event_type, message, details, created_at)
 		VALUES ($1, 'u1', 'COLLECTION', 'PLACE_ADDED', '', $2, $3)`, newID, newDetails, start.Add(-time.Hour))
 
 	if _, err := p.Up(ctx); err != nil {
@@ -208,11 +208,4 @@ func TestOldNotificationsReadInBothLanguages(t *testing.T) {
 func writeNotificationWithoutFacts(db *postgres.DB) error {
 	_, err := db.Exec(`INSERT INTO notifications (id, user_id, category, event_type) VALUES ($1, 'u1', 'PLAN', 'BLOCK_ADDED')`, planner.NewID())
 	return err
-}
-
-func mustExec(t *testing.T, db *postgres.DB, query string, args ...any) {
-	t.Helper()
-	if _, err := db.Exec(query, args...); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
 }
