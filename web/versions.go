@@ -114,7 +114,7 @@ func staleView(ctx context.Context, current any) views.StaleView {
 	case *planner.Budget:
 		total := l.T("errors.not_set")
 		if r.TotalBudget != nil {
-			total = views.Money(*r.TotalBudget, r.Currency)
+			total = l.Money(*r.TotalBudget, r.Currency)
 		}
 		return views.StaleView{Title: l.T("errors.stale_budget"), Hint: l.T("errors.stale_budget_hint"),
 			Lines: []views.StaleLine{line("errors.label_total_budget", total), line("errors.label_travelers", strconv.Itoa(r.TravelerCount))}}
