@@ -101,9 +101,9 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 		t.Fatalf("taxi: %d %s", res.Status, res.Body)
 	}
 	check("the budget page", pageOf(ben, plan+"/budget"),
-		[]string{"<title>예산 · Seoul trip · Tripplan</title>", "총비용", "₩32,000", "1인당", "여행자 2명", "일자별 지출", "카테고리별 지출", "1일차",
+		[]string{"<title>예산 · Seoul trip · Tripplan</title>", "총비용", "32,000원", "1인당", "여행자 2명", "일자별 지출", "카테고리별 지출", "1일차",
 			"1일차 지출", "후보 2곳", "아직 확정한 후보가 없어서", "추가 지출", "항목 수정", "낸 사람", "정산",
-			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="tabular-nums">₩4,000</span> 보내요`},
+			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="tabular-nums">4,000원</span> 보내요`},
 		[]string{"<title>Budget · Seoul trip · Tripplan</title>", "Total cost", "₩32,000", "Per person", "2 travellers", "Spending per day",
 			"Day 1", "Expenses of day 1", "2 candidates", "No candidate is confirmed yet: the budget counts the priciest.", "Extra", "Edit items",
 			"Paid by", "Settle up", `Ana</span> pays <span class="font-medium">Ben</span> <span class="tabular-nums">₩4,000</span></li>`})
