@@ -109,8 +109,10 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 			"Paid by", "Settle up", `Ana</span> pays <span class="font-medium">Ben</span> <span class="tabular-nums">₩4,000</span></li>`})
 
 	check("the new-plan form", pageOf(ana, "/plans/new"),
-		[]string{"여행지", `placeholder="도시 검색: 서울, 도쿄, Paris…"`, "지도를 이 도시에 맞추고"},
-		[]string{"Destination", `placeholder="Search a city: Seoul, 도쿄, Paris…"`, "Centres the map, puts the city's places first in search"})
+		[]string{"여행지", `placeholder="도시 검색: 서울, 도쿄, Paris…"`, "지도를 이 도시에 맞추고",
+			"일정 시간은 이 시간대 기준이에요. 비워 두면 여행지의 시간대(여행지가 없으면 첫 장소의 시간대)를 따라요.</p>"},
+		[]string{"Destination", `placeholder="Search a city: Seoul, 도쿄, Paris…"`, "Centres the map, puts the city's places first in search",
+			"Left empty, the plan takes the zone of its destination (or of its first place).</p>"})
 	check("the new-collection form", pageOf(ana, "/collections/new"),
 		[]string{"<title>새 컬렉션 · Tripplan</title>", "이름을 정해 주세요.", `placeholder="서울 맛집 여행"`, "컬렉션 만들기"},
 		[]string{"<title>New collection · Tripplan</title>", "Give it a name; you can add places and invite friends next.",

@@ -150,3 +150,15 @@ func TestPrintPageInKorean(t *testing.T) {
 			"후보: N Seoul Tower · Gyeongbokgung Palace", "자유 시간", "Gyeongbokgung Palace에서"},
 		append(englishSentences(t, "plan", "shell"), "Day 1", "Free time", "To decide", "One of:"))
 }
+
+// The plan form's time zone hint names the zone the plan follows now (here its first place's).
+func TestPlanFormZoneHintInKorean(t *testing.T) {
+	f := newExportFixture(t)
+	b := f.a.signedInBrowser(t, "pf-ana", "Ana")
+	path := "/plans/" + f.plan.PlanID + "/edit"
+	says(t, "the Korean plan form", f.a.answerIn(t, b, false, "GET", path, "", koreanBrowser, 200),
+		[]string{"비워 두면 여행지의 시간대(여행지가 없으면 첫 장소의 시간대)를 따라요. 지금은 Asia/Seoul 기준이에요."},
+		[]string{"Block times are local to it", "now Asia/Seoul"})
+	says(t, "the English plan form", f.a.answerIn(t, b, false, "GET", path, "", "", 200),
+		[]string{"Left empty, the plan takes the zone of its destination (or of its first place), now Asia/Seoul."}, nil)
+}
