@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"tripplan/views"
+	"tripplan/internal/i18n"
 )
 
 // streamOpen is a JavaScript condition: the event stream opened by the element the CSS
@@ -139,7 +139,7 @@ func TestEverythingLive(t *testing.T) {
 				currency, total = b.Currency, b.TotalCost
 				sendJSON[map[string]any](t, ben, "POST", plan()+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Taxi", "cost": 12000}}})
 				total += 12000
-				ana.waitUntil(t, "the new total on Ana's page", fmt.Sprintf(`(%s) === %s`, statValue("Total cost"), js(views.Money(total, currency))))
+				ana.waitUntil(t, "the new total on Ana's page", fmt.Sprintf(`(%s) === %s`, statValue("Total cost"), js(i18n.For(i18n.English).Money(total, currency))))
 				ana.waitUntil(t, "Ben's taxi in the day's expenses", `[...document.querySelectorAll("#budget-expenses li")].some(li => li.textContent.includes("Taxi"))`)
 				if !eval[bool](t, ana, `window.e2eSamePage === true`) {
 					t.Error("Ana's budget page was reloaded")
@@ -156,7 +156,7 @@ func TestEverythingLive(t *testing.T) {
 				ana.typeInto(t, item, "Dinner")
 				sendJSON[map[string]any](t, ben, "POST", plan()+"/expenses", map[string]any{"day": 1, "items": []map[string]any{{"name": "Museum", "cost": 3000}}})
 				total += 3000
-				ana.waitUntil(t, "the total with Ben's museum", fmt.Sprintf(`(%s) === %s`, statValue("Total cost"), js(views.Money(total, currency))))
+				ana.waitUntil(t, "the total with Ben's museum", fmt.Sprintf(`(%s) === %s`, statValue("Total cost"), js(i18n.For(i18n.English).Money(total, currency))))
 				ana.idle(t)
 				if got := eval[string](t, ana, fmt.Sprintf(`document.querySelector(%s).value`, js(item))); got != "Dinner" {
 					t.Errorf("Ana's field holds %q after Ben's expense arrived, want what she typed, Dinner", got)
@@ -185,7 +185,7 @@ func TestEverythingLive(t *testing.T) {
 				ana.click(t, form+` button[type="submit"]`)
 				total += 5000
 				ana.waitUntil(t, "Ana's dinner in the total", fmt.Sprintf(`(%s) === %s && [...document.querySelectorAll("#budget-expenses li")].some(li => li.textContent.includes("Dinner"))`,
-					statValue("Total cost"), js(views.Money(total, currency))))
+					statValue("Total cost"), js(i18n.For(i18n.English).Money(total, currency))))
 				if got := getJSON[budgetJSON](t, ana, plan()+"/budgets"); got.TotalCost != total {
 					t.Errorf("GET budgets total_cost = %d, want %d", got.TotalCost, total)
 				}

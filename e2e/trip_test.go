@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"tripplan/views"
+	"tripplan/internal/i18n"
 )
 
 // The JSON API's shapes, as far as these tests read them (web/openapi.yaml has the rest).
@@ -398,10 +398,10 @@ func TestTripPlanningTogether(t *testing.T) {
 		anaMember := eval[string](t, ana, fmt.Sprintf(`[...document.querySelectorAll(%s)].find(o => o.textContent.trim() === "Ana").value`, js(form+` select[name="paid_by"] option`)))
 		ana.do(t, "say Ana paid", chromedp.SetValue(chromedp.CSS(form+` select[name="paid_by"]`), anaMember))
 		ana.click(t, form+` button[type="submit"]`)
-		want := views.Money(before.TotalCost+6000, before.Currency)
+		want := i18n.For(i18n.English).Money(before.TotalCost+6000, before.Currency)
 		ana.waitUntil(t, "the expense in the day's list", fmt.Sprintf(
 			`[...document.querySelectorAll("section[aria-labelledby=expenses-heading] li")].some(li => li.textContent.includes("Palace tickets") && li.textContent.includes(%s))`,
-			js(views.Money(6000, before.Currency))))
+			js(i18n.For(i18n.English).Money(6000, before.Currency))))
 		got := eval[string](t, ana, `(c => c ? c.querySelectorAll("p")[1].textContent.trim() : "")([...document.querySelectorAll("main .card")].find(c => c.querySelector("p").textContent.trim() === "Total cost"))`)
 		if got != want {
 			t.Errorf("the Total cost card says %q, want %s", got, want)

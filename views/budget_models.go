@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"strconv"
 )
 
@@ -82,28 +81,6 @@ func Bars(labels []string, values []int64) []Bar {
 		out[i] = Bar{Label: labels[i], Value: v, Width: w}
 	}
 	return out
-}
-
-// currencySymbols are the signs of common currencies; others show their code.
-var currencySymbols = map[string]string{"KRW": "₩", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "THB": "฿"}
-
-// Money writes an amount with its currency and thousands separators: "₩12,000" (in English;
-// the pages write it in theirs with money).
-func Money(amount int64, currency string) string {
-	return money(context.Background(), amount, currency)
-}
-
-// money is an amount with its currency, its digits grouped as the page's language does.
-func money(ctx context.Context, amount int64, currency string) string {
-	sign := ""
-	if amount < 0 {
-		sign, amount = "−", -amount
-	}
-	digits := number(ctx, amount)
-	if sym, ok := currencySymbols[currency]; ok {
-		return sign + sym + digits
-	}
-	return sign + digits + " " + currency
 }
 
 func budgetHref(planID string) string { return planHref(planID) + "/budget" }

@@ -26,3 +26,8 @@ func clock(ctx context.Context, hhmm string) string { return i18n.From(ctx).Cloc
 
 // number is n with the page language's digit grouping.
 func number(ctx context.Context, n int64) string { return i18n.From(ctx).Number(n) }
+
+// money is an amount of the currency as the page's language writes prices: "₩12,000", "12,000원".
+func money(ctx context.Context, amount int64, currency string) string {
+	return i18n.From(ctx).Money(amount, currency)
+}

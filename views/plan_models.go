@@ -246,7 +246,7 @@ type OpinionView struct {
 	Mine    bool
 	Tags    []ReasonView // as words; an id the catalogue does not know as it was given
 	Comment string
-	Ago     string // "5 min ago"
+	Ago     string // "5 minutes ago", "5분 전"
 	At      string // RFC 3339, for <time datetime>
 	AtTitle string // "25 Nov 2026, 14:05 UTC"; plan.js shows it in the viewer's time zone
 	Edited  bool

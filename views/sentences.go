@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -226,7 +225,7 @@ func (w words) place() i18n.Word       { return i18n.Word(w.d.Place) }
 func (w words) block() i18n.Word       { return i18n.Word(blockName(w.l, w.d)) }
 func (w words) day() string            { return dayLabel(w.l, w.d.Day) }
 func (w words) expenseName() i18n.Word { return i18n.Word(expenseName(w.l, w.d)) }
-func (w words) money() i18n.Word       { return i18n.Word(moneyOf(w.d)) }
+func (w words) money() i18n.Word       { return i18n.Word(moneyOf(w.l, w.d)) }
 
 // slot is the block's day and start: "Day 2, 11:00", "2일차 오전 11:00".
 func (w words) slot() timed {
@@ -300,12 +299,12 @@ func expenseName(l *i18n.Localizer, d planner.Details) string {
 }
 
 // moneyOf is an expense's total in its currency.
-func moneyOf(d planner.Details) string {
+func moneyOf(l *i18n.Localizer, d planner.Details) string {
 	var amount int64
 	if d.Amount != nil {
 		amount = *d.Amount
 	}
-	return Money(amount, d.Currency)
+	return l.Money(amount, d.Currency)
 }
 
 // blockName names a time block: its confirmed place, its candidates while it is undecided
@@ -346,26 +345,4 @@ func Dates(l *i18n.Localizer, start, end time.Time) string {
 // "11월 27일 (금) 오후 2:05".
 func Moment(l *i18n.Localizer, t time.Time) string {
 	return l.T("common.moment", "Date", l.Date(t), "Time", l.Clock(t.Format("15:04")))
-}
-
-// RelativeTime says how long before now t was, as people say it (the picker's opinions; the
-// activity panel says it in the reader's language, with i18n's Ago): "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the
-// date ("2 Mar", with the year when it is not now's).
-func RelativeTime(t, now time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
-	case d < 24*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
-	case d < 48*time.Hour:
-		return "yesterday"
-	case d < 7*24*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
-	case t.Year() == now.Year():
-		return t.UTC().Format("2 Jan")
-	}
-	return t.UTC().Format("2 Jan 2006")
 }

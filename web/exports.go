@@ -46,8 +46,9 @@ func (s *Server) dayLink(planID string, day int) string {
 	return strings.TrimSuffix(s.cfg.BaseURL, "/") + planPath(planID) + "?day=" + strconv.Itoa(day)
 }
 
-// calendar is the plan's confirmed place blocks as calendar events.
-func (s *Server) calendar(x *planner.PlanExport, refresh time.Duration) export.Calendar {
+// calendar is the plan's confirmed place blocks as calendar events, their words in ctx's
+// language.
+func (s *Server) calendar(ctx context.Context, x *planner.PlanExport, refresh time.Duration) export.Calendar {
 	loc := planZone(&x.Plan)
 	host := "tripplan"
 	if u, err := url.Parse(s.cfg.BaseURL); err == nil && u.Hostname() != "" {
@@ -64,7 +65,7 @@ func (s *Server) calendar(x *planner.PlanExport, refresh time.Duration) export.C
 		p := c.Place
 		ev := export.Event{UID: b.ID + "@" + host, Start: at(b.Day, b.Start, loc), End: at(b.Day, b.End, loc),
 			Summary: p.Name, Location: strings.TrimSuffix(p.Name+", "+p.Address, ", "),
-			Description: strings.TrimSpace(c.Memo + "\n\n" + x.Plan.Title + ", day " + strconv.Itoa(b.Day.Day)),
+			Description: strings.TrimSpace(c.Memo + "\n\n" + x.Plan.Title + " · " + views.DayName(ctx, b.Day.Day)),
 			URL:         s.dayLink(x.Plan.ID, b.Day.Day)}
 		if pt := pointOf(p); pt != nil {
 			ev.Lat, ev.Lon = &pt.Lat, &pt.Lon
@@ -148,7 +149,7 @@ func (s *Server) exportICS(c echo.Context) error {
 
 func (s *Server) writeICS(c echo.Context, x *planner.PlanExport, refresh time.Duration) error {
 	var buf bytes.Buffer
-	if err := export.WriteICS(&buf, s.calendar(x, refresh)); err != nil {
+	if err := export.WriteICS(&buf, s.calendar(c.Request().Context(), x, refresh)); err != nil {
 		return err
 	}
 	return attachment(c, x.Plan.Title, "ics", "text/calendar; charset=utf-8", buf.Bytes())
@@ -281,16 +282,29 @@ func (s *Server) deleteCalendarFeed(c echo.Context) error {
 
 // feed serves a calendar feed to whoever holds its secret address (calendar apps have no
 // session): the plan as its member sees it, refreshed hourly.
+//
+// Its language: the feed's member's language setting, else the calendar app's
+// Accept-Language, else English: the request's rule (API-additions §4) with the member whose
+// secret address it is as the user, since a calendar app has no session and no cookie, and
+// most send no Accept-Language. The member, not the plan's owner: the feed is theirs, made
+// for their own calendar.
 func (s *Server) feed(c echo.Context) error {
+	ctx := c.Request().Context()
 	token := strings.TrimSuffix(c.Param("token"), ".ics")
-	userID, planID, err := s.store.CalendarFeed(c.Request().Context(), token)
+	userID, planID, err := s.store.CalendarFeed(ctx, token)
 	if err != nil {
 		return err
 	}
-	x, err := s.store.PlanExport(c.Request().Context(), userID, planID)
+	x, err := s.store.PlanExport(ctx, userID, planID)
 	if err != nil {
 		return err
 	}
+	var setting string
+	if u, err := s.store.User(ctx, userID); err == nil && u.Language != nil {
+		setting = *u.Language
+	}
+	c.Set(languageKey, i18n.Choose(setting, "", c.Request().Header.Get("Accept-Language")))
+	c.SetRequest(c.Request().WithContext(i18n.With(ctx, i18n.For(s.answerLanguage(c)))))
 	return s.writeICS(c, x, feedRefresh)
 }
 

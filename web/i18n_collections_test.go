@@ -101,16 +101,18 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 		t.Fatalf("taxi: %d %s", res.Status, res.Body)
 	}
 	check("the budget page", pageOf(ben, plan+"/budget"),
-		[]string{"<title>예산 · Seoul trip · Tripplan</title>", "총비용", "₩32,000", "1인당", "여행자 2명", "일자별 지출", "카테고리별 지출", "1일차",
+		[]string{"<title>예산 · Seoul trip · Tripplan</title>", "총비용", "32,000원", "1인당", "여행자 2명", "일자별 지출", "카테고리별 지출", "1일차",
 			"1일차 지출", "후보 2곳", "아직 확정한 후보가 없어서", "추가 지출", "항목 수정", "낸 사람", "정산",
-			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="tabular-nums">₩4,000</span> 보내요`},
+			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="tabular-nums">4,000원</span> 보내요`},
 		[]string{"<title>Budget · Seoul trip · Tripplan</title>", "Total cost", "₩32,000", "Per person", "2 travellers", "Spending per day",
 			"Day 1", "Expenses of day 1", "2 candidates", "No candidate is confirmed yet: the budget counts the priciest.", "Extra", "Edit items",
 			"Paid by", "Settle up", `Ana</span> pays <span class="font-medium">Ben</span> <span class="tabular-nums">₩4,000</span></li>`})
 
 	check("the new-plan form", pageOf(ana, "/plans/new"),
-		[]string{"여행지", `placeholder="도시 검색: 서울, 도쿄, Paris…"`, "지도를 이 도시에 맞추고"},
-		[]string{"Destination", `placeholder="Search a city: Seoul, 도쿄, Paris…"`, "Centres the map, puts the city's places first in search"})
+		[]string{"여행지", `placeholder="도시 검색: 서울, 도쿄, Paris…"`, "지도를 이 도시에 맞추고",
+			"일정 시간은 이 시간대 기준이에요. 비워 두면 여행지의 시간대(여행지가 없으면 첫 장소의 시간대)를 따라요.</p>"},
+		[]string{"Destination", `placeholder="Search a city: Seoul, 도쿄, Paris…"`, "Centres the map, puts the city's places first in search",
+			"Left empty, the plan takes the zone of its destination (or of its first place).</p>"})
 	check("the new-collection form", pageOf(ana, "/collections/new"),
 		[]string{"<title>새 컬렉션 · Tripplan</title>", "이름을 정해 주세요.", `placeholder="서울 맛집 여행"`, "컬렉션 만들기"},
 		[]string{"<title>New collection · Tripplan</title>", "Give it a name; you can add places and invite friends next.",

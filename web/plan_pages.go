@@ -384,12 +384,10 @@ func (s *Server) reasonView(ctx context.Context, id string) views.ReasonView {
 }
 
 func (s *Server) toOpinionView(ctx context.Context, o planner.Opinion, now time.Time) views.OpinionView {
+	l, at := i18n.From(ctx), o.UpdatedAt.UTC()
 	v := views.OpinionView{ID: o.ID, Type: string(o.Type), Author: toMemberView(o.AddedBy), Comment: o.Comment,
-		Ago: views.RelativeTime(o.UpdatedAt, now), At: o.UpdatedAt.UTC().Format(time.RFC3339), AtTitle: o.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
+		Ago: l.Ago(o.UpdatedAt, now), At: at.Format(time.RFC3339), AtTitle: l.DateYear(at) + " " + l.Clock(at.Format("15:04")) + " UTC",
 		Edited: o.UpdatedAt.Sub(o.CreatedAt) >= time.Second}
-	if l := i18n.From(ctx); l.Lang() == i18n.Korean {
-		v.Ago, v.AtTitle = l.Ago(o.UpdatedAt, now), l.DateYear(o.UpdatedAt.UTC())+" "+l.Clock(o.UpdatedAt.UTC().Format("15:04"))+" UTC"
-	}
 	for _, id := range o.TagIDs {
 		v.Tags = append(v.Tags, s.reasonView(ctx, id))
 	}

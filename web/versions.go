@@ -114,14 +114,14 @@ func staleView(ctx context.Context, current any) views.StaleView {
 	case *planner.Budget:
 		total := l.T("errors.not_set")
 		if r.TotalBudget != nil {
-			total = views.Money(*r.TotalBudget, r.Currency)
+			total = l.Money(*r.TotalBudget, r.Currency)
 		}
 		return views.StaleView{Title: l.T("errors.stale_budget"), Hint: l.T("errors.stale_budget_hint"),
 			Lines: []views.StaleLine{line("errors.label_total_budget", total), line("errors.label_travelers", strconv.Itoa(r.TravelerCount))}}
 	case *planner.Expense:
 		lines := make([]views.StaleLine, 0, len(r.Items)+1)
 		for _, it := range r.Items {
-			lines = append(lines, views.StaleLine{Label: it.Name, Value: strconv.FormatInt(it.Cost, 10)})
+			lines = append(lines, views.StaleLine{Label: it.Name, Value: l.Number(it.Cost)})
 		}
 		if len(lines) == 0 {
 			lines = append(lines, line("errors.label_items", l.T("errors.stale_none")))

@@ -170,6 +170,35 @@ func TestFormats(t *testing.T) {
 	}
 }
 
+func TestMoney(t *testing.T) {
+	for _, c := range []struct {
+		lang   Lang
+		amount int64
+		code   string
+		want   string
+	}{
+		{English, 12000, "KRW", "₩12,000"},
+		{Korean, 12000, "KRW", "12,000원"},
+		{English, 1234567, "KRW", "₩1,234,567"},
+		{Korean, 0, "KRW", "0원"},
+		{Korean, -3500, "KRW", "−3,500원"},
+		{English, -3500, "KRW", "−₩3,500"},
+		{English, 12, "USD", "$12.00"},
+		{Korean, 12, "USD", "US$12.00"},
+		{English, 1250, "USD", "$1,250.00"},
+		{English, 1200, "JPY", "¥1,200"},
+		{Korean, 1200, "JPY", "JP¥1,200"},
+		{English, 1500, "EUR", "€1,500.00"},
+		{Korean, 1500, "EUR", "€1,500.00"},
+		{English, 300, "THB", "THB\u00a0300.00"},
+		{Korean, 300, "ZZZ", "300 ZZZ"},
+	} {
+		if got := For(c.lang).Money(c.amount, c.code); got != c.want {
+			t.Errorf("%s Money(%d, %s) = %q, want %q", c.lang, c.amount, c.code, got, c.want)
+		}
+	}
+}
+
 func TestContext(t *testing.T) {
 	ctx := context.Background()
 	if From(ctx).Lang() != English {
