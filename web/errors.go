@@ -49,10 +49,10 @@ var details = map[planner.Code]string{
 func said(ctx context.Context, pe *planner.Error) *planner.Error {
 	l := i18n.From(ctx)
 	out := *pe
-	if id, ok := details[pe.Code]; ok && pe.Detail == "" {
-		out.Detail = l.T(id)
-	} else if pe.Detail != "" {
+	if pe.Detail != "" {
 		out.Detail = problemSentence(l, pe.Detail, pe.Format, pe.Args)
+	} else if id, ok := details[pe.Code]; ok {
+		out.Detail = l.T(id)
 	}
 	if pe.Fields != nil {
 		out.Fields = make([]planner.FieldError, len(pe.Fields))
