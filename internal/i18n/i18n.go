@@ -85,7 +85,7 @@ func mustBundle(fsys fs.FS) (*goi18n.Bundle, []string) {
 	}
 	for _, name := range names {
 		if name == problemsFile {
-			continue
+			continue // fmt formats by their English, not a go-i18n catalogue (see the package doc)
 		}
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
