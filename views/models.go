@@ -152,8 +152,9 @@ type ErrorView struct {
 // what is wrong, as the API says it ("must be at most 50 characters").
 type FieldMessage struct{ Name, Reason string }
 
-// Sentence is the field's message for a person: "Start time must be HH:MM."
-func (f FieldMessage) Sentence() string {
+// Sentence is the field's message for a person, in the language of ctx: "Start time must be
+// HH:MM." (the reason comes in that language already).
+func (f FieldMessage) Sentence(ctx context.Context) string {
 	label := strings.ReplaceAll(f.Name, "_", " ")
 	if i := strings.LastIndexByte(label, '.'); i >= 0 {
 		label = label[i+1:] // manual_place.name → name
@@ -162,7 +163,7 @@ func (f FieldMessage) Sentence() string {
 		label = strings.ToUpper(label[:1]) + label[1:]
 	}
 	reason := snakeWords.ReplaceAllStringFunc(strings.TrimSpace(f.Reason), func(w string) string { return strings.ReplaceAll(w, "_", " ") })
-	return strings.TrimSuffix(label+" "+reason, ".") + "."
+	return strings.TrimSuffix(t(ctx, "errors.field_reason", "Field", label, "Reason", reason), ".") + "."
 }
 
 // snakeWords are API field names inside a reason ("earlier than end_time").

@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -39,14 +38,13 @@ func (s *Server) appRequest(c echo.Context) (*signin.App, error) {
 	if !q.Has("redirect_uri") && !q.Has("code_challenge") && !q.Has("code_challenge_method") {
 		return nil, nil
 	}
-	refuse := func(detail string) error { return planner.Errorf(planner.CodeInvalidRequest, "%s", detail) }
 	switch {
 	case len(q["redirect_uri"]) != 1 || len(q["code_challenge"]) > 1 || len(q["code_challenge_method"]) > 1:
-		return nil, refuse("This app's sign-in request is malformed (it needs exactly one redirect_uri and one code_challenge), so sign-in stops here.")
+		return nil, planner.Errorf(planner.CodeInvalidRequest, "This app's sign-in request is malformed (it needs exactly one redirect_uri and one code_challenge), so sign-in stops here.")
 	case !slices.Contains(s.cfg.ClientRedirectURIs, q.Get("redirect_uri")):
-		return nil, refuse("This app asked to be sent back to an address that this server does not know, so sign-in stops here.")
+		return nil, planner.Errorf(planner.CodeInvalidRequest, "This app asked to be sent back to an address that this server does not know, so sign-in stops here.")
 	case q.Get("code_challenge_method") != "S256" || !validChallenge(q.Get("code_challenge")):
-		return nil, refuse("This app's sign-in request lacks its security check (an S256 code_challenge), so sign-in stops here.")
+		return nil, planner.Errorf(planner.CodeInvalidRequest, "This app's sign-in request lacks its security check (an S256 code_challenge), so sign-in stops here.")
 	}
 	return &signin.App{RedirectURI: q.Get("redirect_uri"), Challenge: q.Get("code_challenge")}, nil
 }
@@ -176,7 +174,7 @@ func (s *Server) signInWithProviderToken(c echo.Context) error {
 		field, token = "access_token", in.AccessToken
 	}
 	var v planner.Validation
-	v.Check(token != "" && len(token) <= providerTokenMax, field, fmt.Sprintf("is required, at most %d characters", providerTokenMax))
+	v.Checkf(token != "" && len(token) <= providerTokenMax, field, "is required, at most %d characters", providerTokenMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

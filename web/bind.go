@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -76,8 +75,9 @@ func decodeJSON(body io.Reader, v any) error {
 		if te.Field == "" {
 			return planner.Errorf(planner.CodeInvalidRequest, "The body must be a JSON object.")
 		}
-		return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "The request has invalid fields.",
-			Fields: []planner.FieldError{{Field: jsonPath(reflect.TypeOf(v), te.Field), Reason: fmt.Sprintf("must be a JSON %s", jsonKind(te.Type.Kind().String()))}}}
+		var bad planner.Validation
+		jsonKind(&bad, jsonPath(reflect.TypeOf(v), te.Field), te.Type.Kind().String())
+		return bad.Err()
 	}
 	return planner.Errorf(planner.CodeInvalidRequest, "The body is not valid JSON.")
 }
@@ -139,19 +139,21 @@ func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// jsonKind names a Go kind the way a JSON client thinks of it.
-func jsonKind(kind string) string {
+// jsonKind records the field as not of the JSON type a value of the Go kind is, named the way
+// a JSON client thinks of it.
+func jsonKind(v *planner.Validation, field, kind string) {
 	switch {
 	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"), strings.HasPrefix(kind, "float"):
-		return "number"
+		v.Add(field, "must be a JSON number")
 	case kind == "bool":
-		return "boolean"
+		v.Add(field, "must be a JSON boolean")
 	case kind == "slice", kind == "array":
-		return "array"
+		v.Add(field, "must be a JSON array")
 	case kind == "map", kind == "struct", kind == "ptr":
-		return "object"
+		v.Add(field, "must be a JSON object")
+	default:
+		v.Add(field, "must be a JSON string")
 	}
-	return kind
 }
 
 // parseFormBody reads a form-encoded body into r.Form and r.PostForm.

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -459,7 +458,7 @@ func (s *Server) addCandidates(c echo.Context) error {
 		name string
 		ids  []string
 	}{{"collection_place_ids", in.CollectionPlaceIDs}, {"place_ids", in.PlaceIDs}} {
-		v.Check(len(f.ids) <= planner.CandidatesPerAddMax, f.name, fmt.Sprintf("must list at most %d ids", planner.CandidatesPerAddMax))
+		v.Checkf(len(f.ids) <= planner.CandidatesPerAddMax, f.name, "must list at most %d ids", planner.CandidatesPerAddMax)
 		for _, id := range f.ids {
 			v.Check(strings.TrimSpace(id) != "", f.name, "must not hold empty ids")
 		}

@@ -29,9 +29,10 @@ var echoCodes = map[int]planner.Code{
 	http.StatusForbidden:             planner.CodeCrossOrigin,
 }
 
-// details are the client-facing sentences for generic codes (message ids), in the language
-// the request's context carries (pages'; JSON answers' are English).
+// details are the client-facing sentences for generic codes (message ids): the detail of an
+// error that brings none.
 var details = map[planner.Code]string{
+	planner.CodeInvalidRequest:       "errors.detail_unreadable",
 	planner.CodeNotFound:             "errors.detail_not_found",
 	planner.CodeMethodNotAllowed:     "errors.detail_method",
 	planner.CodePayloadTooLarge:      "errors.detail_too_large",
@@ -42,12 +43,34 @@ var details = map[planner.Code]string{
 	planner.CodeMissingToken:         "errors.detail_sign_in",
 }
 
-// detail is the sentence for a generic code, "" for another.
-func detail(ctx context.Context, code planner.Code) string {
-	if id, ok := details[code]; ok {
-		return i18n.T(ctx, id)
+// said is the error in the request's language: its detail (the generic one of its code when it
+// brings none) and each field's reason, made again from their English formats (the ids of
+// their translations, i18n.Localizer.Problem). pe stays as it is: errors may be shared values.
+func said(ctx context.Context, pe *planner.Error) *planner.Error {
+	l := i18n.From(ctx)
+	out := *pe
+	if pe.Detail != "" {
+		out.Detail = problemSentence(l, pe.Detail, pe.Format, pe.Args)
+	} else if id, ok := details[pe.Code]; ok {
+		out.Detail = l.T(id)
 	}
-	return ""
+	if pe.Fields != nil {
+		out.Fields = make([]planner.FieldError, len(pe.Fields))
+		for i, f := range pe.Fields {
+			f.Reason = problemSentence(l, f.Reason, f.Format, f.Args)
+			out.Fields[i] = f
+		}
+	}
+	return &out
+}
+
+// problemSentence is a problem's sentence in l's language: made from its format and args, or,
+// when it was given as it is (no format), the text is its own id.
+func problemSentence(l *i18n.Localizer, text, format string, args []any) string {
+	if format == "" {
+		return l.Problem(text, nil)
+	}
+	return l.Problem(format, args)
 }
 
 // toDomain turns any error into the *planner.Error the client sees.
@@ -60,19 +83,15 @@ func (s *Server) toDomain(c echo.Context, err error) *planner.Error {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		if code, ok := echoCodes[he.Code]; ok {
-			d := detail(ctx, code)
-			if code == planner.CodeInvalidRequest {
-				d = i18n.T(ctx, "errors.detail_unreadable")
-			}
-			return &planner.Error{Code: code, Detail: d}
+			return &planner.Error{Code: code}
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &planner.Error{Code: planner.CodeServiceUnavailable, Detail: detail(ctx, planner.CodeServiceUnavailable)}
+		return &planner.Error{Code: planner.CodeServiceUnavailable}
 	}
 	s.log.ErrorContext(ctx, "internal error", "err", err,
 		"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "path", c.Request().URL.Path)
-	return &planner.Error{Code: planner.CodeInternal, Detail: detail(ctx, planner.CodeInternal)}
+	return &planner.Error{Code: planner.CodeInternal}
 }
 
 // handleError is Echo's one error handler: problem+json for API clients, an error partial for
@@ -81,11 +100,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	pe := s.toDomain(c, err)
-	status := pe.Status()
-	if pe.Detail == "" {
-		pe.Detail = detail(c.Request().Context(), pe.Code)
+	if !i18n.Carries(c.Request().Context()) { // an error before the request was given its language
+		s.giveLanguage(c)
 	}
+	// Choosing the language here names it in Content-Language before anything is written, also
+	// when a JSON answer needed no word before (its language is chosen when first needed).
+	pe := said(c.Request().Context(), s.toDomain(c, err))
+	status := pe.Status()
 	h := c.Response().Header()
 	h.Add("Vary", "Accept, HX-Request")
 	switch pe.Code {

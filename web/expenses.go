@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -89,7 +88,7 @@ type itemRequest struct {
 
 // readItems validates an item list: each a 1–100 character name and a whole cost from 0.
 func readItems(v *planner.Validation, in []itemRequest) []planner.ExpenseItem {
-	v.Check(len(in) <= planner.ExpenseItemsMax, "items", fmt.Sprintf("must list at most %d items", planner.ExpenseItemsMax))
+	v.Checkf(len(in) <= planner.ExpenseItemsMax, "items", "must list at most %d items", planner.ExpenseItemsMax)
 	out := make([]planner.ExpenseItem, len(in))
 	for i, it := range in {
 		name := strings.TrimSpace(it.Name)

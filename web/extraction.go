@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -148,7 +147,7 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	v.Check(len(in.PlaceIDs) > 0 && len(in.PlaceIDs) <= planner.ExtractionPicksMax, "place_ids", fmt.Sprintf("choose 1 to %d places", planner.ExtractionPicksMax))
+	v.Checkf(len(in.PlaceIDs) > 0 && len(in.PlaceIDs) <= planner.ExtractionPicksMax, "place_ids", "choose 1 to %d places", planner.ExtractionPicksMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func timeField(v *planner.Validation, field string, s *string) planner.TimeOfDay
 	}
 	t, err := planner.ParseTimeOfDay(strings.TrimSpace(*s))
 	if err != nil {
-		v.Add(field, err.Error())
+		v.Add(field, "must be a time of day as HH:MM:SS.sssZ, HH:MM:SS or HH:MM")
 	}
 	return t
 }

@@ -54,15 +54,20 @@ func (s *Server) answerLanguage(c echo.Context) i18n.Lang {
 // answer is written).
 func (s *Server) speak(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		if negotiate(c.Request()) != asJSON {
-			ctx = i18n.With(ctx, i18n.For(s.answerLanguage(c)))
-		} else {
-			ctx = i18n.WithChooser(ctx, func() i18n.Lang { return s.answerLanguage(c) })
-		}
-		c.SetRequest(c.Request().WithContext(ctx))
+		s.giveLanguage(c)
 		return next(c)
 	}
+}
+
+// giveLanguage gives the request's context its language, as speak says.
+func (s *Server) giveLanguage(c echo.Context) {
+	ctx := c.Request().Context()
+	if negotiate(c.Request()) != asJSON {
+		ctx = i18n.With(ctx, i18n.For(s.answerLanguage(c)))
+	} else {
+		ctx = i18n.WithChooser(ctx, func() i18n.Lang { return s.answerLanguage(c) })
+	}
+	c.SetRequest(c.Request().WithContext(ctx))
 }
 
 // setLanguageCookie remembers a browser's language for a year; nil forgets it.

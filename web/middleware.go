@@ -73,7 +73,7 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 				}
 				s.log.ErrorContext(c.Request().Context(), "panic", "value", fmt.Sprint(v), "stack", string(debug.Stack()),
 					"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-				err = &planner.Error{Code: planner.CodeInternal, Detail: detail(c.Request().Context(), planner.CodeInternal)}
+				err = &planner.Error{Code: planner.CodeInternal} // the error handler gives its detail
 			}
 		}()
 		return next(c)

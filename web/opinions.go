@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -33,7 +32,7 @@ func (in opinionRequest) input() (planner.OpinionInput, error) {
 		v.Add("type", "must be POSITIVE, NEUTRAL or NEGATIVE")
 	}
 	v.Check(utf8.RuneCountInString(out.Comment) <= opinionCommentMax && !strings.ContainsRune(out.Comment, 0), "comment", "must be at most 300 characters")
-	v.Check(len(in.TagIDs) <= planner.OpinionTagsMax, "tag_ids", fmt.Sprintf("must list at most %d tags", planner.OpinionTagsMax))
+	v.Checkf(len(in.TagIDs) <= planner.OpinionTagsMax, "tag_ids", "must list at most %d tags", planner.OpinionTagsMax)
 	for _, t := range in.TagIDs {
 		v.Check(tagID.MatchString(t), "tag_ids", "must hold tag ids of lower-case letters, digits, _ and -")
 	}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -63,7 +62,7 @@ func (s *Server) linkCollections(c echo.Context) error {
 	}
 	var v planner.Validation
 	v.Check(len(ids) > 0 && len(ids) == len(in.CollectionIDs), "collection_ids", "must be a non-empty list of collection ids")
-	v.Check(len(ids) <= planner.LinkCollectionsMax, "collection_ids", fmt.Sprintf("must list at most %d collections", planner.LinkCollectionsMax))
+	v.Checkf(len(ids) <= planner.LinkCollectionsMax, "collection_ids", "must list at most %d collections", planner.LinkCollectionsMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func formErrors(ctx context.Context, err error, title string) (views.FieldErrors
 	out := views.FieldErrors{}
 	switch pe.Code {
 	case planner.CodeInvalidDateRange:
-		out["end_date"] = pe.Detail
+		out["end_date"] = said(ctx, pe).Detail
 	case planner.CodeInvalidRequest:
 		for _, f := range pe.Fields {
 			out[f.Field] = fieldMessage(ctx, f.Field, title)

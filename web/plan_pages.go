@@ -584,7 +584,7 @@ func (s *Server) blockConflictPartial(c echo.Context, err error, collectionPlace
 		return err
 	}
 	timeBlockID, _ := pe.Extra["time_block_id"].(string)
-	v := views.ErrorView{Status: pe.Status(), Title: i18n.T(c.Request().Context(), "plan.time_taken"), Detail: pe.Detail, Code: string(pe.Code)}
+	v := views.ErrorView{Status: pe.Status(), Title: i18n.T(c.Request().Context(), "plan.time_taken"), Detail: said(c.Request().Context(), pe).Detail, Code: string(pe.Code)}
 
 	if where := s.overlapSentence(c, pe); where != "" {
 		v.Detail = where

@@ -8,6 +8,16 @@
 //
 // Messages are text/template strings over named values. Korean particles that depend on
 // the last syllable of a value are methods of Word ({{.Place.Eul}} → "경복궁을", "카페를").
+//
+// The sentences of problems (problem+json detail and errors[].reason) are the exception: the
+// code writes them in English, gettext-style, as fmt formats (planner.Errorf(code, "The plan
+// has no day %d.", day), Validation.Add(field, "is required")), so call sites stay readable
+// and the English is where the rule is. The English format is the sentence's id: the Korean
+// of each is in locales/problems.ko.toml under its English format, with the same fmt verbs
+// (%[2]d where Korean word order needs another order), and Localizer.Problem says it. That
+// file has no English twin, since English lives in the code, and is not part of the go-i18n
+// bundle (its ids are sentences, its values fmt formats, not templates). A test reads every
+// such sentence in the module's code and keeps the file and the code in step.
 package i18n
 
 import (
@@ -74,6 +84,9 @@ func mustBundle(fsys fs.FS) (*goi18n.Bundle, []string) {
 		panic(err)
 	}
 	for _, name := range names {
+		if name == problemsFile {
+			continue // fmt formats by their English, not a go-i18n catalogue (see the package doc)
+		}
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			panic(err)
@@ -178,6 +191,9 @@ func From(ctx context.Context) *Localizer {
 	}
 	return localizers[English]
 }
+
+// Carries reports whether ctx carries a localizer or a chooser (With, WithChooser).
+func Carries(ctx context.Context) bool { return ctx.Value(ctxKey{}) != nil }
 
 // T is From(ctx).T: the message in the request's language.
 func T(ctx context.Context, id string, pairs ...any) string { return From(ctx).T(id, pairs...) }

@@ -183,12 +183,21 @@ func Codes() []Code {
 type FieldError struct {
 	Field  string `json:"field"`
 	Reason string `json:"reason"`
+	// Format and Args are what Reason was made from (Validation.Addf); a reason given as it is
+	// has no Format. Like Error's, they let the web layer say the reason in another language.
+	Format string `json:"-"`
+	Args   []any  `json:"-"`
 }
 
 // Error is the one error type the domain returns; the web layer turns it into problem+json.
 type Error struct {
 	Code   Code
 	Detail string
+	// Format and Args are what Detail was made from (Errorf); a detail given as it is has no
+	// Format. The English format is also the id of the detail's Korean translation (see
+	// i18n.Localizer.Problem), so the web layer can say it in the request's language.
+	Format string
+	Args   []any
 	Fields []FieldError
 	// Extra properties added to the problem body (e.g. time_block_id).
 	Extra map[string]any
@@ -209,7 +218,7 @@ func (e *Error) Status() int { return e.Code.Status() }
 
 // Errorf makes an *Error with a formatted, client-safe detail.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Detail: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // ErrorCode returns the code of err if it is (or wraps) an *Error, else "".
@@ -227,12 +236,18 @@ type Validation struct{ fields []FieldError }
 // Add records one bad field; a field already recorded keeps its first reason, so each bad
 // field is listed once.
 func (v *Validation) Add(field, reason string) {
-	for _, f := range v.fields {
-		if f.Field == field {
-			return
-		}
+	v.add(FieldError{Field: field, Reason: reason})
+}
+
+// Addf is Add with a formatted reason.
+func (v *Validation) Addf(field, format string, args ...any) {
+	v.add(FieldError{Field: field, Reason: fmt.Sprintf(format, args...), Format: format, Args: args})
+}
+
+func (v *Validation) add(f FieldError) {
+	if !v.Has(f.Field) {
+		v.fields = append(v.fields, f)
 	}
-	v.fields = append(v.fields, FieldError{field, reason})
 }
 
 // Has reports whether the field was recorded as bad.
@@ -249,6 +264,13 @@ func (v *Validation) Has(field string) bool {
 func (v *Validation) Check(ok bool, field, reason string) {
 	if !ok {
 		v.Add(field, reason)
+	}
+}
+
+// Checkf is Check with a formatted reason.
+func (v *Validation) Checkf(ok bool, field, format string, args ...any) {
+	if !ok {
+		v.Addf(field, format, args...)
 	}
 }
 

@@ -1,9 +1,6 @@
 package planner
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // The lists a request body may hold, each capped by what it means, decided here and nowhere
 // else. The store checks and writes a list in a fixed number of statements whatever its length
@@ -49,6 +46,6 @@ func SharersFit(n, members int) error {
 		return nil
 	}
 	var v Validation
-	v.Add("split_among", fmt.Sprintf("must list at most the plan's members (%d)", members))
+	v.Addf("split_among", "must list at most the plan's members (%d)", members)
 	return v.Err()
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,7 +15,7 @@ const TitleMax = 50
 func CheckTitle(v *Validation, title string) string {
 	title = strings.TrimSpace(title)
 	n := utf8.RuneCountInString(title)
-	v.Check(utf8.ValidString(title) && n >= 1 && n <= TitleMax && !strings.ContainsRune(title, 0),
-		"title", "must be 1–"+strconv.Itoa(TitleMax)+" characters")
+	v.Checkf(utf8.ValidString(title) && n >= 1 && n <= TitleMax && !strings.ContainsRune(title, 0),
+		"title", "must be 1–%d characters", TitleMax)
 	return title
 }

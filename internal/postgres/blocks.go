@@ -685,7 +685,7 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			if err != nil {
 				return err
 			}
-			return planner.Stale("block", now)
+			return planner.Stale("The block was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
 		from := planner.Slot{Day: cur.Day, Start: planner.TimeOfDay(cur.Start), End: planner.TimeOfDay(cur.End)}
 		to := from
@@ -895,7 +895,7 @@ func lockTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, me, timeBlockID str
 		if err != nil {
 			return "", 0, err
 		}
-		return "", 0, planner.Stale("block", now)
+		return "", 0, planner.Stale("The block was changed since you read it; nothing was changed. current holds it as it is now.", now)
 	}
 	typ := r.Type
 	// Read after the lock, so it counts what concurrent changes committed.

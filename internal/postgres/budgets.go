@@ -86,7 +86,7 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 			if err != nil {
 				return err
 			}
-			return planner.Stale("budget", now)
+			return planner.Stale("The budget was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
 		if ch.Currency != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE plans SET currency = $2, version = version + 1, updated_at = now() WHERE id = $1`, planID, *ch.Currency); err != nil {

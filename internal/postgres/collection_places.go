@@ -239,7 +239,7 @@ func (db *DB) changeCollectionPlace(ctx context.Context, userID, collectionID, c
 		if err != nil || ifMatch == planner.AnyVersion {
 			return err // COLLECTION_PLACE_NOT_FOUND
 		}
-		return planner.Stale("place", now)
+		return planner.Stale("The place was changed since you read it; nothing was changed. current holds it as it is now.", now)
 	})
 }
 

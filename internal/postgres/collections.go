@@ -131,7 +131,7 @@ func collectionReader(ctx context.Context, q sqlx.QueryerContext, collectionID, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return outsider(planner.ShareCollection, collectionID, viewer, "collection", r.GuestLink)
+		return outsider(planner.ShareCollection, collectionID, viewer, r.GuestLink)
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
@@ -155,7 +155,7 @@ func (db *DB) RenameCollection(ctx context.Context, userID, id, title string, if
 			return collectionGone(err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return planner.Stale("collection", &out)
+			return planner.Stale("The collection was changed since you read it; nothing was changed. current holds it as it is now.", &out)
 		}
 		return nil
 	})
@@ -186,7 +186,7 @@ func (db *DB) DeleteCollection(ctx context.Context, userID, id string, ifMatch p
 			if err := tx.GetContext(ctx, &now, collectionSummarySQL+` FROM collections c WHERE c.id = $1`, id); err != nil {
 				return collectionGone(err)
 			}
-			return planner.Stale("collection", &now)
+			return planner.Stale("The collection was changed since you read it; nothing was changed. current holds it as it is now.", &now)
 		}
 		return nil
 	})

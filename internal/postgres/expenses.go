@@ -73,7 +73,7 @@ func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string, ifM
 		if err != nil {
 			return nil, err
 		}
-		return nil, planner.Stale("expense", now)
+		return nil, planner.Stale("The expense was changed since you read it; nothing was changed. current holds it as it is now.", now)
 	}
 	return &r, err
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -145,9 +144,10 @@ func claimExtraction(ctx context.Context, tx *sqlx.Tx, userID, jobID string) err
 		wait = max(wait, inProgressRetryAfter)
 	}
 	if wait > 0 {
-		return &planner.Error{Code: planner.CodeTooManyRequests, Extra: map[string]any{"retry_after": wait},
-			Detail: fmt.Sprintf("You may have %d links being read at once and start %d an hour; try again in %d seconds.",
-				planner.MaxExtractionsInProgress, planner.MaxExtractionsPerHour, wait)}
+		e := planner.Errorf(planner.CodeTooManyRequests, "You may have %d links being read at once and start %d an hour; try again in %d seconds.",
+			planner.MaxExtractionsInProgress, planner.MaxExtractionsPerHour, wait)
+		e.Extra = map[string]any{"retry_after": wait}
+		return e
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO extraction_starts (job_id, user_id) VALUES ($1, $2)`, jobID, userID)
 	return err

@@ -39,11 +39,20 @@ func (k memberKind) link(id string) string {
 	return collectionLink(id)
 }
 
+// refuse is the error for a plan or the one for a collection: each says its resource in a
+// sentence of its own, so that each translates whole.
+func (k memberKind) refuse(plan, collection *planner.Error) *planner.Error {
+	if k.noun == planKind.noun {
+		return plan
+	}
+	return collection
+}
+
 // outsider answers for a viewer who is not an active member of the resource: the guest of
 // exactly this resource reads as GUEST while their link works (linkLive, from
 // guestLinkColumn) and is INVALID_LINK once it was revoked or expired; a guest of another is
 // FORBIDDEN_NOT_GUEST; anyone else FORBIDDEN_NOT_MEMBER.
-func outsider(t planner.ShareType, resourceID, viewer, noun string, linkLive bool) (membership, error) {
+func outsider(t planner.ShareType, resourceID, viewer string, linkLive bool) (membership, error) {
 	if g, ok := planner.ParseGuestViewer(viewer); ok {
 		if g.Type != t || g.ReferenceID != resourceID {
 			return membership{}, planner.Errorf(planner.CodeForbiddenNotGuest, "Your invite link is for another plan or collection.")
@@ -53,7 +62,10 @@ func outsider(t planner.ShareType, resourceID, viewer, noun string, linkLive boo
 		}
 		return membership{Role: planner.RoleGuest}, nil
 	}
-	return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this %s.", noun)
+	if t == planner.SharePlan {
+		return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this plan.")
+	}
+	return membership{}, planner.Errorf(planner.CodeForbiddenNotMember, "You are not a member of this collection.")
 }
 
 // group lists the resource's active members, the owner first and then by join time, with the
@@ -70,11 +82,12 @@ func (k memberKind) group(ctx context.Context, q sqlx.QueryerContext, id, me str
 	return g, nil
 }
 
-// owner is member, then FORBIDDEN_NOT_OWNER unless the user owns the resource.
-func (k memberKind) owner(ctx context.Context, q sqlx.QueryerContext, id, userID, action string) (membership, error) {
+// owner is member, then refused (FORBIDDEN_NOT_OWNER, saying what only the owner can do)
+// unless the user owns the resource.
+func (k memberKind) owner(ctx context.Context, q sqlx.QueryerContext, id, userID string, refused *planner.Error) (membership, error) {
 	m, err := k.member(ctx, q, id, userID)
 	if err == nil && m.Role != planner.RoleOwner {
-		err = planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can %s.", action)
+		err = refused
 	}
 	return m, err
 }
@@ -89,19 +102,22 @@ func (k memberKind) active(ctx context.Context, tx *sqlx.Tx, id, memberID string
 		}
 	}
 	if !found {
-		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this %s.", k.noun)
+		return k.refuse(planner.Errorf(planner.CodeMemberNotFound, "No such member of this plan."),
+			planner.Errorf(planner.CodeMemberNotFound, "No such member of this collection."))
 	}
 	return nil
 }
 
 // changeOwner hands ownership to another active member (the owner only); the roles swap.
 func (k memberKind) changeOwner(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
-	me, err := k.owner(ctx, tx, id, userID, "hand over the "+k.noun)
+	me, err := k.owner(ctx, tx, id, userID, k.refuse(planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can hand over the plan."),
+		planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can hand over the collection.")))
 	if err != nil {
 		return err
 	}
 	if memberID == me.ID {
-		return planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the %s already.", k.noun)
+		return k.refuse(planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the plan already."),
+			planner.Errorf(planner.CodeCannotDelegateOwnershipToSelf, "You own the collection already."))
 	}
 	if err := k.active(ctx, tx, id, memberID); err != nil {
 		return err
@@ -124,7 +140,8 @@ func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) e
 		return err
 	}
 	if me.Role == planner.RoleOwner {
-		return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the %s over to another member before leaving.", k.noun)
+		return k.refuse(planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving."),
+			planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the collection over to another member before leaving."))
 	}
 	var nickname string
 	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1 RETURNING nickname`, me.ID); err != nil {
@@ -137,12 +154,13 @@ func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) e
 // rejoining through links until the owner lets them back (migration 00009). What they added
 // stays.
 func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
-	me, err := k.owner(ctx, tx, id, userID, "remove members")
+	me, err := k.owner(ctx, tx, id, userID, planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can remove members."))
 	if err != nil {
 		return err
 	}
 	if memberID == me.ID {
-		return planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the %s over to another member before leaving.", k.noun)
+		return k.refuse(planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the plan over to another member before leaving."),
+			planner.Errorf(planner.CodeNeedToDelegateOwnership, "Hand the collection over to another member before leaving."))
 	}
 	if err := k.active(ctx, tx, id, memberID); err != nil {
 		return err

@@ -113,7 +113,7 @@ func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, op
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return planner.Stale("opinion", out)
+			return planner.Stale("The opinion was changed since you read it; nothing was changed. current holds it as it is now.", out)
 		}
 		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionChanged, in.Type)
 	})
@@ -136,7 +136,7 @@ func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, op
 			if err != nil {
 				return err
 			}
-			return planner.Stale("opinion", now)
+			return planner.Stale("The opinion was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
 		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionRemoved, "")
 	})

@@ -94,7 +94,7 @@ func collectionsMember(ctx context.Context, tx *sqlx.Tx, collectionIDs []string,
 	if !rows[0].Found {
 		return planner.Errorf(planner.CodeCollectionNotFound, "No such collection.")
 	}
-	_, err := outsider(planner.ShareCollection, rows[0].ID, userID, "collection", false) // no guest gets here
+	_, err := outsider(planner.ShareCollection, rows[0].ID, userID, false) // no guest gets here
 	return err
 }
 

@@ -114,7 +114,7 @@ func planMembership(r memberRow, err error, planID, viewer string) (membership, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return outsider(planner.SharePlan, planID, viewer, "plan", r.GuestLink)
+		return outsider(planner.SharePlan, planID, viewer, r.GuestLink)
 	}
 	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
 }
@@ -329,7 +329,7 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 			if err != nil {
 				return err
 			}
-			return planner.Stale("plan", now)
+			return planner.Stale("The plan was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
 		datesChange := !sameDate(cur.Start, in.StartDate) || !sameDate(cur.End, in.EndDate)
 		if datesChange {
@@ -423,7 +423,7 @@ func sameDate(a, b time.Time) bool {
 // ifMatch expects (PRECONDITION_FAILED, with the plan as it is now).
 func (db *DB) DeletePlan(ctx context.Context, userID, planID string, ifMatch planner.IfMatch) error {
 	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planKind.owner(ctx, tx, planID, userID, "delete the plan"); err != nil {
+		if _, err := planKind.owner(ctx, tx, planID, userID, planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can delete the plan.")); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM plans WHERE id = $1 AND ($2 = 0 OR version = $2)`, planID, int(ifMatch))
@@ -438,7 +438,7 @@ func (db *DB) DeletePlan(ctx context.Context, userID, planID string, ifMatch pla
 			if err != nil {
 				return err
 			}
-			return planner.Stale("plan", now)
+			return planner.Stale("The plan was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
 		return nil
 	})

@@ -122,7 +122,8 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 			return err
 		}
 		if r.Removed {
-			return planner.Errorf(planner.CodeMemberRemoved, "The owner removed you from this %s; the link works for you again once they let you back in.", k.noun)
+			return k.refuse(planner.Errorf(planner.CodeMemberRemoved, "The owner removed you from this plan; the link works for you again once they let you back in."),
+				planner.Errorf(planner.CodeMemberRemoved, "The owner removed you from this collection; the link works for you again once they let you back in."))
 		}
 		if !r.Joined {
 			return nil // a member already
@@ -191,7 +192,8 @@ func (db *DB) RevokeShareLink(ctx context.Context, userID string, typ planner.Sh
 			}
 		}
 		if len(rows) == 0 {
-			return planner.Errorf(planner.CodeInvalidLink, "This %s has no such invite link.", k.noun)
+			return k.refuse(planner.Errorf(planner.CodeInvalidLink, "This plan has no such invite link."),
+				planner.Errorf(planner.CodeInvalidLink, "This collection has no such invite link."))
 		}
 		if !rows[0].Mine && me.Role != planner.RoleOwner {
 			return planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner or the member who made this link can revoke it.")
@@ -207,7 +209,7 @@ func (db *DB) RemovedMembers(ctx context.Context, userID string, typ planner.Sha
 	k := shareKinds[typ]
 	out := []planner.Member{}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := k.owner(ctx, tx, referenceID, userID, "see who was removed"); err != nil {
+		if _, err := k.owner(ctx, tx, referenceID, userID, planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can see who was removed.")); err != nil {
 			return err
 		}
 		return tx.SelectContext(ctx, &out, `
@@ -226,7 +228,7 @@ func (db *DB) RemovedMembers(ctx context.Context, userID string, typ planner.Sha
 func (db *DB) LetMemberBack(ctx context.Context, userID string, typ planner.ShareType, referenceID, memberID string) error {
 	k := shareKinds[typ]
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := k.owner(ctx, tx, referenceID, userID, "let members back in"); err != nil {
+		if _, err := k.owner(ctx, tx, referenceID, userID, planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can let members back in.")); err != nil {
 			return err
 		}
 		var n int64
@@ -240,7 +242,8 @@ func (db *DB) LetMemberBack(ctx context.Context, userID string, typ planner.Shar
 			n, _ = res.RowsAffected()
 		}
 		if n == 0 {
-			return planner.Errorf(planner.CodeMemberNotFound, "No one by that id was removed from this %s.", k.noun)
+			return k.refuse(planner.Errorf(planner.CodeMemberNotFound, "No one by that id was removed from this plan."),
+				planner.Errorf(planner.CodeMemberNotFound, "No one by that id was removed from this collection."))
 		}
 		return nil
 	})
