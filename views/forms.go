@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"unicode/utf8"
 
@@ -29,10 +30,9 @@ type FieldErrors map[string]string
 
 // zoneHint explains the plan form's time zone field; current is the zone the plan follows now
 // when no member chose one ("" for none yet).
-func zoneHint(current string) string {
-	hint := "Block times are local to it. Left empty, the plan takes the zone of its destination (or of its first place)"
+func zoneHint(ctx context.Context, current string) string {
 	if current != "" {
-		hint += ", now " + current
+		return t(ctx, "plan.time_zone_hint_now", "Zone", current)
 	}
-	return hint + "."
+	return t(ctx, "plan.time_zone_hint")
 }
