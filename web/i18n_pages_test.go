@@ -3,56 +3,17 @@ package web
 import (
 	"html"
 	"net/http"
-	"os"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"tripplan/internal/i18n/i18ntest"
 )
 
 // Helpers of the tests that pages speak Korean (issue 19).
 
-// englishSentences are the stretches of at least three words of the areas' English messages
-// (their {{…}} and {name} values cut out): none of them may show on a Korean page.
-func englishSentences(t *testing.T, areas ...string) []string {
-	t.Helper()
-	value := regexp.MustCompile(`\{\{[^}]*\}\}|\{[a-z]+\}`)
-	var out []string
-	var walk func(m map[string]any)
-	walk = func(m map[string]any) {
-		for k, v := range m {
-			switch v := v.(type) {
-			case map[string]any:
-				walk(v)
-			case string:
-				if k != "one" && k != "other" {
-					t.Fatalf("%q is not a plural form", k)
-				}
-				for _, s := range value.Split(v, -1) {
-					if s = strings.TrimSpace(strings.Trim(s, " ·:,.()")); len(strings.Fields(s)) >= 3 {
-						out = append(out, s)
-					}
-				}
-			}
-		}
-	}
-	for _, area := range areas {
-		data, err := os.ReadFile("../internal/i18n/locales/" + area + ".en.toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := toml.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		walk(m)
-	}
-	if len(out) < 20 {
-		t.Fatalf("only %d English sentences in %v", len(out), areas)
-	}
-	return out
-}
+// englishSentences are the English sentences that must not show on a Korean page (shared with
+// the browser tests).
+var englishSentences = i18ntest.EnglishSentences
 
 // says checks that a page's text has each of the words and none of the unwanted sentences.
 func says(t *testing.T, what, text string, words, unwanted []string) {

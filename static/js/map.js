@@ -108,6 +108,20 @@
     else if (bounds.length > 1) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
   }
 
+  // speak gives Leaflet's own words the page's language (app.js's window.tripplanT, js.map.*
+  // ids): the zoom buttons, and the title of its link in the attribution, kept as Leaflet
+  // writes it otherwise.
+  function speak(L, map) {
+    L.control.zoom({ zoomInTitle: window.tripplanT("js.map.zoom_in"), zoomOutTitle: window.tripplanT("js.map.zoom_out") }).addTo(map);
+    var prefix = document.createElement("span");
+    prefix.innerHTML = map.attributionControl.options.prefix; // Leaflet's constant, no user data
+    var link = prefix.querySelector("a");
+    if (link) {
+      link.title = window.tripplanT("js.map.leaflet");
+      map.attributionControl.setPrefix(prefix.innerHTML);
+    }
+  }
+
   function draw(el) {
     var L = window.L;
     var canvas = el.querySelector("[data-map-canvas]");
@@ -116,7 +130,8 @@
     if (!isDay && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
     canvas.setAttribute("data-drawn", "");
     L.Icon.Default.imagePath = "/static/vendor/leaflet/images/";
-    var map = L.map(canvas, { scrollWheelZoom: false });
+    var map = L.map(canvas, { scrollWheelZoom: false, zoomControl: false });
+    speak(L, map);
     background(L, el, map);
     if (isDay) day(L, el, map);
     else pin(L, el, map);
