@@ -52,7 +52,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	for _, l := range byCategory {
 		name := i18n.T(ctx, "budget.extras")
 		if l.Category != "" {
-			if name = s.taxonomy.Name(l.Category); name == "" {
+			if name = s.taxonomy(ctx).Name(l.Category); name == "" {
 				name = i18n.T(ctx, "budget.other")
 			}
 		}
