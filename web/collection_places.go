@@ -262,5 +262,9 @@ func (s *Server) togglePreference(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toPickPassJSON(cp), views.PickPass(s.toPlaceCard(c.Request().Context(), cp)), collectionPath(cp.CollectionID))
+	var partial templ.Component
+	if wantsPartial(c) { // only the card has words (its category): JSON answers never read the language
+		partial = views.PickPass(s.toPlaceCard(c.Request().Context(), cp))
+	}
+	return respondChange(c, http.StatusOK, toPickPassJSON(cp), partial, collectionPath(cp.CollectionID))
 }
