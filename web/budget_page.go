@@ -95,7 +95,7 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 	}
 	if g.Selected != nil {
 		l := lineOf(g.Selected)
-		l.Title, l.Status = g.Selected.Block.Name, string(g.Status)
+		l.Title, l.Status = shownName(ctx, g.Selected.Block.Place), string(g.Status)
 		return l
 	}
 	l := views.ExpenseLine{Title: i18n.T(ctx, "budget.free_time"), Status: string(g.Status)}
