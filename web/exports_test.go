@@ -307,9 +307,10 @@ func TestExportsHaveAQueryBudget(t *testing.T) {
 	before := count()
 	// membership, plan, days, time blocks, candidates, their places, opinions, members,
 	// linked collections, budget, expenses, expense items, expenses' places; the GPX's words
-	// (its waypoints' kinds) cost an access token's holder the read of their language setting.
+	// (its waypoints' kinds) and the JSON's category names cost an access token's holder the
+	// read of their language setting.
 	for ext, n := range before {
-		if budget := map[string]int{"ics": 13, "gpx": 14, "json": 13}[ext]; n > budget {
+		if budget := map[string]int{"ics": 13, "gpx": 14, "json": 14}[ext]; n > budget {
 			t.Errorf("export.%s: %d statements, budget %d", ext, n, budget)
 		}
 	}
