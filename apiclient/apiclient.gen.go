@@ -1635,8 +1635,11 @@ type CandidateList struct {
 
 // Category defines model for Category.
 type Category struct {
+	// CategoryID the same in every language
 	CategoryID string `json:"category_id"`
-	Name       string `json:"name"`
+
+	// Name In the answer's language (Content-Language) for the taxonomy's levels: Korean level-2 names are 식당, 주점, 카페, 디저트, 관광명소, 문화예술, 공원, 자연, 종교시설, 테마파크, 관람, 유흥, 숙소, 쇼핑, 액티비티, 스파, 교통, 편의시설, 기타. A primary_type's name is its provider's.
+	Name string `json:"name"`
 }
 
 // Collection defines model for Collection.
@@ -1997,6 +2000,8 @@ type Place struct {
 		Level3      Category `json:"level3"`
 		PrimaryType Category `json:"primary_type"`
 	} `json:"category"`
+
+	// Name the place's name as its catalog or provider gives it, in every language (pages show a Korean reader the Korean name where there is one)
 	Name    string   `json:"name"`
 	Photos  []string `json:"photos"`
 	PlaceID string   `json:"place_id"`

@@ -59,7 +59,8 @@ type PlaceListView struct {
 type PlaceCard struct {
 	CollectionID string
 	ID           string // the collection place id
-	Name         string
+	Name         string // in the reader's language where the place has a name in it
+	Subtitle     string // the place's other name (English under Korean, local under English), or ""
 	Address      string
 	Category     string // the level-2 category name ("Cafe")
 	CategoryKind string // the level-1 category id, for the placeholder icon
@@ -77,7 +78,6 @@ type PlaceCard struct {
 type PlaceDetailView struct {
 	Card            PlaceCard
 	CollectionTitle string
-	LocalName       string // the name in the local script, when it differs
 	Photos          []string
 	MapsURI         string // the provider's page for the place, or ""
 	Map             MapView
@@ -103,6 +103,7 @@ type SearchResultsView struct {
 type SearchResult struct {
 	PlaceID      string
 	Name         string
+	Subtitle     string // the place's other name, as on PlaceCard
 	Address      string
 	Category     string
 	CategoryKind string

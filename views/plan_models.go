@@ -204,6 +204,7 @@ type BlockView struct {
 	Start, End         string // "09:00"
 	StartMin, EndMin   int    // minutes since midnight
 	Title              string
+	Subtitle           string // the other name of the one place the title names, or ""
 	Memo               string
 	CandidateCount     int
 	Positive, Negative int // opinions of the selected candidate (or of all, when none is)
@@ -216,6 +217,7 @@ type BlockView struct {
 type CandidateView struct {
 	ID           string
 	Name         string
+	Subtitle     string // the place's other name, as on PlaceCard
 	Address      string
 	Category     string
 	CategoryKind string
@@ -665,7 +667,7 @@ type PlaceChoicesView struct {
 // search (only PlaceID).
 type PlaceChoice struct {
 	CollectionPlaceID, PlaceID string
-	Name, Detail               string
+	Name, Subtitle, Detail     string // Subtitle: the place's other name, as on PlaceCard
 	Photo, CategoryKind        string
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -55,12 +56,12 @@ type timeBlockJSON struct {
 	Version int `json:"version"`
 }
 
-func (s *Server) toCandidateJSON(c *planner.Candidate) candidateJSON {
+func (s *Server) toCandidateJSON(ctx context.Context, c *planner.Candidate) candidateJSON {
 	out := candidateJSON{BlockID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toAddedByJSON(c.AddedBy),
 		OpinionSummary: opinionSummaryJSON{TotalCount: c.Opinions.Total,
 			Distribution: distributionJSON{Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}}}
 	if c.Place != nil {
-		p := s.toPlaceJSON(*c.Place)
+		p := s.toPlaceJSON(ctx, *c.Place)
 		out.Place = &p
 	}
 	if my := c.Opinions.Mine; my != nil {
@@ -69,12 +70,12 @@ func (s *Server) toCandidateJSON(c *planner.Candidate) candidateJSON {
 	return out
 }
 
-func (s *Server) toTimeBlockJSON(b *planner.TimeBlock) timeBlockJSON {
+func (s *Server) toTimeBlockJSON(ctx context.Context, b *planner.TimeBlock) timeBlockJSON {
 	out := timeBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()),
 		StartTime: b.Start.String(), EndTime: b.End.String(), CandidateCount: len(b.Candidates),
 		Candidates: make([]candidateJSON, len(b.Candidates)), Version: b.Version}
 	for i := range b.Candidates {
-		out.Candidates[i] = s.toCandidateJSON(&b.Candidates[i])
+		out.Candidates[i] = s.toCandidateJSON(ctx, &b.Candidates[i])
 		if b.Candidates[i].Selected {
 			sel := out.Candidates[i]
 			out.SelectedBlock = &sel
@@ -222,7 +223,7 @@ func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock, before int) e
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, planPath(c.Param("planId")))
 }
 
 // dayBlocksJSON is a page of a day's time blocks with the day.
@@ -254,7 +255,7 @@ func (s *Server) dayBlocks(c echo.Context) error {
 	}
 	out := dayBlocksJSON{DayInfo: toDayInfoJSON(info), Contents: make([]timeBlockJSON, len(list)), HasNext: hasNext, Page: page.Number, Size: page.Size}
 	for i := range list {
-		out.Contents[i] = s.toTimeBlockJSON(&list[i])
+		out.Contents[i] = s.toTimeBlockJSON(c.Request().Context(), &list[i])
 	}
 	partial, err := s.dayPartial(c, info, list)
 	if err != nil {
@@ -297,9 +298,9 @@ type blockDetailJSON struct {
 	Version     int              `json:"version"` // the time block's
 }
 
-func (s *Server) toBlockDetailJSON(d *planner.BlockDetail) blockDetailJSON {
+func (s *Server) toBlockDetailJSON(ctx context.Context, d *planner.BlockDetail) blockDetailJSON {
 	out := blockDetailJSON{TimeBlockID: d.TimeBlockID, Type: string(d.Type), DayInfo: toDayInfoJSON(d.Day),
-		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(&d.Block), Opinions: make([]opinionJSON, len(d.Opinions)),
+		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(ctx, &d.Block), Opinions: make([]opinionJSON, len(d.Opinions)),
 		Version: d.Version}
 	for i, o := range d.Opinions {
 		out.Opinions[i] = toOpinionJSON(o)
@@ -316,7 +317,7 @@ func (s *Server) blockDetail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, s.toBlockDetailJSON(d), nil, nil)
+	return respond(c, http.StatusOK, s.toBlockDetailJSON(c.Request().Context(), d), nil, nil)
 }
 
 type updateBlockRequest struct {
@@ -366,7 +367,7 @@ func (s *Server) updateBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toBlockDetailJSON(d), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toBlockDetailJSON(c.Request().Context(), d), partial, planPath(c.Param("planId")))
 }
 
 // deleteTimeBlock deletes a time block with its candidates, opinions and expenses.
@@ -413,7 +414,7 @@ func (s *Server) restoreTimeBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(planID))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, planPath(planID))
 }
 
 // timeBlockChanged answers a change to a time block: JSON data, or for the plan page the
@@ -518,14 +519,14 @@ func (s *Server) changeSelection(c echo.Context) error {
 	partial, err := s.dayPartialAfterAdd(c, tb, func() string {
 		name := i18n.T(ctx, "plan.the_candidate")
 		if sel := tb.Selected(); sel != nil && sel.Place != nil {
-			name = sel.Place.Name
+			name = shownName(ctx, *sel.Place)
 		}
 		return blockSentence(ctx, "plan.confirmed_announcement", tb, name)
 	})
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(tb), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(ctx, tb), partial, planPath(c.Param("planId")))
 }
 
 // candidateWithExpensesJSON is a candidate with its expense items.
@@ -571,7 +572,7 @@ func (s *Server) candidates(c echo.Context) error {
 		for j, it := range ce.Items {
 			items[j] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
 		}
-		out.Candidates[i] = candidateWithExpensesJSON{candidateJSON: s.toCandidateJSON(&ce.Candidate), ExpenseItems: items}
+		out.Candidates[i] = candidateWithExpensesJSON{candidateJSON: s.toCandidateJSON(c.Request().Context(), &ce.Candidate), ExpenseItems: items}
 	}
 	return respond(c, http.StatusOK, out, nil, s.candidatePickerPartial(c, l))
 }

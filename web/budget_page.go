@@ -52,7 +52,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	for _, l := range byCategory {
 		name := i18n.T(ctx, "budget.extras")
 		if l.Category != "" {
-			if name = s.taxonomy.Name(l.Category); name == "" {
+			if name = s.taxonomy(ctx).Name(l.Category); name == "" {
 				name = i18n.T(ctx, "budget.other")
 			}
 		}
@@ -95,7 +95,7 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 	}
 	if g.Selected != nil {
 		l := lineOf(g.Selected)
-		l.Title, l.Status = g.Selected.Block.Name, string(g.Status)
+		l.Title, l.Status = shownName(ctx, g.Selected.Block.Place), string(g.Status)
 		return l
 	}
 	l := views.ExpenseLine{Title: i18n.T(ctx, "budget.free_time"), Status: string(g.Status)}

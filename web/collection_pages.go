@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -28,28 +29,49 @@ func toMemberViews(ms []planner.Member) []views.MemberView {
 	return out
 }
 
-// categories places a place in the taxonomy.
-func (s *Server) categories(p planner.Place) places.Categories {
-	return s.taxonomy.Categories(p.CategoryLevel3, places.Category{ID: p.PrimaryType, Name: p.PrimaryTypeName})
+// taxonomy is the taxonomy named in the request's language (API-additions §4). In a JSON
+// answer the first category name reads the language, as any other word does.
+func (s *Server) taxonomy(ctx context.Context) *places.Taxonomy {
+	return s.taxonomies[i18n.From(ctx).Lang()]
 }
 
-func (s *Server) toPlaceCard(cp *planner.CollectionPlace) views.PlaceCard {
-	cat := s.categories(cp.Place)
+// categories places a place in the taxonomy, named in the request's language; ids never
+// change with it.
+func (s *Server) categories(ctx context.Context, p planner.Place) places.Categories {
+	return s.taxonomy(ctx).Categories(p.CategoryLevel3, places.Category{ID: p.PrimaryType, Name: p.PrimaryTypeName})
+}
+
+// placeNames are a place's name for the request's reader and the other name shown under it
+// (places.DisplayName: 경복궁 over Gyeongbokgung Palace in Korean, the other way in English).
+func placeNames(ctx context.Context, p planner.Place) (name, subtitle string) {
+	return places.DisplayName(string(i18n.From(ctx).Lang()), p)
+}
+
+// shownName is a place's name for the request's reader, where no other name fits under it.
+func shownName(ctx context.Context, p planner.Place) string {
+	name, _ := placeNames(ctx, p)
+	return name
+}
+
+func (s *Server) toPlaceCard(ctx context.Context, cp *planner.CollectionPlace) views.PlaceCard {
+	cat := s.categories(ctx, cp.Place)
 	card := views.PlaceCard{
-		CollectionID: cp.CollectionID, ID: cp.ID, Name: cp.Place.Name, Address: cp.Place.Address,
+		CollectionID: cp.CollectionID, ID: cp.ID, Address: cp.Place.Address,
 		Category: cat.Level2.Name, CategoryKind: cat.Level1.ID, Memo: cp.Memo, Version: cp.Version,
 		AddedBy: toMemberView(cp.AddedBy), Picked: toMemberViews(cp.Picked), Passed: toMemberViews(cp.Passed),
 		MyPreference: string(cp.MyPreference),
 	}
+	card.Name, card.Subtitle = placeNames(ctx, cp.Place)
 	if len(cp.Place.Photos) > 0 {
 		card.Photo = cp.Place.Photos[0]
 	}
 	return card
 }
 
-func (s *Server) toSearchResult(p planner.Place) views.SearchResult {
-	cat := s.categories(p)
-	r := views.SearchResult{PlaceID: p.ID, Name: p.Name, Address: p.Address, Category: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+func (s *Server) toSearchResult(ctx context.Context, p planner.Place) views.SearchResult {
+	cat := s.categories(ctx, p)
+	r := views.SearchResult{PlaceID: p.ID, Address: p.Address, Category: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+	r.Name, r.Subtitle = placeNames(ctx, p)
 	if len(p.Photos) > 0 {
 		r.Photo = p.Photos[0]
 	}
@@ -66,7 +88,7 @@ func (s *Server) placeListView(c echo.Context, collectionID string, list []plann
 	v := views.PlaceListView{CollectionID: collectionID, Sort: sort, AddedBy: addedBy, Page: page.Number, HasNext: hasNext,
 		Places: make([]views.PlaceCard, len(list))}
 	for i := range list {
-		v.Places[i] = s.toPlaceCard(&list[i])
+		v.Places[i] = s.toPlaceCard(c.Request().Context(), &list[i])
 		v.Places[i].ReadOnly = caller(c).Guest
 	}
 	return v
@@ -140,16 +162,13 @@ func (s *Server) placeDetailView(c echo.Context, cp *planner.CollectionPlace) (v
 		return views.PlaceDetailView{}, err
 	}
 	v := views.PlaceDetailView{
-		Card: s.toPlaceCard(cp), CollectionTitle: col.Title, Photos: cp.Place.Photos, MapsURI: cp.Place.MapsURI,
-		Map: views.MapView{Latitude: cp.Place.Latitude, Longitude: cp.Place.Longitude, Label: cp.Place.Name,
+		Card: s.toPlaceCard(c.Request().Context(), cp), CollectionTitle: col.Title, Photos: cp.Place.Photos, MapsURI: cp.Place.MapsURI,
+		Map: views.MapView{Latitude: cp.Place.Latitude, Longitude: cp.Place.Longitude, Label: shownName(c.Request().Context(), cp.Place),
 			TileURL: s.cfg.MapTileURL, Attribution: s.cfg.MapTileAttribution},
 	}
 	v.Card.ReadOnly = caller(c).Guest
 	if v.Map.TileURL == "none" {
 		v.Map.TileURL = ""
-	}
-	if len(cp.Place.Names) > 0 && cp.Place.Names[0] != cp.Place.Name {
-		v.LocalName = cp.Place.Names[0]
 	}
 	return v, nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -57,8 +58,8 @@ func toPickPassJSON(cp *planner.CollectionPlace) pickPassJSON {
 	return pickPassJSON{Picked: toGroupJSON(cp.Picked), Passed: toGroupJSON(cp.Passed), MyPreference: string(cp.MyPreference)}
 }
 
-func (s *Server) toCollectionPlaceJSON(cp *planner.CollectionPlace) collectionPlaceJSON {
-	out := collectionPlaceJSON{CollectionPlaceID: cp.ID, Place: s.toPlaceJSON(cp.Place),
+func (s *Server) toCollectionPlaceJSON(ctx context.Context, cp *planner.CollectionPlace) collectionPlaceJSON {
+	out := collectionPlaceJSON{CollectionPlaceID: cp.ID, Place: s.toPlaceJSON(ctx, cp.Place),
 		AddedBy: toMemberJSON(cp.AddedBy), PickPass: toPickPassJSON(cp), Version: cp.Version}
 	if cp.Memo != "" {
 		out.Memo = &cp.Memo
@@ -95,7 +96,7 @@ func (s *Server) addCollectionPlace(c echo.Context) error {
 		added = views.PlaceAdded(col.PlaceCount)
 		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
 	}
-	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(cp), added, collectionPath(cp.CollectionID))
+	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, collectionPath(cp.CollectionID))
 }
 
 // collectionPlaceSorts are the accepted ?sort values.
@@ -119,7 +120,7 @@ func (s *Server) listCollectionPlaces(c echo.Context) error {
 		return err
 	}
 	partial := views.PlaceCards(s.placeListView(c, c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.addedBy))
-	return respond(c, http.StatusOK, s.collectionPlacesPage(list, hasNext, q.page), nil, partial)
+	return respond(c, http.StatusOK, s.collectionPlacesPage(c.Request().Context(), list, hasNext, q.page), nil, partial)
 }
 
 // placeListQuery is how a list of collection places is asked for.
@@ -144,10 +145,10 @@ func readPlaceListQuery(c echo.Context) (placeListQuery, error) {
 }
 
 // collectionPlacesPage is a page of collection places as JSON.
-func (s *Server) collectionPlacesPage(list []planner.CollectionPlace, hasNext bool, page planner.Page) pageJSON[collectionPlaceJSON] {
+func (s *Server) collectionPlacesPage(ctx context.Context, list []planner.CollectionPlace, hasNext bool, page planner.Page) pageJSON[collectionPlaceJSON] {
 	out := make([]collectionPlaceJSON, len(list))
 	for i := range list {
-		out[i] = s.toCollectionPlaceJSON(&list[i])
+		out[i] = s.toCollectionPlaceJSON(ctx, &list[i])
 	}
 	return newPage(out, hasNext, page)
 }
@@ -184,7 +185,7 @@ func (s *Server) getCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(cp), cp.SocialMedia)
+	out := toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(c.Request().Context(), cp), cp.SocialMedia)
 	if !wantsHTML(c) {
 		return respond(c, http.StatusOK, out, nil, nil)
 	}
@@ -192,7 +193,7 @@ func (s *Server) getCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, out, views.PlaceDetail(s.pageFor(c, cp.Place.Name), v), nil)
+	return respond(c, http.StatusOK, out, views.PlaceDetail(s.pageFor(c, shownName(c.Request().Context(), cp.Place)), v), nil)
 }
 
 type memoRequest struct {
@@ -231,7 +232,7 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		partial = views.Memo(s.toPlaceCard(cp))
+		partial = views.Memo(s.toPlaceCard(ctx, cp))
 	}
 	return respondChange(c, http.StatusNoContent, nil, partial, collectionPath(colID))
 }
@@ -261,5 +262,9 @@ func (s *Server) togglePreference(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, toPickPassJSON(cp), views.PickPass(s.toPlaceCard(cp)), collectionPath(cp.CollectionID))
+	var partial templ.Component
+	if wantsPartial(c) { // only the card has words (its category): JSON answers never read the language
+		partial = views.PickPass(s.toPlaceCard(c.Request().Context(), cp))
+	}
+	return respondChange(c, http.StatusOK, toPickPassJSON(cp), partial, collectionPath(cp.CollectionID))
 }

@@ -158,7 +158,7 @@ func (s *Server) writeProblem(c echo.Context, status int, pe *planner.Error) err
 		body["errors"] = pe.Fields
 	}
 	if pe.Current != nil {
-		body["current"] = s.currentJSON(pe.Current)
+		body["current"] = s.currentJSON(c.Request().Context(), pe.Current)
 	}
 	b, err := json.Marshal(body)
 	if err != nil {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -31,7 +32,7 @@ type expenseBlockJSON struct {
 	Category places.Categories `json:"category"`
 }
 
-func (s *Server) toExpenseJSON(e *planner.Expense) expenseJSON {
+func (s *Server) toExpenseJSON(ctx context.Context, e *planner.Expense) expenseJSON {
 	out := expenseJSON{ExpenseID: e.ID, Items: make([]expenseItemJSON, len(e.Items)), SplitAmong: e.SplitAmong, Version: e.Version}
 	for i, it := range e.Items {
 		out.Items[i] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
@@ -43,7 +44,7 @@ func (s *Server) toExpenseJSON(e *planner.Expense) expenseJSON {
 		out.SplitAmong = []string{}
 	}
 	if e.Block != nil {
-		out.Block = &expenseBlockJSON{BlockID: e.Block.CandidateID, Name: e.Block.Name, Category: s.categories(e.Block.Place)}
+		out.Block = &expenseBlockJSON{BlockID: e.Block.CandidateID, Name: e.Block.Name, Category: s.categories(ctx, e.Block.Place)}
 	}
 	return out
 }
@@ -58,10 +59,10 @@ type expenseGroupJSON struct {
 	Selected       *expenseJSON   `json:"selected"`
 }
 
-func (s *Server) toExpenseGroupJSON(g *planner.ExpenseGroup) expenseGroupJSON {
+func (s *Server) toExpenseGroupJSON(ctx context.Context, g *planner.ExpenseGroup) expenseGroupJSON {
 	out := expenseGroupJSON{Type: string(g.Kind)}
 	if g.Selected != nil {
-		e := s.toExpenseJSON(g.Selected)
+		e := s.toExpenseJSON(ctx, g.Selected)
 		out.Selected = &e
 	}
 	if g.Kind == planner.ExpenseBlock {
@@ -72,7 +73,7 @@ func (s *Server) toExpenseGroupJSON(g *planner.ExpenseGroup) expenseGroupJSON {
 		list := make([]expenseJSON, 0, n)
 		for i := range g.Candidates {
 			if g.Selected == nil || g.Candidates[i].ID != g.Selected.ID {
-				list = append(list, s.toExpenseJSON(&g.Candidates[i]))
+				list = append(list, s.toExpenseJSON(ctx, &g.Candidates[i]))
 			}
 		}
 		out.Candidates = &list
@@ -158,7 +159,7 @@ func (s *Server) addExpense(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, planPath(c.Param("planId"))+"/expenses/"+e.ID)
-	return respondChange(c, http.StatusCreated, expenseAddedJSON{Type: string(planner.ExpenseAdditional), Selected: s.toExpenseJSON(e)}, nil, budgetPagePath(c))
+	return respondChange(c, http.StatusCreated, expenseAddedJSON{Type: string(planner.ExpenseAdditional), Selected: s.toExpenseJSON(c.Request().Context(), e)}, nil, budgetPagePath(c))
 }
 
 // dayExpenses lists a day's expenses grouped as API.md says.
@@ -180,7 +181,7 @@ func (s *Server) dayExpenses(c echo.Context) error {
 	}
 	out := make([]expenseGroupJSON, len(groups))
 	for i := range groups {
-		out[i] = s.toExpenseGroupJSON(&groups[i])
+		out[i] = s.toExpenseGroupJSON(c.Request().Context(), &groups[i])
 	}
 	return respond(c, http.StatusOK, out, nil, nil)
 }
@@ -231,7 +232,7 @@ func (s *Server) setExpense(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toExpenseJSON(e), nil, budgetPagePath(c))
+	return respondChange(c, http.StatusOK, s.toExpenseJSON(c.Request().Context(), e), nil, budgetPagePath(c))
 }
 
 // deleteExpense removes an additional expense, or empties a candidate's.

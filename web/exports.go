@@ -96,7 +96,7 @@ func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 		if !seen[p.ID] {
 			seen[p.ID] = true
 			g.Waypoints = append(g.Waypoints, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: p.Name,
-				Desc: strings.TrimSpace(p.Address + "\n" + c.Memo), Type: cmp.Or(s.categories(*p).Level3.Name, s.categories(*p).Level1.Name), Link: p.MapsURI})
+				Desc: strings.TrimSpace(p.Address + "\n" + c.Memo), Type: cmp.Or(s.categories(ctx, *p).Level3.Name, s.categories(ctx, *p).Level1.Name), Link: p.MapsURI})
 		}
 		r := routes[b.Day.Day]
 		if r == nil {
@@ -193,7 +193,7 @@ type planExportJSON struct {
 	Expenses    []expenseJSON        `json:"expenses"`
 }
 
-func (s *Server) toPlanExportJSON(x *planner.PlanExport) planExportJSON {
+func (s *Server) toPlanExportJSON(ctx context.Context, x *planner.PlanExport) planExportJSON {
 	out := planExportJSON{Format: "tripplan.plan", Version: 1, ExportedAt: time.Now().UTC().Format(time.RFC3339),
 		Plan: toPlanJSON(&x.Plan), Members: make([]planMemberJSON, len(x.Members)), Collections: toPlanCollectionsJSON(x.Collections),
 		Budget: toBudgetJSON(&x.Budget), Days: make([]exportDayJSON, len(x.Days)), Expenses: make([]expenseJSON, len(x.Expenses))}
@@ -207,7 +207,7 @@ func (s *Server) toPlanExportJSON(x *planner.PlanExport) planExportJSON {
 	}
 	for i := range x.Blocks {
 		b := &x.Blocks[i]
-		eb := exportBlockJSON{timeBlockJSON: s.toTimeBlockJSON(b), Opinions: map[string][]opinionJSON{}}
+		eb := exportBlockJSON{timeBlockJSON: s.toTimeBlockJSON(ctx, b), Opinions: map[string][]opinionJSON{}}
 		for _, c := range b.Candidates {
 			ops := make([]opinionJSON, len(x.Opinions[c.ID]))
 			for j, o := range x.Opinions[c.ID] {
@@ -220,7 +220,7 @@ func (s *Server) toPlanExportJSON(x *planner.PlanExport) planExportJSON {
 		}
 	}
 	for i := range x.Expenses {
-		out.Expenses[i] = s.toExpenseJSON(&x.Expenses[i])
+		out.Expenses[i] = s.toExpenseJSON(ctx, &x.Expenses[i])
 	}
 	return out
 }
@@ -231,7 +231,7 @@ func (s *Server) exportJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := json.MarshalIndent(s.toPlanExportJSON(x), "", "  ")
+	body, err := json.MarshalIndent(s.toPlanExportJSON(c.Request().Context(), x), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -340,7 +340,7 @@ func (s *Server) printPage(c echo.Context) error {
 			} else if b.Type == planner.BlockPlace {
 				for _, c := range b.Candidates {
 					if c.Place != nil {
-						pb.Candidates = append(pb.Candidates, c.Place.Name)
+						pb.Candidates = append(pb.Candidates, shownName(ctx, *c.Place))
 					}
 				}
 				pb.Title = i18n.T(ctx, "plan.to_decide")

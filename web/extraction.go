@@ -157,7 +157,7 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 	}
 	out := addedFromJobJSON{TotalCount: r.Total, AddedCount: r.Added, SkippedCount: r.Skipped, Places: make([]collectionPlaceJSON, len(r.Places))}
 	for i := range r.Places {
-		out.Places[i] = s.toCollectionPlaceJSON(&r.Places[i])
+		out.Places[i] = s.toCollectionPlaceJSON(c.Request().Context(), &r.Places[i])
 	}
 	return respondChange(c, http.StatusOK, out, nil, collectionPath(c.Param("collectionId")))
 }

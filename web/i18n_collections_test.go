@@ -53,7 +53,7 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 	job := f.startJob(t, f.ana, srv.URL+"/seoul")
 	check("a collection with places", pageOf(ana, col),
 		[]string{"장소 추가", "장소 3곳", "멤버 2명", `Ana</span> 님이 추가`, "최신순", "추가한 사람: 모두", "추가한 사람: Ben", "메모 추가",
-			"“Seoul” 컬렉션과 담긴 장소를 모두 삭제할까요?", "Gyeongbokgung Palace을(를) 이 컬렉션에서 뺄까요?", "순서를 기다리고 있어요…"},
+			"“Seoul” 컬렉션과 담긴 장소를 모두 삭제할까요?", "경복궁을 이 컬렉션에서 뺄까요?", "순서를 기다리고 있어요…"},
 		[]string{"Add a place", "3 places", "2 members", `Added by <span class="font-medium text-slate-700">Ana</span>`, "Newest first",
 			"Added by anyone", "Added by Ben", "Add a memo", "Delete “Seoul” and all its places?",
 			"Remove Gyeongbokgung Palace from this collection?", "Waiting in line…"})

@@ -54,7 +54,7 @@ func TestPlanPagesInKorean(t *testing.T) {
 	page := a.answerIn(t, ana, false, "GET", plan, "", ko, http.StatusOK)
 	has("plan page", page, "1일차", "2일차", "4월 2일 (목)", "1일차 · 4월 1일 (수)", "일정 4개", "장소 추가", "추가할 장소", "자유 시간",
 		"오전 10:00–11:00", "오후 1:00–2:00", "후보 2곳", "결정 중", "예정", "오전 9시", "오후 2시", "비어 있음", "멤버 2명",
-		"Gyeongbokgung Palace에서 ", "일정 사이는 5분뿐", "시간이 부족해요", "내보내기", "캘린더 파일 (.ics)",
+		"경복궁에서 ", "일정 사이는 5분뿐", "시간이 부족해요", "내보내기", "캘린더 파일 (.ics)",
 		`"js.plan.add_here":"여기에 추가"`, `data-start="10:00"`, `data-warning="NOT_ENOUGH_TIME"`)
 	noEnglish("plan page", page)
 
@@ -69,11 +69,11 @@ func TestPlanPagesInKorean(t *testing.T) {
 
 	print := a.answerIn(t, ana, false, "GET", plan+"/print", "", ko, http.StatusOK)
 	has("print page", print, "인쇄", "1일차 · 4월 1일 (수)", "오전 10:00–11:00", "정하는 중", "(미정)", "후보: ", "Asia/Seoul 시간 기준",
-		"계획한 일정이 없어요.", "Gyeongbokgung Palace에서 ")
+		"계획한 일정이 없어요.", "경복궁에서 ")
 	noEnglish("print page", print)
 
 	place := a.answerIn(t, ana, false, "GET", "/collections/"+f.collection+"/places/"+f.places[0].CollectionPlaceID, "", ko, http.StatusOK)
-	has("place page", place, "컬렉션", "추가한 사람", "지도", "Gyeongbokgung Palace")
+	has("place page", place, "컬렉션", "추가한 사람", "지도", ">경복궁</h1>", "data-subtitle>Gyeongbokgung Palace<")
 	noEnglish("place page", place)
 
 	// Deleting the free time offers to put it back, in Korean.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -31,10 +32,10 @@ type pointJSON struct {
 	Longitude string `json:"longitude"`
 }
 
-func (s *Server) toPlaceJSON(p planner.Place) placeJSON {
+func (s *Server) toPlaceJSON(ctx context.Context, p planner.Place) placeJSON {
 	out := placeJSON{
 		PlaceID: p.ID, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Address: p.Address,
-		Category:        s.categories(p),
+		Category:        s.categories(ctx, p),
 		ProviderMapsURI: p.MapsURI, Photos: p.Photos,
 	}
 	if out.Photos == nil {
@@ -79,8 +80,8 @@ func (s *Server) searchPlaces(c echo.Context) error {
 			return err
 		}
 		for _, p := range found {
-			out = append(out, s.toPlaceJSON(p))
-			view.Results = append(view.Results, s.toSearchResult(p))
+			out = append(out, s.toPlaceJSON(c.Request().Context(), p))
+			view.Results = append(view.Results, s.toSearchResult(c.Request().Context(), p))
 		}
 	}
 	return respond(c, http.StatusOK, out, s.lazyPage(c, "collection.search_places", func(p views.Page) templ.Component { return views.SearchPage(p, view) }), views.SearchResults(view))

@@ -91,8 +91,8 @@ func (s *Server) planCollectionPlaces(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	partial := s.planPlacesPartial(c.Param("planId"), c.Param("collectionId"), list, hasNext, q.page)
-	return respond(c, http.StatusOK, s.collectionPlacesPage(list, hasNext, q.page), nil, partial)
+	partial := s.planPlacesPartial(c.Request().Context(), c.Param("planId"), c.Param("collectionId"), list, hasNext, q.page)
+	return respond(c, http.StatusOK, s.collectionPlacesPage(c.Request().Context(), list, hasNext, q.page), nil, partial)
 }
 
 // planCollectionPlace answers one place of a linked collection with its source.
@@ -101,5 +101,5 @@ func (s *Server) planCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(cp), cp.SocialMedia), nil, nil)
+	return respond(c, http.StatusOK, toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(c.Request().Context(), cp), cp.SocialMedia), nil, nil)
 }

@@ -85,9 +85,9 @@ func blockTitle(ctx context.Context, free bool, candidates []planner.Candidate) 
 			continue
 		}
 		if c.Selected {
-			return c.Place.Name
+			return shownName(ctx, *c.Place)
 		}
-		names = append(names, c.Place.Name)
+		names = append(names, shownName(ctx, *c.Place))
 	}
 	return strings.Join(names, i18n.T(ctx, "plan.or"))
 }
@@ -100,6 +100,12 @@ func toBlockView(ctx context.Context, b *planner.TimeBlock) views.BlockView {
 	}
 	sel := b.Selected()
 	v.Title = blockTitle(ctx, v.Free, b.Candidates)
+	// A block named by one place shows the place's other name beside the title.
+	if sel != nil && sel.Place != nil {
+		_, v.Subtitle = placeNames(ctx, *sel.Place)
+	} else if len(b.Candidates) == 1 && b.Candidates[0].Place != nil {
+		_, v.Subtitle = placeNames(ctx, *b.Candidates[0].Place)
+	}
 	if sel != nil && sel.Place != nil { // the dialog edits the memo it shows
 		v.EditID, v.Memo = sel.ID, sel.Memo
 	}
@@ -223,7 +229,7 @@ func blockPlaceName(ctx context.Context, tb *planner.TimeBlock, i int) string {
 	if i < 0 || i >= len(tb.Candidates) || tb.Candidates[i].Place == nil {
 		return i18n.T(ctx, "plan.free_time_lower")
 	}
-	return tb.Candidates[i].Place.Name
+	return shownName(ctx, *tb.Candidates[i].Place)
 }
 
 // addedAnnouncement says what an add did: "Added Gwangjang Market, day 1, 14:00–15:00", or
@@ -282,7 +288,7 @@ func (s *Server) placeChoices(c echo.Context) error {
 	}
 	for _, cp := range fromPlan {
 		seen[cp.Place.ID] = true
-		out.FromPlan = append(out.FromPlan, s.placeChoice(cp.Place, cp.ID))
+		out.FromPlan = append(out.FromPlan, s.placeChoice(ctx, cp.Place, cp.ID))
 	}
 	if q != "" {
 		found, err := s.finder.SearchNear(ctx, q, near)
@@ -292,16 +298,17 @@ func (s *Server) placeChoices(c echo.Context) error {
 		for _, p := range found {
 			if !seen[p.ID] {
 				seen[p.ID] = true
-				out.FromSearch = append(out.FromSearch, s.placeChoice(p, ""))
+				out.FromSearch = append(out.FromSearch, s.placeChoice(ctx, p, ""))
 			}
 		}
 	}
 	return render(c, http.StatusOK, views.PlaceChoices(out))
 }
 
-func (s *Server) placeChoice(p planner.Place, collectionPlaceID string) views.PlaceChoice {
-	cat := s.categories(p)
-	ch := views.PlaceChoice{CollectionPlaceID: collectionPlaceID, PlaceID: p.ID, Name: p.Name, Detail: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+func (s *Server) placeChoice(ctx context.Context, p planner.Place, collectionPlaceID string) views.PlaceChoice {
+	cat := s.categories(ctx, p)
+	ch := views.PlaceChoice{CollectionPlaceID: collectionPlaceID, PlaceID: p.ID, Detail: cat.Level2.Name, CategoryKind: cat.Level1.ID}
+	ch.Name, ch.Subtitle = placeNames(ctx, p)
 	if p.Address != "" {
 		ch.Detail += " · " + p.Address
 	}
@@ -311,15 +318,16 @@ func (s *Server) placeChoice(p planner.Place, collectionPlaceID string) views.Pl
 	return ch
 }
 
-func (s *Server) toCandidateView(c *planner.Candidate) views.CandidateView {
+func (s *Server) toCandidateView(ctx context.Context, c *planner.Candidate) views.CandidateView {
 	v := views.CandidateView{ID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: toMemberView(c.AddedBy),
 		Positive: c.Opinions.Positive, Neutral: c.Opinions.Neutral, Negative: c.Opinions.Negative}
 	if my := c.Opinions.Mine; my != nil {
 		v.MyOpinionID, v.MyOpinion = my.ID, string(my.Type)
 	}
 	if c.Place != nil {
-		cat := s.categories(*c.Place)
-		v.Name, v.Address, v.Category, v.CategoryKind = c.Place.Name, c.Place.Address, cat.Level2.Name, cat.Level1.ID
+		cat := s.categories(ctx, *c.Place)
+		v.Address, v.Category, v.CategoryKind = c.Place.Address, cat.Level2.Name, cat.Level1.ID
+		v.Name, v.Subtitle = placeNames(ctx, *c.Place)
 		if len(c.Place.Photos) > 0 {
 			v.Photo = c.Place.Photos[0]
 		}
@@ -335,7 +343,7 @@ func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList
 	now := time.Now()
 	for i := range l.Candidates {
 		cand := &l.Candidates[i].Candidate
-		cv := s.toCandidateView(cand)
+		cv := s.toCandidateView(ctx, cand)
 		cv.ReadOnly = caller(c).Guest
 		var mine *planner.Opinion
 		for _, o := range l.Opinions[cand.ID] {
@@ -361,7 +369,7 @@ func (s *Server) reasonChoices(ctx context.Context, c *planner.Candidate, mine [
 	var out []views.ReasonView
 	lang := string(i18n.From(ctx).Lang())
 	if c.Place != nil {
-		tags, _ := s.opinionTags.For(s.categories(*c.Place).Level3.ID)
+		tags, _ := s.opinionTags.For(s.categories(ctx, *c.Place).Level3.ID)
 		for _, t := range tags {
 			out = append(out, views.ReasonView{ID: t.ID, Label: t.Label(lang), Type: string(t.Type)})
 		}
@@ -412,17 +420,17 @@ func (s *Server) pickerAfterOpinion(c echo.Context) (templ.Component, error) {
 	return s.candidatePickerPartial(c, l), nil
 }
 
-func (s *Server) planPlacesView(planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) views.PlanPlacesView {
+func (s *Server) planPlacesView(ctx context.Context, planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) views.PlanPlacesView {
 	v := views.PlanPlacesView{PlanID: planID, CollectionID: collectionID, Page: page.Number, HasNext: hasNext,
 		Places: make([]views.PlaceCard, len(list))}
 	for i := range list {
-		v.Places[i] = s.toPlaceCard(&list[i])
+		v.Places[i] = s.toPlaceCard(ctx, &list[i])
 	}
 	return v
 }
 
-func (s *Server) planPlacesPartial(planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) templ.Component {
-	return views.PlanPlaces(s.planPlacesView(planID, collectionID, list, hasNext, page))
+func (s *Server) planPlacesPartial(ctx context.Context, planID, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page) templ.Component {
+	return views.PlanPlaces(s.planPlacesView(ctx, planID, collectionID, list, hasNext, page))
 }
 
 func (s *Server) planDateConfirmPartial(planID string, in planRequest, u *planner.PlanUpdate, expect planner.IfMatch) templ.Component {
@@ -517,7 +525,7 @@ func (s *Server) loadPlacesPanel(c echo.Context, v *views.PlanView, chosen strin
 	if err != nil {
 		return err
 	}
-	v.Panel = s.planPlacesView(v.ID, chosen, places, hasNext, page)
+	v.Panel = s.planPlacesView(ctx, v.ID, chosen, places, hasNext, page)
 	return nil
 }
 

@@ -39,13 +39,15 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		call   func() req
 	}
 	// Plan writes include one statement reading the ids of the events they recorded (the day
-	// cache's versions follow event ids).
+	// cache's versions follow event ids). Answers that hold places (search, collection places,
+	// a day's blocks, a block after a selection) name their categories in the reader's language
+	// (API-additions §4): the first name reads the reader's language setting, one statement.
 	endpoints := []endpoint{
 		{"GET /users/me", 1, func() req { return req{Method: "GET", Path: "/users/me", Token: f.ben} }},
-		{"GET /places/search", 2, func() req { return req{Method: "GET", Path: "/places/search?query=palace", Token: f.ben} }},
+		{"GET /places/search", 3, func() req { return req{Method: "GET", Path: "/places/search?query=palace", Token: f.ben} }},
 		{"GET /collections", 1, func() req { return req{Method: "GET", Path: "/collections", Token: f.ben} }},
-		{"GET /collections/{c}/places", 3, func() req { return req{Method: "GET", Path: col + "/places?size=20", Token: f.ben} }},
-		{"GET /collections/{c}/places/{cp}", 4, func() req {
+		{"GET /collections/{c}/places", 4, func() req { return req{Method: "GET", Path: col + "/places?size=20", Token: f.ben} }},
+		{"GET /collections/{c}/places/{cp}", 5, func() req {
 			return req{Method: "GET", Path: col + "/places/" + f.places[0].CollectionPlaceID, Token: f.ben}
 		}},
 		{"POST pick/pass", 7, func() req { // a new pick each time (taking one back is another path)
@@ -54,7 +56,7 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		}},
 		{"GET /plans", 1, func() req { return req{Method: "GET", Path: "/plans", Token: f.ben} }},
 		{"GET /plans/{p}", 2, func() req { return req{Method: "GET", Path: plan, Token: f.ben} }},
-		{"GET /plans/{p}/blocks?day", 4, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
+		{"GET /plans/{p}/blocks?day", 5, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
 		{"GET /plans/{p}/days/{d}/route", 4, func() req { return req{Method: "GET", Path: plan + "/days/1/route", Token: f.ben} }},
 		{"POST /plans/{p}/blocks", 9, func() req {
 			start, end := nextFree()
@@ -72,7 +74,7 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			return req{Method: "PATCH", Path: f.blocks + "/" + moving.Candidates[0].BlockID, Token: f.ben,
 				Body: map[string]any{"start_time": fmtClock(moveTo * 15), "end_time": fmtClock(moveTo*15 + 10)}}
 		}},
-		{"PATCH selection", 11, func() req {
+		{"PATCH selection", 12, func() req {
 			return req{Method: "PATCH", Path: f.blocks + "/" + pending.TimeBlockID + "/selection", Token: f.ben,
 				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
 		}},

@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/auth"
+	"tripplan/internal/i18n"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -216,7 +217,8 @@ type Server struct {
 	log      *slog.Logger
 	echo     *echo.Echo
 	openapi  *openapi3.T
-	taxonomy *places.Taxonomy
+	// taxonomies name the categories in each language Tripplan speaks (s.taxonomy).
+	taxonomies map[i18n.Lang]*places.Taxonomy
 	// opinionTags is the catalogue of canned reasons (GET /opinion-tags, the picker's chips).
 	opinionTags *places.OpinionTags
 	// pages are the routes that serve HTML only (not part of the JSON API).
@@ -260,10 +262,14 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	s := &Server{
 		router: router, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
-		echo: echo.New(), openapi: doc, taxonomy: places.NewTaxonomy(), pages: map[string]bool{},
+		echo: echo.New(), openapi: doc, pages: map[string]bool{},
 		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
 	}
-	s.opinionTags = places.NewOpinionTags(s.taxonomy)
+	s.taxonomies = map[i18n.Lang]*places.Taxonomy{}
+	for _, l := range i18n.Langs {
+		s.taxonomies[l] = places.NewTaxonomyIn(string(l))
+	}
+	s.opinionTags = places.NewOpinionTags(s.taxonomies[i18n.English])
 	s.echo.HideBanner, s.echo.HidePort = true, true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Binder = binder{}

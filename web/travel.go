@@ -242,7 +242,7 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 	v.TileURL, v.Attribution = s.tiles()
 	for i, st := range r.Stops {
 		if st.Point != nil {
-			v.Stops = append(v.Stops, views.MapStop{N: i + 1, Name: st.Candidate.Place.Name,
+			v.Stops = append(v.Stops, views.MapStop{N: i + 1, Name: shownName(ctx, *st.Candidate.Place),
 				Time: views.TimeSpan(ctx, clock(st.Block.Start), clock(st.Block.End)), Lat: st.Point.Lat, Lon: st.Point.Lon})
 		}
 	}
@@ -253,7 +253,7 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 		}
 		for _, c := range b.Candidates {
 			if p := pointOf(c.Place); p != nil {
-				v.Pending = append(v.Pending, views.MapStop{Name: c.Place.Name,
+				v.Pending = append(v.Pending, views.MapStop{Name: shownName(ctx, *c.Place),
 					Time: views.TimeSpan(ctx, clock(b.Start), clock(b.End)), Lat: p.Lat, Lon: p.Lon})
 			}
 		}
@@ -263,7 +263,7 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 		card[cards[i].ID] = &cards[i]
 	}
 	for _, l := range r.Legs {
-		lv := views.LegView{From: l.From.Candidate.Place.Name, To: l.To.Candidate.Place.Name, Known: l.Leg != nil,
+		lv := views.LegView{From: shownName(ctx, *l.From.Candidate.Place), To: shownName(ctx, *l.To.Candidate.Place), Known: l.Leg != nil,
 			Gap: duration(ctx, l.GapS), NotEnough: l.Warning != ""}
 		if l.Leg != nil {
 			lv.Distance = distance(l.Leg.By[route.Transit].DistanceM)
@@ -288,9 +288,9 @@ func fastest(ctx context.Context, l travelLeg) string {
 // Gyeongbokgung Palace", with ", only 5 min between" when that is not enough time.
 func arrival(ctx context.Context, l travelLeg) string {
 	if l.Warning != "" {
-		return i18n.T(ctx, "plan.travel_too_short", "Fastest", fastest(ctx, l), "From", l.From.Candidate.Place.Name, "Gap", duration(ctx, l.GapS))
+		return i18n.T(ctx, "plan.travel_too_short", "Fastest", fastest(ctx, l), "From", shownName(ctx, *l.From.Candidate.Place), "Gap", duration(ctx, l.GapS))
 	}
-	return i18n.T(ctx, "plan.travel_from", "Fastest", fastest(ctx, l), "From", l.From.Candidate.Place.Name)
+	return i18n.T(ctx, "plan.travel_from", "Fastest", fastest(ctx, l), "From", shownName(ctx, *l.From.Candidate.Place))
 }
 
 // distance writes metres for people: "850 m", "3.1 km", "42 km".

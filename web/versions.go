@@ -57,22 +57,22 @@ func ifMatch(c echo.Context) (planner.IfMatch, error) {
 
 // currentJSON is the resource a PRECONDITION_FAILED problem carries as current, in the JSON
 // shape its GET answers.
-func (s *Server) currentJSON(v any) any {
+func (s *Server) currentJSON(ctx context.Context, v any) any {
 	switch r := v.(type) {
 	case *planner.Plan:
 		return toPlanJSON(r)
 	case *planner.TimeBlock:
-		return s.toTimeBlockJSON(r)
+		return s.toTimeBlockJSON(ctx, r)
 	case *planner.BlockDetail:
-		return s.toBlockDetailJSON(r)
+		return s.toBlockDetailJSON(ctx, r)
 	case *planner.Expense:
-		return s.toExpenseJSON(r)
+		return s.toExpenseJSON(ctx, r)
 	case *planner.Budget:
 		return toBudgetJSON(r)
 	case *planner.CollectionSummary:
 		return toCollectionJSON(*r)
 	case *planner.CollectionPlace:
-		return toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(r), r.SocialMedia)
+		return toCollectionPlaceDetailJSON(s.toCollectionPlaceJSON(ctx, r), r.SocialMedia)
 	case *planner.Opinion:
 		return toOpinionJSON(*r)
 	}
@@ -132,7 +132,7 @@ func staleView(ctx context.Context, current any) views.StaleView {
 			Lines: []views.StaleLine{line("errors.label_title", r.Title)}}
 	case *planner.CollectionPlace:
 		return views.StaleView{Title: l.T("errors.stale_memo"), Hint: l.T("errors.stale_memo_hint"),
-			Lines: []views.StaleLine{line("errors.label_place", r.Place.Name), line("errors.label_memo", orNone(r.Memo))}}
+			Lines: []views.StaleLine{line("errors.label_place", shownName(ctx, r.Place)), line("errors.label_memo", orNone(r.Memo))}}
 	case *planner.Opinion:
 		return views.StaleView{Title: l.T("errors.stale_opinion"), Hint: l.T("errors.stale_opinion_hint"),
 			Lines: []views.StaleLine{line("errors.label_opinion", l.T("errors.opinion_"+strings.ToLower(string(r.Type)))),

@@ -178,8 +178,9 @@ func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collecti
 	return out, hasNext, err
 }
 
-// PlanPlaces lists the places of the collections linked to the plan whose names hold needle
-// (in any case; every place for ""): collection by collection in the order they were linked,
+// PlanPlaces lists the places of the collections linked to the plan whose name or one of
+// whose other names (경복궁 for Gyeongbokgung Palace) holds needle (in any case; every place
+// for ""): collection by collection in the order they were linked,
 // each one's most recently added first, each place once (where it first appears) and at most
 // limit of them, for a member ("Add here" offers them). Two statements whatever the number of
 // linked collections.
@@ -196,7 +197,8 @@ func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, lim
 				FROM plan_collections pc
 				JOIN collection_places cp ON cp.collection_id = pc.collection_id
 				JOIN places p ON p.id = cp.place_id
-				WHERE pc.plan_id = $1 AND strpos(lower(p.name), lower($2)) > 0
+				WHERE pc.plan_id = $1 AND (strpos(lower(p.name), lower($2)) > 0
+					OR EXISTS (SELECT 1 FROM unnest(p.names) AS n WHERE strpos(lower(n), lower($2)) > 0))
 				ORDER BY cp.place_id, pc.created_at, pc.collection_id, cp.created_at DESC, cp.id
 			)`+collectionPlaceSQL+`
 			JOIN picked ON picked.id = cp.id
