@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
 
 	"tripplan/internal/auth"
 	"tripplan/internal/i18n"
@@ -200,7 +201,16 @@ type Deps struct {
 	Jobs Jobs
 	// Router answers travel between places; nil uses the offline estimates.
 	Router route.Router
-	Log    *slog.Logger
+	// Rates converts between currencies (RATES_URL); nil: an expense in another currency than
+	// its plan's needs its exchange rate (API-additions §5).
+	Rates RateSource
+	Log   *slog.Logger
+}
+
+// RateSource is a source of exchange rates: how many units of currency to one unit of from is
+// worth now (ISO 4217 codes).
+type RateSource interface {
+	Rate(ctx context.Context, from, to string) (decimal.Decimal, error)
 }
 
 // Server is the HTTP handler of the whole application.
@@ -211,6 +221,7 @@ type Server struct {
 	jobs     Jobs
 	finder   *places.Finder
 	router   route.Router
+	rates    RateSource
 	sessions sessions.Store
 	tokens   *auth.Issuer
 	signin   *signin.Providers
@@ -261,7 +272,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		router = route.Estimator{}
 	}
 	s := &Server{
-		router: router, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		router: router, rates: d.Rates, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, pages: map[string]bool{},
 		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
 	}
