@@ -341,6 +341,12 @@ func textOf(css string) string {
 	return fmt.Sprintf(`((document.querySelector(%s) || {}).innerText || "").replace(/\s+/g, " ").trim()`, js(css))
 }
 
+// shownName is a JavaScript expression for the name of a place an element shows (el is an
+// expression for the element), without the other name shown under it ([data-subtitle]).
+func shownName(el string) string {
+	return fmt.Sprintf(`(e => { if (!e) return ""; const c = e.cloneNode(true); c.querySelectorAll("[data-subtitle]").forEach(s => s.remove()); return c.textContent.trim(); })(%s)`, el)
+}
+
 // runStamp names this run's directory of artifacts, so runs do not mix theirs.
 var runStamp = time.Now().Format("20060102-150405")
 

@@ -13,6 +13,7 @@ import (
 
 	"tripplan/internal/i18n"
 	"tripplan/internal/i18n/i18ntest"
+	"tripplan/internal/places/placestest"
 	"tripplan/views"
 )
 
@@ -243,6 +244,9 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 	ctx := i18n.With(context.Background(), s.l) // for the views' formats of times
 	base := srv.base
 	w := s.words
+	// shown is the name a page shows for a place (in Korean 경복궁 for Gyeongbokgung Palace);
+	// JSON names it in English.
+	shown := func(name string) string { return placestest.Shown(t, string(lang), name) }
 
 	var collectionID, planID, timeBlockID, inviteURL string
 
@@ -283,7 +287,7 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		eval[chromedp.Void](t, ana, `(() => {
 			window.e2eDuplicates = [];
 			new MutationObserver(() => {
-				const names = [...document.querySelectorAll("#place-list li[id^=place-] h3")].map(h => h.textContent.trim());
+				const names = [...document.querySelectorAll("#place-list li[id^=place-] h3")].map(h => `+shownName("h")+`);
 				const twice = names.filter((n, i) => names.indexOf(n) !== i);
 				if (twice.length) window.e2eDuplicates.push(...twice);
 			}).observe(document.body, {childList: true, subtree: true});
@@ -292,10 +296,10 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 			query := w.queries[i]
 			ana.clearField(t, `#place-query`)
 			ana.typeInto(t, `#place-query`, query)
-			placeID := waitFor[string](t, ana, fmt.Sprintf("%q among the results for %q", name, query), fmt.Sprintf(`(() => {
-				const li = [...document.querySelectorAll("#search-results li")].find(li => li.querySelector("p").textContent.trim() === %s);
+			placeID := waitFor[string](t, ana, fmt.Sprintf("%q among the results for %q", shown(name), query), fmt.Sprintf(`(() => {
+				const li = [...document.querySelectorAll("#search-results li")].find(li => %s === %s);
 				return li ? li.querySelector("input[name=place_id]").value : "";
-			})()`, js(name)))
+			})()`, shownName(`li.querySelector("p")`), js(shown(name))))
 			if i == 0 {
 				s.look(t, ana, "search results")
 			}
@@ -305,9 +309,9 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 			// first. Meanwhile an observer notes any moment the list shows a place twice.
 			ana.clickAndAwait(t, result+` button[type="submit"]`, "post /collections/"+collectionID+"/places")
 			want := say("collection.place_count", "Count", i+1)
-			ana.waitUntil(t, fmt.Sprintf("%s in the place list and the count at %q", name, want), fmt.Sprintf(
-				`[...document.querySelectorAll("#place-list li[id^=place-] h3")].filter(h => h.textContent.trim() === %s).length === 1 && document.querySelector("#place-count").textContent.trim() === %s`,
-				js(name), js(want)))
+			ana.waitUntil(t, fmt.Sprintf("%s in the place list and the count at %q", shown(name), want), fmt.Sprintf(
+				`[...document.querySelectorAll("#place-list li[id^=place-] h3")].filter(h => %s === %s).length === 1 && document.querySelector("#place-count").textContent.trim() === %s`,
+				shownName("h"), js(shown(name)), js(want)))
 			if dups := eval[[]string](t, ana, `window.e2eDuplicates`); len(dups) > 0 {
 				s.wrongNow(t, "duplicate-"+name, "while adding %s the place list showed a place twice: %q", name, dups)
 			}
@@ -367,8 +371,8 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		ana.waitUntil(t, "the linked collection's places in the side panel", fmt.Sprintf(
 			`(document.querySelector("#panel-collection") || {}).value === %s && document.querySelectorAll("#panel-places li[data-collection-place-id]").length === 3`, js(collectionID)))
 		for _, name := range []string{palace, market, tower} {
-			if n := eval[int](t, ana, fmt.Sprintf(`document.querySelectorAll('#panel-places li[draggable="true"][data-place-name=%s]').length`, js(name))); n != 1 {
-				t.Errorf("%q is in the side panel %d times, want once, draggable", name, n)
+			if n := eval[int](t, ana, fmt.Sprintf(`document.querySelectorAll('#panel-places li[draggable="true"][data-place-name=%s]').length`, js(shown(name)))); n != 1 {
+				t.Errorf("%q is in the side panel %d times, want once, draggable", shown(name), n)
 			}
 		}
 		linked := getJSON[[]planCollectionJSON](t, ana, "/plans/"+planID+"/collections")
@@ -403,11 +407,11 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		// starts a native drag, which chromedp intercepts and finishes with
 		// Input.dispatchDragEvent, so the page gets real drag events with a DataTransfer.
 		ana.do(t, "drag "+palace+" onto 10:00", chromedp.DragAndDrop(
-			chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(palace))),
+			chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(shown(palace)))),
 			chromedp.CSS(`#day [data-slot="600"]`)))
 		ana.waitUntil(t, "the add-block dialog", `document.querySelector("#block-dialog").open`)
-		if got := eval[string](t, ana, textOf(`#block-dialog [data-place-label]`)); got != palace {
-			t.Errorf("the dialog adds %q, want %q", got, palace)
+		if got := eval[string](t, ana, textOf(`#block-dialog [data-place-label]`)); got != shown(palace) {
+			t.Errorf("the dialog adds %q, want %q", got, shown(palace))
 		}
 		got := eval[[]string](t, ana, `["#add-day", "#add-start", "#add-end"].map(s => document.querySelector(s).value)`)
 		if strings.Join(got, " ") != "1 10:00 11:00" {
@@ -416,10 +420,10 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		s.look(t, ana, "add-block dialog")
 		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+planID+"/blocks")
 		s.dialogClosed(t, ana, "#block-dialog", "adding the block")
-		timeBlockID = waitFor[string](t, ana, "a block for "+palace+" in the grid", fmt.Sprintf(`(() => {
-			const li = [...document.querySelectorAll("#day li[data-time-block-id]")].find(li => li.querySelector("p").textContent.trim() === %s);
+		timeBlockID = waitFor[string](t, ana, "a block for "+shown(palace)+" in the grid", fmt.Sprintf(`(() => {
+			const li = [...document.querySelectorAll("#day li[data-time-block-id]")].find(li => %s === %s);
 			return li ? li.dataset.timeBlockId : "";
-		})()`, js(palace)))
+		})()`, shownName(`li.querySelector("p")`), js(shown(palace))))
 		card := eval[string](t, ana, blockCard(timeBlockID))
 		for _, want := range []string{views.TimeSpan(ctx, "10:00", "11:00"), say("plan.candidates", "Count", 1)} {
 			if !strings.Contains(card, want) {
@@ -438,11 +442,11 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 	s.step("Ana drops a second candidate onto the block", func(t *testing.T) {
 		ana.awaitRequests(t, []string{"post /plans/" + planID + "/blocks/" + timeBlockID + "/candidates"}, "drag "+market+" onto the block",
 			chromedp.DragAndDrop(
-				chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(market))),
+				chromedp.CSS(fmt.Sprintf(`#panel-places li[data-place-name=%s]`, js(shown(market)))),
 				chromedp.CSS(fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(timeBlockID)))))
 		two := say("plan.candidates", "Count", 2)
 		ana.waitUntil(t, fmt.Sprintf("the block to count %q", two), blockCard(timeBlockID)+`.includes(`+js(two)+`)`)
-		if card, want := eval[string](t, ana, blockCard(timeBlockID)), palace+say("plan.or")+market; !strings.Contains(card, want) {
+		if card, want := eval[string](t, ana, blockCard(timeBlockID)), shown(palace)+say("plan.or")+shown(market); !strings.Contains(card, want) {
 			t.Errorf("block card %q lacks %q", card, want)
 		}
 		statusIs(t, ana, timeBlockID, "PENDING", "plan.status_pending")
@@ -457,7 +461,7 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 
 	// pickerItem is a JavaScript expression for the candidate picker's item of a place.
 	pickerItem := func(name string) string {
-		return fmt.Sprintf(`[...document.querySelectorAll("#picker-body [data-candidate-card]")].find(li => li.querySelector("[data-candidate-name]").textContent.trim() === %s)`, js(name))
+		return fmt.Sprintf(`[...document.querySelectorAll("#picker-body [data-candidate-card]")].find(li => %s === %s)`, shownName(`li.querySelector("[data-candidate-name]")`), js(shown(name)))
 	}
 
 	s.step("Ana gives an opinion on a candidate", func(t *testing.T) {
@@ -486,8 +490,8 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		s.dialogClosed(t, ana, "#picker-dialog", "confirming the candidate")
 		ana.waitUntil(t, "the block to be confirmed", fmt.Sprintf(`document.querySelector('#day li[data-time-block-id=%s] [data-status="FIXED"]')`, js(timeBlockID)))
 		statusIs(t, ana, timeBlockID, "FIXED", "plan.status_fixed")
-		if card := eval[string](t, ana, blockCard(timeBlockID)); !strings.HasPrefix(card, palace+" ") || strings.Contains(card, say("plan.or")) {
-			t.Errorf("the confirmed block's card %q should be titled %s alone", card, palace)
+		if card := eval[string](t, ana, blockCard(timeBlockID)); !strings.HasPrefix(card, shown(palace)+" ") || strings.Contains(card, say("plan.or")) {
+			t.Errorf("the confirmed block's card %q should be titled %s alone", card, shown(palace))
 		}
 		blocks := dayBlocks(t, ana)
 		if len(blocks) != 1 {
@@ -553,8 +557,8 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 			mina.waitPath(t, `^/plans/`+planID+`$`)
 		}
 		mina.waitUntil(t, "the guest banner", `document.querySelector('main [role="note"] a[href^="/login"]')`)
-		if card := eval[string](t, mina, blockCard(timeBlockID)); !strings.Contains(card, palace) {
-			t.Errorf("as a guest Mina sees the block as %q, want %s", card, palace)
+		if card := eval[string](t, mina, blockCard(timeBlockID)); !strings.Contains(card, shown(palace)) {
+			t.Errorf("as a guest Mina sees the block as %q, want %s", card, shown(palace))
 		}
 		statusIs(t, mina, timeBlockID, "FIXED", "plan.status_fixed")
 		s.look(t, mina, "plan as a guest")
@@ -598,16 +602,16 @@ func tripPlanningTogether(t *testing.T, chromium string, lang i18n.Lang) {
 		// change cannot be missed for want of a connection.
 		ana.waitUntil(t, "Mina present on Ana's page", fmt.Sprintf(`document.querySelector('#presence [data-presence] [title=%s]')`, js(w.mina)))
 		mina.do(t, "mark the page", chromedp.Evaluate[chromedp.Void](`window.e2eSamePage = true`))
-		if n := eval[int](t, mina, fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].filter(li => li.textContent.includes(%s)).length`, js(tower))); n != 0 {
-			t.Fatalf("Mina's page shows %s before Ana added it", tower)
+		if n := eval[int](t, mina, fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].filter(li => li.textContent.includes(%s)).length`, js(shown(tower)))); n != 0 {
+			t.Fatalf("Mina's page shows %s before Ana added it", shown(tower))
 		}
 
-		ana.click(t, fmt.Sprintf(`#panel-places li[data-place-name=%s] button[data-add-place]`, js(tower)))
+		ana.click(t, fmt.Sprintf(`#panel-places li[data-place-name=%s] button[data-add-place]`, js(shown(tower))))
 		ana.waitUntil(t, "the add-block dialog", `document.querySelector("#block-dialog").open`)
 		ana.do(t, "set 14:00–16:00", chromedp.SetValue(chromedp.CSS(`#add-start`), "14:00"), chromedp.SetValue(chromedp.CSS(`#add-end`), "16:00"))
 		changed := time.Now()
 		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+planID+"/blocks")
-		towerCard := fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].map(li => li.innerText.replace(/\s+/g, " ").trim()).find(t => t.includes(%s)) || ""`, js(tower))
+		towerCard := fmt.Sprintf(`[...document.querySelectorAll("#day li[data-time-block-id]")].map(li => li.innerText.replace(/\s+/g, " ").trim()).find(t => t.includes(%s)) || ""`, js(shown(tower)))
 		ana.waitUntil(t, "the new block on Ana's page", towerCard)
 		s.dialogClosed(t, ana, "#block-dialog", "adding the block")
 

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/emersion/go-ical"
+
+	"tripplan/internal/places/placestest"
 )
 
 // The exports and the print page speak the requester's language (issue 19): the calendar's
@@ -144,11 +146,13 @@ func TestPrintPageInKorean(t *testing.T) {
 	f := newExportFixture(t)
 	b := f.a.signedInBrowser(t, "pf-ben", "Ben")
 	page := f.a.answerIn(t, b, false, "GET", "/plans/"+f.plan.PlanID+"/print", "", koreanBrowser, 200)
+	// Places go by their Korean names (경복궁); 에서 is the same after any name.
+	palace, tower := placestest.Shown(t, "ko", "Gyeongbokgung Palace"), placestest.Shown(t, "ko", "N Seoul Tower")
 	says(t, "the Korean print page", page,
 		[]string{"<html lang=\"ko\"", "여행으로 돌아가기", "인쇄", "2026년 4월 1일 – 4월 3일 · Asia/Seoul 시간 기준", "1일차 · 4월 1일 (수)", "2일차 · 4월 2일 (목)",
 			"3일차 · 4월 3일 (금)", "계획한 일정이 없어요.", "오전 10:00–오후 12:00", "Hanbok: free entry, gate at exit 5", "정하는 중",
-			"후보: N Seoul Tower · Gyeongbokgung Palace", "자유 시간", "Gyeongbokgung Palace에서"},
-		append(englishSentences(t, "plan", "shell"), "Day 1", "Free time", "To decide", "One of:"))
+			"후보: " + tower + " · " + palace, "자유 시간", palace + "에서"},
+		append(englishSentences(t, "plan", "shell"), "Day 1", "Free time", "To decide", "One of:", "Gyeongbokgung Palace"))
 }
 
 // The plan form's time zone hint names the zone the plan follows now (here its first place's).
