@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/places"
 	"tripplan/internal/planner"
 )
 
@@ -12,7 +13,8 @@ import (
 // built here, when it is read, from the facts the store kept (planner.Details), in the reader's
 // language: one message per kind in the activity catalogue (internal/i18n/locales/activity.*).
 // The names in a sentence (who, the place, the plan) are i18n.Words, so that Korean puts the
-// right particle after each ("민지가 경복궁을 1일차 오전 10:00에 추가했어요").
+// right particle after each ("민지가 경복궁을 1일차 오전 10:00에 추가했어요"); places go by their
+// names in the reader's language (placeName).
 
 // ActivitySentence is one entry of a history as a sentence naming who did what to which thing
 // ("Ana moved Gyeongbokgung Palace to Day 2, 11:00"); noun is "plan" or "collection".
@@ -77,7 +79,7 @@ func TargetName(l *i18n.Localizer, a planner.Activity) string {
 		return blockName(l, d)
 	case planner.TargetExpense:
 		if d.Place != "" {
-			return d.Place
+			return placeName(l, d, d.Place)
 		}
 		return expenseName(l, d)
 	case planner.TargetMember:
@@ -85,7 +87,7 @@ func TargetName(l *i18n.Localizer, a planner.Activity) string {
 	case planner.TargetPlan:
 		return d.Title
 	}
-	return d.Place
+	return placeName(l, d, d.Place)
 }
 
 // NotificationMessage is a notification's text: what happened, naming the place or block and
@@ -221,7 +223,7 @@ func (w words) say(id string, pairs ...any) string {
 	return w.l.T(id, append([]any{"Who", w.who}, pairs...)...)
 }
 
-func (w words) place() i18n.Word       { return i18n.Word(w.d.Place) }
+func (w words) place() i18n.Word       { return i18n.Word(placeName(w.l, w.d, w.d.Place)) }
 func (w words) block() i18n.Word       { return i18n.Word(blockName(w.l, w.d)) }
 func (w words) day() string            { return dayLabel(w.l, w.d.Day) }
 func (w words) expenseName() i18n.Word { return i18n.Word(expenseName(w.l, w.d)) }
@@ -313,11 +315,19 @@ func blockName(l *i18n.Localizer, d planner.Details) string {
 	if len(d.Places) == 0 {
 		return l.T("activity.free_time")
 	}
-	name := d.Places[0]
+	name := placeName(l, d, d.Places[0])
 	for _, p := range d.Places[1:] {
-		name = l.T("activity.either", "A", name, "B", p)
+		name = l.T("activity.either", "A", name, "B", placeName(l, d, p))
 	}
 	return name
+}
+
+// placeName is how a reader of l's language sees the place d names name (places.DisplayName):
+// in Korean 경복궁 for Gyeongbokgung Palace, from the other names d kept; facts kept without
+// them say the name as it was stored.
+func placeName(l *i18n.Localizer, d planner.Details, name string) string {
+	shown, _ := places.DisplayName(string(l.Lang()), planner.Place{Name: name, Names: d.Names[name]})
+	return shown
 }
 
 // dayLabel is "Day 2", "2일차".

@@ -64,7 +64,7 @@ func (s *Server) calendar(ctx context.Context, x *planner.PlanExport, refresh ti
 		}
 		p := c.Place
 		ev := export.Event{UID: b.ID + "@" + host, Start: at(b.Day, b.Start, loc), End: at(b.Day, b.End, loc),
-			Summary: p.Name, Location: strings.TrimSuffix(p.Name+", "+p.Address, ", "),
+			Summary: shownName(ctx, *p), Location: strings.TrimSuffix(p.Name+", "+p.Address, ", "),
 			Description: strings.TrimSpace(c.Memo + "\n\n" + x.Plan.Title + " · " + views.DayName(ctx, b.Day.Day)),
 			URL:         s.dayLink(x.Plan.ID, b.Day.Day)}
 		if pt := pointOf(p); pt != nil {
@@ -95,7 +95,7 @@ func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 		p := c.Place
 		if !seen[p.ID] {
 			seen[p.ID] = true
-			g.Waypoints = append(g.Waypoints, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: p.Name,
+			g.Waypoints = append(g.Waypoints, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: shownName(ctx, *p),
 				Desc: strings.TrimSpace(p.Address + "\n" + c.Memo), Type: cmp.Or(s.categories(ctx, *p).Level3.Name, s.categories(ctx, *p).Level1.Name), Link: p.MapsURI})
 		}
 		r := routes[b.Day.Day]
@@ -105,7 +105,7 @@ func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 			routes[b.Day.Day] = r
 		}
 		start := at(b.Day, b.Start, loc).UTC()
-		r.Points = append(r.Points, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: clock(b.Start) + " " + p.Name, Time: &start})
+		r.Points = append(r.Points, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: clock(b.Start) + " " + shownName(ctx, *p), Time: &start})
 	}
 	return g
 }

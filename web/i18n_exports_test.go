@@ -62,6 +62,27 @@ func TestCalendarInTheRequestersLanguage(t *testing.T) {
 	if got := descriptions(t, en, "en"); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("English descriptions %q, want %q", got, want)
 	}
+
+	// The events are named by their places as the reader sees them (places.DisplayName).
+	summaries := func(res response) []string {
+		_, evs := events(t, res.Body)
+		out := make([]string, len(evs))
+		for i, e := range evs {
+			out[i], _ = e.Props.Text(ical.PropSummary)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		res  response
+		want []string
+	}{
+		{ko, []string{"경복궁", "N서울타워", "N서울타워", "경복궁"}},
+		{en, []string{"Gyeongbokgung Palace", "N Seoul Tower", "N Seoul Tower", "Gyeongbokgung Palace"}},
+	} {
+		if got := summaries(c.res); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s summaries %q, want %q", c.res.Header.Get("Content-Language"), got, c.want)
+		}
+	}
 }
 
 // A calendar app has no session or cookie: the feed speaks its member's language setting,
@@ -114,9 +135,10 @@ func TestGPXInTheRequestersLanguage(t *testing.T) {
 		accept, lang string
 		desc         string
 		routes       []string
+		waypoints    []string // the places as the reader sees them
 	}{
-		{koreanBrowser, "ko", "2026년 4월 1일 – 4월 3일", []string{"1일차 · 4월 1일 (수)", "2일차 · 4월 2일 (목)"}},
-		{"", "en", "Apr 1 – Apr 3, 2026", []string{"Day 1 · Wed 1 Apr", "Day 2 · Thu 2 Apr"}},
+		{koreanBrowser, "ko", "2026년 4월 1일 – 4월 3일", []string{"1일차 · 4월 1일 (수)", "2일차 · 4월 2일 (목)"}, []string{"경복궁", "N서울타워"}},
+		{"", "en", "Apr 1 – Apr 3, 2026", []string{"Day 1 · Wed 1 Apr", "Day 2 · Thu 2 Apr"}, []string{"Gyeongbokgung Palace", "N Seoul Tower"}},
 	} {
 		res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/export.gpx", Token: f.ana, Header: map[string]string{"Accept-Language": c.accept}})
 		if res.Status != 200 || res.Header.Get("Content-Language") != c.lang {
@@ -127,6 +149,9 @@ func TestGPXInTheRequestersLanguage(t *testing.T) {
 			Rte  []struct {
 				Name string `xml:"name"`
 			} `xml:"rte"`
+			Wpt []struct {
+				Name string `xml:"name"`
+			} `xml:"wpt"`
 		}
 		if err := xml.Unmarshal(res.Body, &doc); err != nil {
 			t.Fatal(err)
@@ -138,6 +163,13 @@ func TestGPXInTheRequestersLanguage(t *testing.T) {
 			if r.Name != c.routes[i] {
 				t.Errorf("%s: route %d %q, want %q", c.lang, i, r.Name, c.routes[i])
 			}
+		}
+		var waypoints []string
+		for _, w := range doc.Wpt {
+			waypoints = append(waypoints, w.Name)
+		}
+		if strings.Join(waypoints, "|") != strings.Join(c.waypoints, "|") {
+			t.Errorf("%s: waypoints %q, want %q", c.lang, waypoints, c.waypoints)
 		}
 	}
 }

@@ -191,3 +191,90 @@ func TestPlaceNamesInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// Histories and notifications name places as the reader sees them, from the names kept with
+// the facts when it happened (경복궁을, 광장시장으로, N서울타워를 in Korean), and the target
+// names too; in English as before.
+func TestActivityNamesPlacesInTheReadersLanguage(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan, col := "/plans/"+f.plan.PlanID, "/collections/"+f.collection
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 2, "11:00", "12:00")))
+	both := decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + tb.TimeBlockID + "/candidates", Token: f.ben,
+		Body: map[string]any{"collection_place_ids": []string{f.places[1].CollectionPlaceID}}}))
+	a.mustDo(t, req{Method: "PATCH", Path: f.blocks + "/" + tb.TimeBlockID + "/selection", Token: f.ana,
+		Body: map[string]any{"block_id": both.Candidates[1].BlockID}}, http.StatusOK)
+	a.mustDo(t, req{Method: "POST", Path: plan + "/blocks/" + tb.Candidates[0].BlockID + "/opinions", Token: f.ben,
+		Body: map[string]any{"type": "POSITIVE"}}, http.StatusCreated)
+	a.mustDo(t, req{Method: "DELETE", Path: col + "/places/" + f.places[2].CollectionPlaceID, Token: f.ben}, http.StatusNoContent)
+
+	// read is a JSON page of entries as a reader of the language sees it, in that language.
+	read := func(token, path, accept, lang string, into any) {
+		t.Helper()
+		res := a.mustDo(t, req{Method: "GET", Path: path, Token: token, Header: map[string]string{"Accept-Language": accept}}, http.StatusOK)
+		if res.Header.Get("Content-Language") != lang {
+			t.Errorf("GET %s: Content-Language %q, want %q", path, res.Header.Get("Content-Language"), lang)
+		}
+		if err := json.Unmarshal(res.Body, into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		accept, lang string
+		notices      map[string]string // event type: message, to Ana or Ben
+		plan, places map[string]string // kind: summary · target name
+	}{
+		{koreanBrowser, "ko", map[string]string{
+			"BLOCK_ADDED":         "Ana이(가) Seoul trip 2일차 오전 11:00에 경복궁을 추가했어요",
+			"CANDIDATE_ADDED":     "Ben이(가) Seoul trip 2일차 오전 11:00 후보로 광장시장을 제안했어요",
+			"CANDIDATE_CONFIRMED": "Ana이(가) Seoul trip 2일차 오전 11:00 일정을 회원님이 제안한 광장시장으로 확정했어요",
+			"OPINION_ADDED":       "Ben은(는) 회원님이 Seoul trip 2일차 오전 11:00에 제안한 경복궁이 좋대요",
+			"PLACE_REMOVED":       "Ben이(가) Seoul에서 N서울타워를 뺐어요",
+		}, map[string]string{
+			"BLOCK_ADDED":         "Ana이(가) 2일차 오전 11:00에 경복궁을 추가했어요 · 경복궁",
+			"CANDIDATE_ADDED":     "Ben이(가) 2일차 오전 11:00 후보로 광장시장을 추가했어요 · 광장시장",
+			"CANDIDATE_CONFIRMED": "Ana이(가) 2일차 오전 11:00 일정을 광장시장으로 확정했어요 · 광장시장",
+			"OPINION_ADDED":       "Ben은(는) 경복궁이 좋대요 · 경복궁",
+		}, map[string]string{
+			"PLACE_REMOVED": "Ben이(가) 컬렉션에서 N서울타워를 뺐어요 · N서울타워",
+		}},
+		{"", "en", map[string]string{
+			"BLOCK_ADDED":         "Ana added Gyeongbokgung Palace to Day 2, 11:00 in Seoul trip",
+			"CANDIDATE_CONFIRMED": "Ana confirmed Gwangjang Market, which you proposed, for Day 2, 11:00 in Seoul trip",
+			"OPINION_ADDED":       "Ben likes Gyeongbokgung Palace, which you proposed for Day 2, 11:00 in Seoul trip",
+			"PLACE_REMOVED":       "Ben removed N Seoul Tower from Seoul",
+		}, map[string]string{
+			"BLOCK_ADDED":   "Ana added Gyeongbokgung Palace to Day 2, 11:00 · Gyeongbokgung Palace",
+			"OPINION_ADDED": "Ben likes Gyeongbokgung Palace · Gyeongbokgung Palace",
+		}, map[string]string{
+			"PLACE_REMOVED": "Ben removed N Seoul Tower from the collection · N Seoul Tower",
+		}},
+	} {
+		got := map[string]string{}
+		for _, token := range []string{f.ana, f.ben} {
+			var notes pageJSON[notificationJSON]
+			read(token, "/notifications?size=100", c.accept, c.lang, &notes)
+			for _, n := range notes.Contents {
+				got[n.EventType] = n.Message
+			}
+		}
+		for kind, want := range c.notices {
+			if got[kind] != want {
+				t.Errorf("%s notification %s: %q, want %q", c.lang, kind, got[kind], want)
+			}
+		}
+		for path, wants := range map[string]map[string]string{plan + "/activity?size=100": c.plan, col + "/activity?size=100": c.places} {
+			var hist pageJSON[activityJSON[json.RawMessage]]
+			read(f.ana, path, c.accept, c.lang, &hist)
+			got := map[string]string{}
+			for _, e := range hist.Contents {
+				got[e.Kind] = e.Summary + " · " + e.Target.Name
+			}
+			for kind, want := range wants {
+				if got[kind] != want {
+					t.Errorf("%s %s %s: %q, want %q", c.lang, path, kind, got[kind], want)
+				}
+			}
+		}
+	}
+}

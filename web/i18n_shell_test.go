@@ -69,10 +69,10 @@ func TestShellPagesInKorean(t *testing.T) {
 	inKorean(t, "profile", a.get(b, "/profile", korean), english, "Google 계정으로 로그인", "사진 고르기", "닉네임 저장",
 		"계정 삭제하기", "어느 기기에서 로그인해도")
 	inKorean(t, "notifications", a.get(b, "/notifications", korean), english,
-		"준혁이 서울 여행 1일차 오전 10:00에 Gyeongbokgung Palace을(를) 추가했어요", "모두 읽음")
+		"준혁이 서울 여행 1일차 오전 10:00에 경복궁을 추가했어요", "모두 읽음")
 	panel := a.do(req{Method: "GET", Path: "/plans/" + plan.PlanID + "/activity", Client: b,
 		Header: map[string]string{"Accept": "text/html", "HX-Request": "true", "Accept-Language": korean}})
-	inKorean(t, "the plan's activity panel", panel, english, "활동 기록", "준혁이 1일차 오전 10:00에 Gyeongbokgung Palace을(를) 추가했어요")
+	inKorean(t, "the plan's activity panel", panel, english, "활동 기록", "준혁이 1일차 오전 10:00에 경복궁을 추가했어요")
 	inKorean(t, "nickname step", a.get(b, "/onboarding/nickname", korean), english, "친구들이 뭐라고 부르면 될까요?", "“민지” 그대로 쓰기")
 	notFound := a.get(b, "/no/such/page", korean)
 	if notFound.Status != http.StatusNotFound {
@@ -93,14 +93,14 @@ func TestShellPagesInKorean(t *testing.T) {
 	res := a.mustDo(t, req{Method: "GET", Path: "/notifications", Token: minji, Header: map[string]string{"Accept-Language": korean}}, http.StatusOK)
 	var notes pageJSON[notificationJSON]
 	if err := json.Unmarshal(res.Body, &notes); err != nil || len(notes.Contents) != 1 || res.Header.Get("Content-Language") != "ko" ||
-		notes.Contents[0].Message != "준혁이 서울 여행 1일차 오전 10:00에 Gyeongbokgung Palace을(를) 추가했어요" {
+		notes.Contents[0].Message != "준혁이 서울 여행 1일차 오전 10:00에 경복궁을 추가했어요" {
 		t.Errorf("notifications in Korean: %s %s", res.Header.Get("Content-Language"), res.Body)
 	}
 	res = a.mustDo(t, req{Method: "GET", Path: "/plans/" + plan.PlanID + "/activity", Token: minji,
 		Header: map[string]string{"Accept-Language": korean}}, http.StatusOK)
 	var hist pageJSON[activityJSON[planMemberJSON]]
 	if err := json.Unmarshal(res.Body, &hist); err != nil || len(hist.Contents) == 0 || res.Header.Get("Content-Language") != "ko" ||
-		hist.Contents[0].Summary != "준혁이 1일차 오전 10:00에 Gyeongbokgung Palace을(를) 추가했어요" {
+		hist.Contents[0].Summary != "준혁이 1일차 오전 10:00에 경복궁을 추가했어요" {
 		t.Errorf("history in Korean: %s %s", res.Header.Get("Content-Language"), res.Body)
 	}
 

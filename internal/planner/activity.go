@@ -72,6 +72,10 @@ type Details struct {
 	Places []string `json:"places,omitempty"`
 	// Place is the place of a candidate, an opinion, a collection place or a candidate's costs.
 	Place string `json:"place,omitempty"`
+	// Names are the other names (Place.Names) of the places named above, by name, so that a
+	// reader sees each in their language (places.DisplayName); none for places without, and in
+	// facts kept before they were.
+	Names map[string][]string `json:"names,omitempty"`
 	// Day, Start and End are the time block's slot (times "HH:MM"); a move also has where it was.
 	Day       int    `json:"day,omitempty"`
 	Start     string `json:"start,omitempty"`
@@ -124,12 +128,12 @@ type Target struct {
 func BlockDetails(b *TimeBlock) Details {
 	d := Details{Day: b.Day.Day, Start: b.Start.HHMM(), End: b.End.HHMM(), Places: []string{}}
 	if c := b.Confirmed(); c != nil && c.Place != nil {
-		d.Places = append(d.Places, c.Place.Name)
+		d.Places = append(d.Places, d.name(c.Place))
 		return d
 	}
 	for _, c := range b.Candidates {
 		if c.Place != nil {
-			d.Places = append(d.Places, c.Place.Name)
+			d.Places = append(d.Places, d.name(c.Place))
 		}
 	}
 	return d
@@ -141,8 +145,28 @@ func CandidateDetails(b *TimeBlock, candidateID string) Details {
 	d := Details{Day: b.Day.Day, Start: b.Start.HHMM(), End: b.End.HHMM()}
 	for _, c := range b.Candidates {
 		if c.ID == candidateID && c.Place != nil {
-			d.Place = c.Place.Name
+			d.Place = d.name(c.Place)
 		}
 	}
 	return d
+}
+
+// name is p's name, its other names noted in d.Names.
+func (d *Details) name(p *Place) string {
+	for n, others := range NamesOf(p.Name, p.Names) {
+		if d.Names == nil {
+			d.Names = map[string][]string{}
+		}
+		d.Names[n] = others
+	}
+	return p.Name
+}
+
+// NamesOf are the other names of the place named name, as Details.Names holds them (nil for
+// none).
+func NamesOf(name string, others []string) map[string][]string {
+	if name == "" || len(others) == 0 {
+		return nil
+	}
+	return map[string][]string{name: others}
 }

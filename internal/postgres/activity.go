@@ -244,6 +244,27 @@ const blockPlacesColumn = `ARRAY(SELECT p.name FROM candidates x JOIN places p O
 	  AND (x.selected OR NOT EXISTS (SELECT 1 FROM candidates s WHERE s.time_block_id = b.id AND s.selected))
 	ORDER BY x.created_at, x.id) AS places`
 
+// blockNamesColumn selects the other names of the places of a time block's candidates (alias
+// b), by name, for planner.Details.Names (NULL when none has any).
+const blockNamesColumn = `(SELECT jsonb_object_agg(p.name, p.names) FROM candidates x JOIN places p ON p.id = x.place_id
+	WHERE x.time_block_id = b.id AND cardinality(p.names) > 0) AS names`
+
+// placeNames are places' other names by name, read from a JSON object (blockNamesColumn).
+type placeNames map[string][]string
+
+func (n *placeNames) Scan(src any) error {
+	*n = nil
+	switch v := src.(type) {
+	case nil:
+		return nil
+	case []byte:
+		return json.Unmarshal(v, n)
+	case string:
+		return json.Unmarshal([]byte(v), n)
+	}
+	return fmt.Errorf("place names: cannot scan %T", src)
+}
+
 // blockFacts reads what names a time block of the plan (its slot and places; see
 // planner.BlockDetails) and, when candidateID is set, that candidate's place, before a change
 // that may delete them: BLOCK_NOT_FOUND when the plan has no such block.
@@ -253,12 +274,13 @@ func blockFacts(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidate
 		Start  clock          `db:"start_time"`
 		End    clock          `db:"end_time"`
 		Places pq.StringArray `db:"places"`
+		Names  placeNames     `db:"names"`
 		Place  string         `db:"place"`
 	}
 	err := sql.ErrNoRows
 	if planner.ValidID(timeBlockID) {
 		err = tx.GetContext(ctx, &r, `
-			SELECT d.day, b.start_time, b.end_time, `+blockPlacesColumn+`,
+			SELECT d.day, b.start_time, b.end_time, `+blockPlacesColumn+`, `+blockNamesColumn+`,
 			       COALESCE((SELECT p.name FROM candidates c JOIN places p ON p.id = c.place_id
 			                 WHERE c.id = $3 AND c.time_block_id = b.id), '') AS place
 			`+timeBlockFrom+` WHERE b.id = $1 AND b.plan_id = $2`, timeBlockID, planID, candidateID)
@@ -267,5 +289,5 @@ func blockFacts(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidate
 		return planner.Details{}, blockNotFound()
 	}
 	return planner.Details{Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(),
-		Places: r.Places, Place: r.Place}, err
+		Places: r.Places, Place: r.Place, Names: r.Names}, err
 }

@@ -666,10 +666,11 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			End     clock          `db:"end_time"`
 			Version int            `db:"version"`
 			Places  pq.StringArray `db:"places"`
+			Names   placeNames     `db:"names"`
 		}
 		if planner.ValidID(candidateID) {
 			err = tx.GetContext(ctx, &cur, `
-				SELECT b.id, d.day, b.start_time, b.end_time, b.version, `+blockPlacesColumn+timeBlockFrom+`
+				SELECT b.id, d.day, b.start_time, b.end_time, b.version, `+blockPlacesColumn+`, `+blockNamesColumn+timeBlockFrom+`
 				JOIN candidates c ON c.time_block_id = b.id
 				WHERE c.id = $1 AND b.plan_id = $2
 				FOR UPDATE OF b`, candidateID, planID)
@@ -704,7 +705,7 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 				return err
 			}
 			if err := record(ctx, tx, planDid(planID, userID, planner.ActBlockMoved, planner.TargetTimeBlock, cur.ID, planner.Details{
-				Places: cur.Places, Day: to.Day, Start: to.Start.HHMM(), End: to.End.HHMM(),
+				Places: cur.Places, Names: cur.Names, Day: to.Day, Start: to.Start.HHMM(), End: to.End.HHMM(),
 				FromDay: from.Day, FromStart: from.Start.HHMM(), FromEnd: from.End.HHMM()})); err != nil {
 				return err
 			}
@@ -1181,7 +1182,7 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			}
 		}
 		return record(ctx, tx, planDid(planID, userID, planner.ActCandidateRemoved, planner.TargetCandidate, candidateID,
-			planner.Details{Place: was.Place, Day: was.Day, Start: was.Start, End: was.End}))
+			planner.Details{Place: was.Place, Names: planner.NamesOf(was.Place, was.Names[was.Place]), Day: was.Day, Start: was.Start, End: was.End}))
 	})
 }
 

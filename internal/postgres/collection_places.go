@@ -130,7 +130,7 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 			return err
 		}
 		return record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
-			planner.Details{Place: out.Place.Name}).toOthers(collectionLink(collectionID), ""))
+			planner.Details{Place: out.Place.Name, Names: planner.NamesOf(out.Place.Name, out.Place.Names)}).toOthers(collectionLink(collectionID), ""))
 	})
 	return out, err
 }
@@ -257,9 +257,13 @@ func (db *DB) SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, 
 // at the version ifMatch expects.
 func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error {
 	return db.changeCollectionPlace(ctx, userID, collectionID, cpID, ifMatch, func(tx *sqlx.Tx, _ string) (sql.Result, error) {
-		var name string
-		err := tx.GetContext(ctx, &name, `DELETE FROM collection_places cp WHERE cp.id = $1 AND cp.collection_id = $2 AND ($3 = 0 OR cp.version = $3)
-			RETURNING (SELECT p.name FROM places p WHERE p.id = cp.place_id)`, cpID, collectionID, int(ifMatch))
+		var was struct {
+			Name  string         `db:"name"`
+			Names pq.StringArray `db:"names"`
+		}
+		err := tx.GetContext(ctx, &was, `DELETE FROM collection_places cp USING places p
+			WHERE cp.id = $1 AND cp.collection_id = $2 AND ($3 = 0 OR cp.version = $3) AND p.id = cp.place_id
+			RETURNING p.name, p.names`, cpID, collectionID, int(ifMatch))
 		if errors.Is(err, sql.ErrNoRows) {
 			return driver.RowsAffected(0), nil
 		}
@@ -267,7 +271,7 @@ func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, c
 			return nil, err
 		}
 		return driver.RowsAffected(1), record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceRemoved, planner.TargetCollectionPlace, cpID,
-			planner.Details{Place: name}).toOthers(collectionLink(collectionID), ""))
+			planner.Details{Place: was.Name, Names: planner.NamesOf(was.Name, was.Names)}).toOthers(collectionLink(collectionID), ""))
 	})
 }
 
@@ -282,13 +286,14 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		}
 		var cur struct {
 			Type    sql.NullString
-			AddedBy string `db:"added_by"`
-			Place   string `db:"place"`
+			AddedBy string         `db:"added_by"`
+			Place   string         `db:"place"`
+			Names   pq.StringArray `db:"names"`
 		}
 		if planner.ValidID(cpID) {
 			// Lock the collection place so concurrent toggles of one member serialise.
 			err = tx.GetContext(ctx, &cur, `
-				SELECT cp.added_by, p.name AS place FROM collection_places cp JOIN places p ON p.id = cp.place_id
+				SELECT cp.added_by, p.name AS place, p.names FROM collection_places cp JOIN places p ON p.id = cp.place_id
 				WHERE cp.id = $1 AND cp.collection_id = $2 FOR UPDATE OF cp`, cpID, collectionID)
 		}
 		if !planner.ValidID(cpID) || errors.Is(err, sql.ErrNoRows) {
@@ -319,7 +324,7 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		// What one member thinks of one place is one notification to whoever added it: taking a
 		// pick back only updates it (see updateOnly).
 		if err := record(ctx, tx, collectionDid(collectionID, userID, kind, planner.TargetCollectionPlace, cpID,
-			planner.Details{Place: cur.Place, Preference: pref}).onlyNotifies().toMember(cur.AddedBy, collectionLink(collectionID), "collection_place:"+cpID)); err != nil {
+			planner.Details{Place: cur.Place, Names: planner.NamesOf(cur.Place, cur.Names), Preference: pref}).onlyNotifies().toMember(cur.AddedBy, collectionLink(collectionID), "collection_place:"+cpID)); err != nil {
 			return err
 		}
 		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)

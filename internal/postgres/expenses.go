@@ -315,17 +315,18 @@ func budgetLink(planID string) string { return planLink(planID) + "/budget" }
 // and the day.
 func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.Details, error) {
 	var r struct {
-		Expense  string `db:"expense"`
-		Lines    int    `db:"lines"`
-		Amount   int64  `db:"amount"`
-		Currency string `db:"currency"`
-		Day      int    `db:"day"`
-		Place    string `db:"place"`
+		Expense  string         `db:"expense"`
+		Lines    int            `db:"lines"`
+		Amount   int64          `db:"amount"`
+		Currency string         `db:"currency"`
+		Day      int            `db:"day"`
+		Place    string         `db:"place"`
+		Names    pq.StringArray `db:"names"`
 	}
 	err := tx.GetContext(ctx, &r, `
 		SELECT CASE WHEN e.kind = 'ADDITIONAL' THEN COALESCE(i.first, '') ELSE '' END AS expense,
 		       COALESCE(i.lines, 0) AS lines, COALESCE(i.amount, 0) AS amount, pl.currency,
-		       COALESCE(d.day, bd.day, 0) AS day, COALESCE(p.name, '') AS place
+		       COALESCE(d.day, bd.day, 0) AS day, COALESCE(p.name, '') AS place, p.names
 		FROM expenses e
 		JOIN plans pl ON pl.id = e.plan_id
 		LEFT JOIN LATERAL (
@@ -337,7 +338,8 @@ func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.D
 		LEFT JOIN time_blocks b ON b.id = c.time_block_id
 		LEFT JOIN plan_days bd ON bd.id = b.plan_day_id
 		WHERE e.id = $1`, expenseID)
-	return planner.Details{Expense: r.Expense, Lines: r.Lines, Amount: &r.Amount, Currency: r.Currency, Day: r.Day, Place: r.Place}, err
+	return planner.Details{Expense: r.Expense, Lines: r.Lines, Amount: &r.Amount, Currency: r.Currency, Day: r.Day, Place: r.Place,
+		Names: planner.NamesOf(r.Place, r.Names)}, err
 }
 
 // loadExpense loads one expense with its items and, for a candidate's, its place.

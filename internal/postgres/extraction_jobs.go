@@ -260,8 +260,9 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 			cpIDs[i] = planner.NewID()
 		}
 		var added []struct {
-			ID      string `db:"id"`
-			PlaceID string `db:"place_id"`
+			ID      string         `db:"id"`
+			PlaceID string         `db:"place_id"`
+			Names   pq.StringArray `db:"names"` // the place's other names
 		}
 		if err := tx.SelectContext(ctx, &added, `
 			INSERT INTO collection_places (id, collection_id, place_id, added_by, social_media_id)
@@ -269,7 +270,7 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 			FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(id, place_id, n)
 			ORDER BY u.n
 			ON CONFLICT ON CONSTRAINT collection_places_one_per_place DO NOTHING
-			RETURNING id, place_id`, collectionID, m.ID, j.Result.SocialMediaID, pq.Array(cpIDs), pq.Array(ids)); err != nil {
+			RETURNING id, place_id, (SELECT p.names FROM places p WHERE p.id = place_id) AS names`, collectionID, m.ID, j.Result.SocialMediaID, pq.Array(cpIDs), pq.Array(ids)); err != nil {
 			return err
 		}
 		out = &planner.AddedFromJob{Total: len(ids), Added: len(added), Skipped: len(ids) - len(added), Places: []planner.CollectionPlace{}}
@@ -284,9 +285,13 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		for _, p := range j.Result.Places {
 			names[p.PlaceID] = p.Name
 		}
-		h := collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, added[0].ID, planner.Details{Place: names[added[0].PlaceID]})
-		for _, a := range added[1:] {
-			h = h.also(a.ID, planner.Details{Place: names[a.PlaceID]})
+		facts := func(i int) planner.Details {
+			name := names[added[i].PlaceID]
+			return planner.Details{Place: name, Names: planner.NamesOf(name, added[i].Names)}
+		}
+		h := collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, added[0].ID, facts(0))
+		for i := range added[1:] {
+			h = h.also(added[i+1].ID, facts(i+1))
 		}
 		if err := record(ctx, tx, h.toOthers(collectionLink(collectionID), "")); err != nil {
 			return err

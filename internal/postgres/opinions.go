@@ -147,20 +147,21 @@ func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, op
 // one candidate is one notification however often they change their mind (see mergeGroups).
 func opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, candidateID, opinionID string, kind planner.ActivityKind, now planner.OpinionType) error {
 	var r struct {
-		AddedBy string `db:"added_by"`
-		Place   string `db:"place"`
-		Day     int    `db:"day"`
-		Start   clock  `db:"start_time"`
-		End     clock  `db:"end_time"`
+		AddedBy string         `db:"added_by"`
+		Place   string         `db:"place"`
+		Names   pq.StringArray `db:"names"`
+		Day     int            `db:"day"`
+		Start   clock          `db:"start_time"`
+		End     clock          `db:"end_time"`
 	}
 	if err := tx.GetContext(ctx, &r, `
-		SELECT c.added_by, COALESCE(p.name, '') AS place, d.day, b.start_time, b.end_time
+		SELECT c.added_by, COALESCE(p.name, '') AS place, p.names, d.day, b.start_time, b.end_time
 		FROM candidates c JOIN time_blocks b ON b.id = c.time_block_id JOIN plan_days d ON d.id = b.plan_day_id
 		LEFT JOIN places p ON p.id = c.place_id
 		WHERE c.id = $1`, candidateID); err != nil {
 		return err
 	}
-	d := planner.Details{Place: r.Place, Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(), Opinion: now}
+	d := planner.Details{Place: r.Place, Names: planner.NamesOf(r.Place, r.Names), Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(), Opinion: now}
 	return record(ctx, tx, planDid(planID, userID, kind, planner.TargetOpinion, opinionID, d).
 		toMember(r.AddedBy, dayLink(planID, r.Day), "candidate:"+candidateID))
 }
