@@ -51,8 +51,9 @@ db_url=$("$work/loaddb" fresh "$database")
 echo "load: fresh database $database"
 
 # The server, on a port the kernel picks; it prints its URL. Remote providers are switched off
-# so that search uses the built-in catalog and routes the offline estimates.
-(cd "$work/server" && exec env -u BASE_URL -u GOOGLE_PLACES_API_KEY -u NOMINATIM_URL -u OSRM_URL -u OSRM_WALK_URL \
+# so that search uses the built-in catalog, routes the offline estimates and no exchange rates
+# are fetched.
+(cd "$work/server" && exec env -u BASE_URL -u GOOGLE_PLACES_API_KEY -u NOMINATIM_URL -u OSRM_URL -u OSRM_WALK_URL -u RATES_URL \
   -u LLM_BASE_URL -u STORAGE_URL -u CORS_ORIGINS \
   DATABASE_URL="$db_url" ADDR=127.0.0.1:0 APP_ENV=development DEV_LOGIN=true MAP_TILE_URL=none \
   "$work/tripplan" >"$results/server.log" 2>&1) &

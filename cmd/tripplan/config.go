@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
+	"tripplan/internal/rates"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/views"
@@ -67,6 +69,9 @@ type config struct {
 	// Routing: OSRM servers for driving (OSRM_URL) and walking (OSRM_WALK_URL, optional); none
 	// gives offline estimates.
 	OSRMURL, OSRMWalkURL string
+	// RatesURL is the ECB's daily euro reference rates document (RATES_URL), for expenses in
+	// another currency than their plan's; "": such an expense needs its rate given.
+	RatesURL string
 	// Map tiles for the place and plan maps: an {z}/{x}/{y} URL template, or "none".
 	MapTileURL         string
 	MapTileAttribution string
@@ -154,8 +159,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
 	c.GooglePlacesKey, c.NominatimURL = getenv("GOOGLE_PLACES_API_KEY"), getenv("NOMINATIM_URL")
-	c.OSRMURL, c.OSRMWalkURL = getenv("OSRM_URL"), getenv("OSRM_WALK_URL")
-	for name, v := range map[string]string{"NOMINATIM_URL": c.NominatimURL, "OSRM_URL": c.OSRMURL, "OSRM_WALK_URL": c.OSRMWalkURL} {
+	c.OSRMURL, c.OSRMWalkURL, c.RatesURL = getenv("OSRM_URL"), getenv("OSRM_WALK_URL"), getenv("RATES_URL")
+	for name, v := range map[string]string{"NOMINATIM_URL": c.NominatimURL, "OSRM_URL": c.OSRMURL, "OSRM_WALK_URL": c.OSRMWalkURL,
+		"RATES_URL": c.RatesURL} {
 		if v == "" {
 			continue
 		}
@@ -479,8 +485,6 @@ func checkTileURL(tiles string) error {
 	return nil
 }
 
-// placeProvider is the remote place provider the configuration chooses, or nil for the
-// built-in catalog.
 // router is the travel router the configuration asks for: OSRM when OSRM_URL is set, else
 // nil (offline estimates).
 func (c config) router() route.Router {
@@ -490,6 +494,17 @@ func (c config) router() route.Router {
 	return route.NewOSRM(c.OSRMURL, c.OSRMWalkURL, nil)
 }
 
+// rates is the exchange rates source the configuration asks for: the ECB's document at
+// RATES_URL when it is set, else nil (none: rates are given by hand).
+func (c config) rates(log *slog.Logger) web.RateSource {
+	if c.RatesURL == "" {
+		return nil
+	}
+	return rates.NewECB(c.RatesURL, nil, log)
+}
+
+// placeProvider is the remote place provider the configuration chooses, or nil for the
+// built-in catalog.
 func (c config) placeProvider() places.Provider {
 	switch {
 	case c.GooglePlacesKey != "":

@@ -100,6 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Files:    files,
 		Places:   provider,
 		Router:   cfg.router(),
+		Rates:    cfg.rates(log),
 		Sessions: db.NewSessionStore(web.SessionOptions(webCfg), cfg.SessionSecret),
 		Tokens:   tokens,
 		Log:      log,

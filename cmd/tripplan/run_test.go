@@ -18,6 +18,7 @@ import (
 
 	"tripplan/internal/places"
 	"tripplan/internal/postgres/pgtest"
+	"tripplan/internal/rates"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/internal/signin/fakeoidc"
@@ -66,6 +67,13 @@ func TestConfig(t *testing.T) {
 	if _, ok := c.router().(*route.OSRM); !ok {
 		t.Errorf("OSRM_URL: router %T", c.router())
 	}
+	if r := c.rates(nil); r != nil {
+		t.Errorf("no RATES_URL: rates %T, want none (nil: rates given by hand)", r)
+	}
+	c, _ = loadConfig(env(map[string]string{"RATES_URL": "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"}))
+	if _, ok := c.rates(nil).(*rates.ECB); !ok {
+		t.Errorf("RATES_URL: rates %T", c.rates(nil))
+	}
 	c, _ = loadConfig(env(map[string]string{"NOMINATIM_URL": "https://nominatim.example", "GOOGLE_PLACES_API_KEY": "k"}))
 	if _, ok := c.placeProvider().(*places.Google); !ok {
 		t.Errorf("GOOGLE_PLACES_API_KEY: provider %T", c.placeProvider())
@@ -113,6 +121,7 @@ func TestConfig(t *testing.T) {
 		t.Errorf("stream limits: %d %d %d", c.StreamLimit, c.StreamLimitPerUser, c.StreamLimitPerAddress)
 	}
 	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
+		{"RATES_URL": "ftp://x"}, {"RATES_URL": "www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
 		{"OIDC_ISSUER": "sso.example", "OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"}, {"OIDC_CLIENT_ID": "o", "OIDC_CLIENT_SECRET": "os"},
