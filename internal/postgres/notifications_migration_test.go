@@ -4,18 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"io/fs"
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
-	"tripplan/migrations"
 	"tripplan/views"
 )
 
@@ -106,14 +102,7 @@ var oldNotifications = []oldNotification{
 func TestOldNotificationsReadInBothLanguages(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
-	sub, err := fs.Sub(migrations.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := migrator(t, db)
 	if _, err := p.DownTo(ctx, 23); err != nil {
 		t.Fatalf("down to 00023: %v", err)
 	}

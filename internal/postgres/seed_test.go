@@ -651,14 +651,7 @@ func TestPlaceSearchText(t *testing.T) {
 func TestMigrationDown(t *testing.T) {
 	db := catalogDB(t)
 	ctx := context.Background()
-	sub, err := fs.Sub(migrations.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := migrator(t, db)
 	if _, err := p.DownTo(ctx, 1); err != nil {
 		t.Fatalf("down to 00001: %v", err)
 	}
@@ -816,4 +809,18 @@ func catalogDB(t *testing.T) *postgres.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// migrator runs the migrations on the test database, to go down to a version and up again.
+func migrator(t *testing.T, db *postgres.DB) *goose.Provider {
+	t.Helper()
+	sub, err := fs.Sub(migrations.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
