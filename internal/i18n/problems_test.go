@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"regexp"
@@ -42,23 +41,14 @@ var (
 // formats given to planner.Errorf and Validation.Addf/Checkf, the reasons given to
 // Validation.Add/Check, Stale's details, and the Detail of planner.Error and Reason of
 // planner.FieldError literals. A sentence that is not a string literal is reported.
-func problemMessages(t *testing.T, root string) []sentence {
+func problemMessages(t *testing.T) []sentence {
 	t.Helper()
 	var out []sentence
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && p != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	for _, p := range goFiles(t) {
 		f, err := parser.ParseFile(fset, p, nil, 0)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		inPlanner := f.Name.Name == "planner"
 		// plannerName reports whether e names planner's name: planner.name, or name inside planner.
@@ -80,7 +70,7 @@ func problemMessages(t *testing.T, root string) []sentence {
 		}
 		add := func(e ast.Expr, format bool) {
 			at := fset.Position(e.Pos()).String()
-			if rel, err := filepath.Rel(root, at); err == nil {
+			if rel, err := filepath.Rel(moduleRoot, at); err == nil {
 				at = rel
 			}
 			lit, ok := e.(*ast.BasicLit)
@@ -162,10 +152,6 @@ func problemMessages(t *testing.T, root string) []sentence {
 				return true
 			})
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
@@ -195,7 +181,7 @@ func verbs(format string) map[int]string {
 // same arguments with the same verbs, a text given as it is holds no verb, and every entry is
 // a sentence of the code.
 func TestProblemsAreTranslated(t *testing.T) {
-	msgs := problemMessages(t, filepath.Join("..", ".."))
+	msgs := problemMessages(t)
 	if len(msgs) == 0 {
 		t.Fatal("no problem sentences found in the code")
 	}
