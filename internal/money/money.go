@@ -50,6 +50,16 @@ func MustLookup(code string) Currency {
 	return c
 }
 
+// Stored is the currency of a code a plan holds: Lookup's, or, for a code that is not an ISO
+// 4217 currency (plans made before currencies were checked took any three capitals), whole
+// units, as its amounts were always written.
+func Stored(code string) Currency {
+	if c, err := Lookup(code); err == nil {
+		return c
+	}
+	return Currency{code: code}
+}
+
 // Code is the currency's ISO 4217 code.
 func (c Currency) Code() string { return c.code }
 
@@ -179,6 +189,28 @@ type Amount struct {
 
 // MarshalJSON writes the amount as a JSON number: Format's text.
 func (a Amount) MarshalJSON() ([]byte, error) { return []byte(Format(a.Minor, a.Currency)), nil }
+
+// UnmarshalJSON reads what MarshalJSON writes: a JSON number whose written decimals are the
+// currency's, so Minor counts units of its last decimal (12.50 → 1250). The currency's code is
+// not in the number and stays empty.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	d, err := ParseDecimal(s)
+	if err != nil {
+		return err
+	}
+	digits := 0
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		digits = len(frac)
+	}
+	c := Currency{digits: digits}
+	m, err := d.Minor(c)
+	if err != nil {
+		return err
+	}
+	*a = Amount{Minor: m, Currency: c}
+	return nil
+}
 
 // String is Format's text.
 func (a Amount) String() string { return Format(a.Minor, a.Currency) }

@@ -31,6 +31,15 @@ func TestLookupRefusesWhatIsNotACurrency(t *testing.T) {
 	}
 }
 
+func TestStoredCodesOutsideISO4217AreWholeUnits(t *testing.T) {
+	if c := Stored("ZZZ"); c.Code() != "ZZZ" || c.Digits() != 0 {
+		t.Errorf("Stored(ZZZ) = %s with %d digits, want ZZZ with 0", c.Code(), c.Digits())
+	}
+	if c := Stored("USD"); c != MustLookup("USD") {
+		t.Errorf("Stored(USD) = %v, want %v", c, MustLookup("USD"))
+	}
+}
+
 func TestParseDecimalIntoMinorUnits(t *testing.T) {
 	usd, krw, kwd := MustLookup("USD"), MustLookup("KRW"), MustLookup("KWD")
 	for _, tc := range []struct {
@@ -98,6 +107,13 @@ func TestFormat(t *testing.T) {
 	b, err := json.Marshal(map[string]Amount{"cost": {1250, MustLookup("USD")}})
 	if err != nil || string(b) != `{"cost":12.50}` {
 		t.Errorf("JSON = %s, %v; want {\"cost\":12.50}", b, err)
+	}
+	var back map[string]Amount
+	if err := json.Unmarshal(b, &back); err != nil || back["cost"].Minor != 1250 || back["cost"].Currency.Digits() != 2 {
+		t.Errorf("read back %s: %+v, %v", b, back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"cost": 1e3}`), &back); err == nil {
+		t.Error("an exponent was read as an amount")
 	}
 }
 
