@@ -1494,6 +1494,9 @@ type AddedBy struct {
 	PlanMemberID string `json:"plan_member_id"`
 }
 
+// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+type Amount = json.Number
+
 // AppTokenRequest defines model for AppTokenRequest.
 type AppTokenRequest struct {
 	// Code the one-time code the app was sent back with
@@ -1539,18 +1542,18 @@ type BlockDetailType string
 type Budget struct {
 	BudgetID string `json:"budget_id"`
 
-	// CostPerPerson round((BUDGET ? total_budget : total_cost) / traveler_count), halves up
-	CostPerPerson int `json:"cost_per_person"`
+	// CostPerPerson round((BUDGET ? total_budget : total_cost) / traveler_count), halves up to the currency's minor unit
+	CostPerPerson Amount `json:"cost_per_person"`
 
 	// Currency ISO 4217 code of every amount (default KRW)
 	Currency string `json:"currency"`
 
 	// RemainingBudget (total_budget or 0) − total_cost
-	RemainingBudget int  `json:"remaining_budget"`
-	TotalBudget     *int `json:"total_budget"`
+	RemainingBudget Amount  `json:"remaining_budget"`
+	TotalBudget     *Amount `json:"total_budget"`
 
 	// TotalCost additional items + each time block's selected candidate's items, or with none selected its most expensive candidate's (worst case)
-	TotalCost int `json:"total_cost"`
+	TotalCost Amount `json:"total_cost"`
 
 	// TravelerCount the set count, else the number of members
 	TravelerCount int `json:"traveler_count"`
@@ -1760,7 +1763,8 @@ type Expense struct {
 	} `json:"block"`
 	ExpenseID string `json:"expense_id"`
 	Items     []struct {
-		Cost          int    `json:"cost"`
+		// Cost an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+		Cost          Amount `json:"cost"`
 		ExpenseItemID string `json:"expense_item_id"`
 		Name          string `json:"name"`
 	} `json:"items"`
@@ -1793,15 +1797,15 @@ type ExpenseGroupType string
 
 // ExpenseItem defines model for ExpenseItem.
 type ExpenseItem struct {
-	// Cost in the plan's currency
-	Cost          int    `json:"cost"`
+	// Cost an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+	Cost          Amount `json:"cost"`
 	ExpenseItemID string `json:"expense_item_id"`
 	Name          string `json:"name"`
 }
 
 // ExpenseItemInput defines model for ExpenseItemInput.
 type ExpenseItemInput struct {
-	// Cost a whole amount ≥ 0 in the plan's currency; a string holding an integer ("1200") is accepted too, as existing clients send
+	// Cost an amount ≥ 0 in major units of the plan's currency, with at most its minor digits (12.50 USD, 1200 KRW, 0.125 KWD; more → 400), read exactly; a string holding one ("12.50") is accepted too, as existing clients send
 	Cost LenientAmount `json:"cost"`
 
 	// ExpenseItemID keeps that item (full replace); absent = a new item
@@ -1845,13 +1849,13 @@ type ExtractionJobFailureCode string
 // ExtractionJobStatus defines model for ExtractionJob.Status.
 type ExtractionJobStatus string
 
-// LenientAmount a whole amount ≥ 0 in the plan's currency; a string holding an integer ("1200") is accepted too, as existing clients send
+// LenientAmount an amount ≥ 0 in major units of the plan's currency, with at most its minor digits (12.50 USD, 1200 KRW, 0.125 KWD; more → 400), read exactly; a string holding one ("12.50") is accepted too, as existing clients send
 type LenientAmount struct {
 	union json.RawMessage
 }
 
 // LenientAmount0 defines model for LenientAmount.0.
-type LenientAmount0 = int
+type LenientAmount0 = json.Number
 
 // LenientAmount1 defines model for LenientAmount.1.
 type LenientAmount1 = string
@@ -2022,6 +2026,9 @@ type Place struct {
 type Plan struct {
 	CollectionCount int `json:"collection_count"`
 
+	// Currency ISO 4217 code of the plan's amounts (default KRW)
+	Currency string `json:"currency"`
+
 	// Destination where the trip goes, null when none was chosen (added in issue 16). It centres the plan's map and is the city place search from the plan ranks first (GET /places/search?near=)
 	Destination *Destination `json:"destination"`
 
@@ -2107,6 +2114,9 @@ type PlanMemberGroup struct {
 
 // PlanRequest defines model for PlanRequest.
 type PlanRequest struct {
+	// Currency optional ISO 4217 code of the plan's amounts (a new plan's is KRW); omitted keeps it. Any other code is 400 INVALID_REQUEST with a currency field error. A change keeps the amounts as numbers of major units (12.50 USD becomes 12.500 KWD); one with more decimals than the new currency holds is 400 on currency
+	Currency *string `json:"currency,omitempty"`
+
 	// Destination optional; where the trip goes. Omitted keeps the plan's (a new plan has none), null clears it. A new destination sets the plan's time zone (the zone at its point) unless a member chose one. Invalid members are 400 INVALID_REQUEST with field errors destination.name, destination.lat, destination.lng
 	Destination *Destination `json:"destination,omitempty"`
 
@@ -2933,6 +2943,9 @@ type UpdatePlanJSONBody struct {
 	// Confirm apply a change of dates
 	Confirm *bool `json:"confirm,omitempty"`
 
+	// Currency optional ISO 4217 code of the plan's amounts (a new plan's is KRW); omitted keeps it. Any other code is 400 INVALID_REQUEST with a currency field error. A change keeps the amounts as numbers of major units (12.50 USD becomes 12.500 KWD); one with more decimals than the new currency holds is 400 on currency
+	Currency *string `json:"currency,omitempty"`
+
 	// Destination optional; where the trip goes. Omitted keeps the plan's (a new plan has none), null clears it. A new destination sets the plan's time zone (the zone at its point) unless a member chose one. Invalid members are 400 INVALID_REQUEST with field errors destination.name, destination.lat, destination.lng
 	Destination *Destination `json:"destination,omitempty"`
 
@@ -3340,7 +3353,7 @@ type UpdateBudgetJSONBody struct {
 	// Currency ISO 4217 code
 	Currency *string `json:"currency,omitempty"`
 
-	// TotalBudget a whole amount ≥ 0 in the plan's currency; a string holding an integer ("1200") is accepted too, as existing clients send
+	// TotalBudget an amount ≥ 0 in major units of the plan's currency, with at most its minor digits (12.50 USD, 1200 KRW, 0.125 KWD; more → 400), read exactly; a string holding one ("12.50") is accepted too, as existing clients send
 	TotalBudget *LenientAmount `json:"total_budget,omitempty"`
 
 	// TravelerCount a count ≥ 1; a string holding an integer ("3") is accepted too, as existing clients send
@@ -21567,15 +21580,21 @@ type GetSettlementResponse struct {
 	JSON200 *struct {
 		Currency string `json:"currency"`
 		Members  []struct {
-			Balance      int    `json:"balance"`
-			Nickname     string `json:"nickname"`
-			Paid         int    `json:"paid"`
+			// Balance an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+			Balance  Amount `json:"balance"`
+			Nickname string `json:"nickname"`
+
+			// Paid an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+			Paid         Amount `json:"paid"`
 			Picture      string `json:"picture"`
 			PlanMemberID string `json:"plan_member_id"`
-			Share        int    `json:"share"`
+
+			// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+			Share Amount `json:"share"`
 		} `json:"members"`
 		Transfers []struct {
-			Amount int `json:"amount"`
+			// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+			Amount Amount `json:"amount"`
 
 			// From the plan member who added something
 			From AddedBy `json:"from"`
@@ -21598,15 +21617,21 @@ type GetSettlementResponse struct {
 func (r GetSettlementResponse) GetJSON200() *struct {
 	Currency string `json:"currency"`
 	Members  []struct {
-		Balance      int    `json:"balance"`
-		Nickname     string `json:"nickname"`
-		Paid         int    `json:"paid"`
+		// Balance an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+		Balance  Amount `json:"balance"`
+		Nickname string `json:"nickname"`
+
+		// Paid an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+		Paid         Amount `json:"paid"`
 		Picture      string `json:"picture"`
 		PlanMemberID string `json:"plan_member_id"`
-		Share        int    `json:"share"`
+
+		// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+		Share Amount `json:"share"`
 	} `json:"members"`
 	Transfers []struct {
-		Amount int `json:"amount"`
+		// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+		Amount Amount `json:"amount"`
 
 		// From the plan member who added something
 		From AddedBy `json:"from"`
@@ -30337,15 +30362,21 @@ func ParseGetSettlementResponse(rsp *http.Response) (*GetSettlementResponse, err
 		var dest struct {
 			Currency string `json:"currency"`
 			Members  []struct {
-				Balance      int    `json:"balance"`
-				Nickname     string `json:"nickname"`
-				Paid         int    `json:"paid"`
+				// Balance an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+				Balance  Amount `json:"balance"`
+				Nickname string `json:"nickname"`
+
+				// Paid an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+				Paid         Amount `json:"paid"`
 				Picture      string `json:"picture"`
 				PlanMemberID string `json:"plan_member_id"`
-				Share        int    `json:"share"`
+
+				// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+				Share Amount `json:"share"`
 			} `json:"members"`
 			Transfers []struct {
-				Amount int `json:"amount"`
+				// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+				Amount Amount `json:"amount"`
 
 				// From the plan member who added something
 				From AddedBy `json:"from"`

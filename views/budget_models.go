@@ -2,6 +2,8 @@ package views
 
 import (
 	"strconv"
+
+	amounts "tripplan/internal/money" // the views name money() the localized text
 )
 
 // BudgetView is a plan's budget page.
@@ -108,9 +110,21 @@ func chartHeight(n int) string { return strconv.Itoa(max(n, 1)*28 + 4) }
 
 func pct(w int) string { return strconv.Itoa(max(w, 1)) + "%" }
 
-func budgetValue(total *int64) string {
+// budgetValue is the total budget as its form field holds it ("1500.00"), "" when not set.
+func budgetValue(total *int64, currency string) string {
 	if total == nil {
 		return ""
 	}
-	return strconv.FormatInt(*total, 10)
+	return amountValue(*total, currency)
+}
+
+// amountValue is an amount in minor units as a form field holds it: major units with the
+// currency's decimals ("12.50"), which the server reads back exactly.
+func amountValue(amount int64, currency string) string {
+	return amounts.Format(amount, amounts.Stored(currency))
+}
+
+// amountStep is the step of an amount field: the currency's minor unit ("0.01", or "1").
+func amountStep(currency string) string {
+	return amounts.Format(1, amounts.Stored(currency))
 }

@@ -160,14 +160,14 @@ func TestGeneratedClientPlansATrip(t *testing.T) {
 	}
 
 	var cost apiclient.LenientAmount
-	if err := cost.FromLenientAmount0(12000); err != nil {
+	if err := cost.FromLenientAmount0("12000"); err != nil {
 		t.Fatal(err)
 	}
 	expense, err := c.AddExpenseWithResponse(ctx, planID, nil, apiclient.AddExpenseJSONRequestBody{Day: &day,
 		Items: []apiclient.ExpenseItemInput{{Name: "Taxi", Cost: cost}}})
 	want("expense", err, expense, expense.Body, http.StatusCreated)
 	taxi := expense.JSON201.Selected
-	if len(taxi.Items) != 1 || taxi.Items[0].Name != "Taxi" || taxi.Items[0].Cost != 12000 || taxi.Block != nil {
+	if len(taxi.Items) != 1 || taxi.Items[0].Name != "Taxi" || taxi.Items[0].Cost != "12000" || taxi.Block != nil {
 		t.Fatalf("expense: %s", expense.Body)
 	}
 
@@ -195,7 +195,7 @@ func TestGeneratedClientPlansATrip(t *testing.T) {
 	}
 	budget, err := c.GetBudgetWithResponse(ctx, planID)
 	want("budget", err, budget, budget.Body, http.StatusOK)
-	if budget.JSON200.TotalCost != 12000 || budget.JSON200.TravelerCount != 1 || budget.JSON200.Currency != "KRW" {
+	if budget.JSON200.TotalCost != "12000" || budget.JSON200.TravelerCount != 1 || budget.JSON200.Currency != "KRW" {
 		t.Fatalf("budget: %s", budget.Body)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 )
 
@@ -536,9 +537,19 @@ type candidateWithExpensesJSON struct {
 }
 
 type expenseItemJSON struct {
-	ExpenseItemID string `json:"expense_item_id"`
-	Name          string `json:"name"`
-	Cost          int64  `json:"cost"`
+	ExpenseItemID string       `json:"expense_item_id"`
+	Name          string       `json:"name"`
+	Cost          money.Amount `json:"cost"`
+}
+
+// toExpenseItemsJSON writes an expense's items, their costs in major units of its currency.
+func toExpenseItemsJSON(items []planner.ExpenseItem, currency string) []expenseItemJSON {
+	c := money.Stored(currency)
+	out := make([]expenseItemJSON, len(items))
+	for i, it := range items {
+		out[i] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: money.Amount{Minor: it.Cost, Currency: c}}
+	}
+	return out
 }
 
 type candidateListJSON struct {
@@ -568,11 +579,7 @@ func (s *Server) candidates(c echo.Context) error {
 		Candidates: make([]candidateWithExpensesJSON, len(l.Candidates)), Version: l.Version}
 	for i := range l.Candidates {
 		ce := &l.Candidates[i]
-		items := make([]expenseItemJSON, len(ce.Items))
-		for j, it := range ce.Items {
-			items[j] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
-		}
-		out.Candidates[i] = candidateWithExpensesJSON{candidateJSON: s.toCandidateJSON(c.Request().Context(), &ce.Candidate), ExpenseItems: items}
+		out.Candidates[i] = candidateWithExpensesJSON{candidateJSON: s.toCandidateJSON(c.Request().Context(), &ce.Candidate), ExpenseItems: toExpenseItemsJSON(ce.Items, l.Currency)}
 	}
 	return respond(c, http.StatusOK, out, nil, s.candidatePickerPartial(c, l))
 }

@@ -2,31 +2,36 @@ package web
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 )
 
-// budgetJSON is the Budget resource, with the plan's currency.
+// budgetJSON is the Budget resource, with the plan's currency; amounts in its major units.
 type budgetJSON struct {
-	BudgetID        string `json:"budget_id"`
-	Type            string `json:"type"`
-	TotalBudget     *int64 `json:"total_budget"`
-	TotalCost       int64  `json:"total_cost"`
-	RemainingBudget int64  `json:"remaining_budget"`
-	CostPerPerson   int64  `json:"cost_per_person"`
-	TravelerCount   int    `json:"traveler_count"`
-	Currency        string `json:"currency"`
-	Version         int    `json:"version"`
+	BudgetID        string        `json:"budget_id"`
+	Type            string        `json:"type"`
+	TotalBudget     *money.Amount `json:"total_budget"`
+	TotalCost       money.Amount  `json:"total_cost"`
+	RemainingBudget money.Amount  `json:"remaining_budget"`
+	CostPerPerson   money.Amount  `json:"cost_per_person"`
+	TravelerCount   int           `json:"traveler_count"`
+	Currency        string        `json:"currency"`
+	Version         int           `json:"version"`
 }
 
 func toBudgetJSON(b *planner.Budget) budgetJSON {
-	return budgetJSON{BudgetID: b.ID, Type: string(b.Mode), TotalBudget: b.TotalBudget, TotalCost: b.TotalCost,
-		RemainingBudget: b.Remaining(), CostPerPerson: b.CostPerPerson(), TravelerCount: b.TravelerCount, Currency: b.Currency,
-		Version: b.Version}
+	c := money.Stored(b.Currency)
+	out := budgetJSON{BudgetID: b.ID, Type: string(b.Mode), TotalCost: money.Amount{Minor: b.TotalCost, Currency: c},
+		RemainingBudget: money.Amount{Minor: b.Remaining(), Currency: c}, CostPerPerson: money.Amount{Minor: b.CostPerPerson(), Currency: c},
+		TravelerCount: b.TravelerCount, Currency: b.Currency, Version: b.Version}
+	if b.TotalBudget != nil {
+		out.TotalBudget = &money.Amount{Minor: *b.TotalBudget, Currency: c}
+	}
+	return out
 }
 
 // getBudget answers the plan's budget.
@@ -39,20 +44,14 @@ func (s *Server) getBudget(c echo.Context) error {
 }
 
 type budgetRequest struct {
-	Type          string     `json:"type" form:"type"`
-	TotalBudget   lenientInt `json:"total_budget" form:"total_budget"`
-	TravelerCount lenientInt `json:"traveler_count" form:"traveler_count"`
-	Currency      *string    `json:"currency" form:"currency"`
+	Type          string      `json:"type" form:"type"`
+	TotalBudget   amountField `json:"total_budget" form:"total_budget"`
+	TravelerCount lenientInt  `json:"traveler_count" form:"traveler_count"`
+	Currency      *string     `json:"currency" form:"currency"`
 }
 
-// currencyCode is an ISO 4217 code's shape.
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
-
-// Budget limits: amounts stay far from int64's edge so sums never overflow.
-const (
-	amountMax    = 1_000_000_000_000
-	travelersMax = 1000
-)
+// travelersMax bounds a budget's traveller count.
+const travelersMax = 1000
 
 // updateBudget sets the mode and, when given, the total, traveller count and currency.
 func (s *Server) updateBudget(c echo.Context) error {
@@ -63,19 +62,15 @@ func (s *Server) updateBudget(c echo.Context) error {
 	ch := planner.BudgetChange{Mode: planner.BudgetMode(in.Type)}
 	var v planner.Validation
 	v.Check(ch.Mode == planner.BudgetBudget || ch.Mode == planner.BudgetExpense, "type", "must be BUDGET or EXPENSE")
-	if total := in.TotalBudget.read(&v, "total_budget", false); in.TotalBudget.Set && !in.TotalBudget.Bad {
-		v.Check(total >= 0 && total <= amountMax, "total_budget", "must be a whole amount from 0")
-		t := int64(total)
-		ch.TotalBudget = &t
+	if total := in.TotalBudget.read(&v, "total_budget", false, false); in.TotalBudget.Set {
+		ch.TotalBudget = &total
 	}
 	if n := in.TravelerCount.read(&v, "traveler_count", false); in.TravelerCount.Set && !in.TravelerCount.Bad {
 		v.Check(n >= 1 && n <= travelersMax, "traveler_count", "must be from 1 to 1000")
 		ch.TravelerCount = &n
 	}
 	if in.Currency != nil {
-		cur := strings.ToUpper(strings.TrimSpace(*in.Currency))
-		v.Check(currencyCode.MatchString(cur), "currency", "must be an ISO 4217 code such as KRW or EUR")
-		ch.Currency = &cur
+		ch.Currency = readCurrency(&v, *in.Currency)
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -93,15 +88,15 @@ func (s *Server) updateBudget(c echo.Context) error {
 
 type settlementMemberJSON struct {
 	addedByJSON
-	Paid    int64 `json:"paid"`
-	Share   int64 `json:"share"`
-	Balance int64 `json:"balance"`
+	Paid    money.Amount `json:"paid"`
+	Share   money.Amount `json:"share"`
+	Balance money.Amount `json:"balance"`
 }
 
 type transferJSON struct {
-	From   addedByJSON `json:"from"`
-	To     addedByJSON `json:"to"`
-	Amount int64       `json:"amount"`
+	From   addedByJSON  `json:"from"`
+	To     addedByJSON  `json:"to"`
+	Amount money.Amount `json:"amount"`
 }
 
 type settlementJSON struct {
@@ -123,16 +118,26 @@ func (s *Server) settlement(c echo.Context) error {
 		byID[m.ID], ids[i] = m, m.ID
 	}
 	balances, moves := planner.Settle(ids, payments)
+	cur := money.Stored(currency)
 	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
 	for _, m := range members { // in join order
 		for _, b := range balances {
 			if b.MemberID == m.ID {
-				out.Members = append(out.Members, settlementMemberJSON{addedByJSON: toAddedByJSON(m), Paid: b.Paid, Share: b.Share, Balance: b.Balance})
+				out.Members = append(out.Members, settlementMemberJSON{addedByJSON: toAddedByJSON(m),
+					Paid: money.Amount{Minor: b.Paid, Currency: cur}, Share: money.Amount{Minor: b.Share, Currency: cur}, Balance: money.Amount{Minor: b.Balance, Currency: cur}})
 			}
 		}
 	}
 	for i, t := range moves {
-		out.Transfers[i] = transferJSON{From: toAddedByJSON(byID[t.From]), To: toAddedByJSON(byID[t.To]), Amount: t.Amount}
+		out.Transfers[i] = transferJSON{From: toAddedByJSON(byID[t.From]), To: toAddedByJSON(byID[t.To]), Amount: money.Amount{Minor: t.Amount, Currency: cur}}
 	}
 	return respond(c, http.StatusOK, out, nil, nil)
+}
+
+// readCurrency reads a plan's currency: an ISO 4217 code (money.Lookup), in any case.
+func readCurrency(v *planner.Validation, code string) *string {
+	cur := strings.ToUpper(strings.TrimSpace(code))
+	_, err := money.Lookup(cur)
+	v.Check(err == nil, "currency", "must be an ISO 4217 code such as KRW or EUR")
+	return &cur
 }

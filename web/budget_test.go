@@ -37,7 +37,7 @@ func (f *planFixture) budget(t *testing.T) budgetJSON {
 func TestBudgetMaths(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
-	if b := f.budget(t); b.Type != "INITIAL" || b.TotalBudget != nil || b.TotalCost != 0 || b.TravelerCount != 2 || b.Currency != "KRW" {
+	if b := f.budget(t); b.Type != "INITIAL" || b.TotalBudget != nil || b.TotalCost.Minor != 0 || b.TravelerCount != 2 || b.Currency != "KRW" {
 		t.Fatalf("new plan's budget: %+v", b)
 	}
 	add := func(cp string, start, end string) timeBlockJSON {
@@ -77,7 +77,7 @@ func TestBudgetMaths(t *testing.T) {
 	cost := func(e expenseJSON) int64 {
 		var n int64
 		for _, it := range e.Items {
-			n += it.Cost
+			n += it.Cost.Minor
 		}
 		return n
 	}
@@ -104,7 +104,7 @@ func TestBudgetMaths(t *testing.T) {
 	}
 
 	b := f.budget(t)
-	if b.TotalCost != 15000+12000+3000+7000 || b.Type != "INITIAL" || b.RemainingBudget != -37000 || b.CostPerPerson != 18500 {
+	if b.TotalCost.Minor != 15000+12000+3000+7000 || b.Type != "INITIAL" || b.RemainingBudget.Minor != -37000 || b.CostPerPerson.Minor != 18500 {
 		t.Fatalf("costs: %+v", b)
 	}
 	patch := func(body map[string]any) budgetJSON {
@@ -115,24 +115,38 @@ func TestBudgetMaths(t *testing.T) {
 		}
 		return out
 	}
-	if b := patch(map[string]any{"type": "BUDGET", "total_budget": "100000"}); b.Type != "BUDGET" || *b.TotalBudget != 100000 ||
-		b.RemainingBudget != 63000 || b.CostPerPerson != 50000 {
+	if b := patch(map[string]any{"type": "BUDGET", "total_budget": "100000"}); b.Type != "BUDGET" || b.TotalBudget.Minor != 100000 ||
+		b.RemainingBudget.Minor != 63000 || b.CostPerPerson.Minor != 50000 {
 		t.Fatalf("budget mode: %+v", b)
 	}
-	if b := patch(map[string]any{"type": "BUDGET", "traveler_count": 3}); b.CostPerPerson != 33333 || *b.TotalBudget != 100000 {
+	if b := patch(map[string]any{"type": "BUDGET", "traveler_count": 3}); b.CostPerPerson.Minor != 33333 || b.TotalBudget.Minor != 100000 {
 		t.Fatalf("three travellers: %+v", b)
 	}
-	if b := patch(map[string]any{"type": "EXPENSE", "currency": "eur"}); b.Type != "EXPENSE" || b.CostPerPerson != 12333 || b.Currency != "EUR" {
+	// Another currency keeps the numbers (₩37,000 → €37,000.00), now with cents: 37,000 over 3
+	// is 12,333.33 (rounded at the cent).
+	if b := patch(map[string]any{"type": "EXPENSE", "currency": "eur"}); b.Type != "EXPENSE" || b.CostPerPerson.String() != "12333.33" ||
+		b.TotalCost.String() != "37000.00" || b.TotalBudget.String() != "100000.00" || b.Currency != "EUR" {
 		t.Fatalf("expense mode: %+v", b)
 	}
-	// Halves round up: 37,001 over 2 is 18,501.
+	// Halves round up to the cent: the palace now costs €100.00 + €50.01, so the total is
+	// €22,150.01 (12,000 + 3,000 + 7,000 + 150.01), and over 2 it is 11,075.005 → €11,075.01.
 	f.setItems(t, direct.Candidates[0].BlockID, 10000, 5001)
-	if b := patch(map[string]any{"type": "EXPENSE", "traveler_count": 2}); b.CostPerPerson != 18501 {
+	if b := patch(map[string]any{"type": "EXPENSE", "traveler_count": 2}); b.TotalCost.String() != "22150.01" || b.CostPerPerson.String() != "11075.01" {
 		t.Fatalf("rounding: %+v", b)
 	}
+	// Cents in euros (€12.30 is 12.3), none in won.
+	if b := patch(map[string]any{"type": "BUDGET", "total_budget": 12.3}); b.TotalBudget.String() != "12.30" || b.RemainingBudget.String() != "-22137.71" {
+		t.Fatalf("a budget with cents: %+v", b)
+	}
 	for _, bad := range []map[string]any{{}, {"type": "INITIAL"}, {"type": "BUDGET", "total_budget": -1}, {"type": "BUDGET", "traveler_count": 0},
-		{"type": "BUDGET", "traveler_count": "many"}, {"type": "BUDGET", "currency": "euro"}} {
+		{"type": "BUDGET", "traveler_count": "many"}, {"type": "BUDGET", "currency": "euro"}, {"type": "BUDGET", "currency": "ZZZ"},
+		{"type": "BUDGET", "total_budget": "12.345"}, {"type": "BUDGET", "total_budget": json.Number("1e3")}, {"type": "BUDGET", "total_budget": "ten"},
+		// €50.01 of the palace cannot be written in won.
+		{"type": "BUDGET", "currency": "KRW"}, {"type": "BUDGET", "currency": "KRW", "total_budget": "1.5"}} {
 		a.do(req{Method: "PATCH", Path: "/plans/" + f.plan.PlanID + "/budgets", Token: f.ben, Body: bad}).problem(t, 400, "INVALID_REQUEST")
+	}
+	if b := f.budget(t); b.Currency != "EUR" || b.TotalCost.String() != "22150.01" {
+		t.Fatalf("after refused changes: %+v", b)
 	}
 }
 
@@ -168,7 +182,7 @@ func TestBudgetPageInABrowser(t *testing.T) {
 	if res.Header.Get("HX-Redirect") != plan+"/budget" {
 		t.Fatalf("inline edit: %d %s", res.Status, res.Body)
 	}
-	if b := f.budget(t); b.TotalCost != 3000+15000+8000 {
+	if b := f.budget(t); b.TotalCost.Minor != 3000+15000+8000 {
 		t.Fatalf("after editing: %+v", b)
 	}
 	if page := a.page(t, b, plan+"/budget"); !strings.Contains(page, "₩26,000") {

@@ -33,10 +33,7 @@ type expenseBlockJSON struct {
 }
 
 func (s *Server) toExpenseJSON(ctx context.Context, e *planner.Expense) expenseJSON {
-	out := expenseJSON{ExpenseID: e.ID, Items: make([]expenseItemJSON, len(e.Items)), SplitAmong: e.SplitAmong, Version: e.Version}
-	for i, it := range e.Items {
-		out.Items[i] = expenseItemJSON{ExpenseItemID: it.ID, Name: it.Name, Cost: it.Cost}
-	}
+	out := expenseJSON{ExpenseID: e.ID, Items: toExpenseItemsJSON(e.Items, e.Currency), SplitAmong: e.SplitAmong, Version: e.Version}
 	if e.PaidBy != "" {
 		out.PaidBy = &e.PaidBy
 	}
@@ -82,23 +79,21 @@ func (s *Server) toExpenseGroupJSON(ctx context.Context, g *planner.ExpenseGroup
 }
 
 type itemRequest struct {
-	ExpenseItemID string     `json:"expense_item_id"`
-	Name          string     `json:"name"`
-	Cost          lenientInt `json:"cost"`
+	ExpenseItemID string      `json:"expense_item_id"`
+	Name          string      `json:"name"`
+	Cost          amountField `json:"cost"`
 }
 
-// readItems validates an item list: each a 1–100 character name and a whole cost from 0.
-func readItems(v *planner.Validation, in []itemRequest) []planner.ExpenseItem {
+// readItems validates an item list: each a 1–100 character name and a cost from 0 (its
+// decimals are checked against the plan's currency by the store: planner.PriceItems).
+func readItems(v *planner.Validation, in []itemRequest) []planner.NewItem {
 	v.Checkf(len(in) <= planner.ExpenseItemsMax, "items", "must list at most %d items", planner.ExpenseItemsMax)
-	out := make([]planner.ExpenseItem, len(in))
+	out := make([]planner.NewItem, len(in))
 	for i, it := range in {
 		name := strings.TrimSpace(it.Name)
 		n := utf8.RuneCountInString(name)
 		v.Check(n >= 1 && n <= 100 && !strings.ContainsRune(name, 0), "items", "each item needs a name of 1–100 characters")
-		if cost := it.Cost.read(v, "items", true); !v.Has("items") {
-			v.Check(cost >= 0 && cost <= amountMax, "items", "each cost must be a whole amount from 0")
-		}
-		out[i] = planner.ExpenseItem{ID: strings.TrimSpace(it.ExpenseItemID), Name: name, Cost: int64(it.Cost.Value)}
+		out[i] = planner.NewItem{ID: strings.TrimSpace(it.ExpenseItemID), Name: name, Cost: it.Cost.read(v, "items", true, true)}
 	}
 	return out
 }

@@ -116,7 +116,7 @@ func TestExpensesOrderMovesAndItems(t *testing.T) {
 		{"expense_item_id": y.Items[0].ExpenseItemID, "name": "Taxi", "cost": "2500"}, {"name": "Tip", "cost": 500}}})
 	var e expenseJSON
 	if json.Unmarshal(res.Body, &e); res.Status != 200 || len(e.Items) != 2 || e.Items[0].ExpenseItemID != y.Items[0].ExpenseItemID ||
-		e.Items[0].Cost != 2500 || e.Items[1].Name != "Tip" {
+		e.Items[0].Cost.Minor != 2500 || e.Items[1].Name != "Tip" {
 		t.Fatalf("replace items: %d %s", res.Status, res.Body)
 	}
 	var g memberGroupJSON[planMemberJSON]
@@ -145,7 +145,7 @@ func TestExpensesOrderMovesAndItems(t *testing.T) {
 	a.do(req{Method: "DELETE", Path: plan + "/expenses/" + y.ExpenseID, Token: f.ben}).problem(t, 404, "EXPENSE_NOT_FOUND")
 
 	// The budget counts what is left: X 1000 + W 4000 + Y2 5000 + Z 3000 + U 6000 (no block items).
-	if b := f.budget(t); b.TotalCost != 19000 {
+	if b := f.budget(t); b.TotalCost.Minor != 19000 {
 		t.Fatalf("budget total: %+v", b)
 	}
 
@@ -191,7 +191,7 @@ func TestSettlementOverHTTP(t *testing.T) {
 	}
 	shares := map[string]int64{}
 	for _, m := range s.Members {
-		shares[m.Nickname] = m.Balance
+		shares[m.Nickname] = m.Balance.Minor
 	}
 	// Shares: dinner 15,000 each; taxi 4,501 to the first id in order, 4,500 to the other.
 	first := min(ana, ben) // the taxi's odd unit goes to the first sharer by id
@@ -205,7 +205,7 @@ func TestSettlementOverHTTP(t *testing.T) {
 	if s.Currency != "KRW" || shares["Ana"] != wantAna || shares["Ben"] != wantBen || shares["Ana"]+shares["Ben"] != 0 {
 		t.Fatalf("balances: %+v (want Ana %d, Ben %d)", s.Members, wantAna, wantBen)
 	}
-	if len(s.Transfers) != 1 || s.Transfers[0].From.Nickname != "Ben" || s.Transfers[0].To.Nickname != "Ana" || s.Transfers[0].Amount != wantAna {
+	if len(s.Transfers) != 1 || s.Transfers[0].From.Nickname != "Ben" || s.Transfers[0].To.Nickname != "Ana" || s.Transfers[0].Amount.Minor != wantAna {
 		t.Fatalf("transfers: %+v", s.Transfers)
 	}
 }

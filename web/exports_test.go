@@ -284,9 +284,9 @@ func TestJSONExport(t *testing.T) {
 	}
 	var taxi bool
 	for _, e := range x.Expenses {
-		taxi = taxi || len(e.Items) == 1 && e.Items[0].Name == "Taxi" && e.Items[0].Cost == 8000
+		taxi = taxi || len(e.Items) == 1 && e.Items[0].Name == "Taxi" && e.Items[0].Cost.Minor == 8000
 	}
-	if !taxi || x.Budget.TotalCost < 8000 {
+	if !taxi || x.Budget.TotalCost.Minor < 8000 {
 		t.Fatalf("expenses: %+v budget %+v", x.Expenses, x.Budget)
 	}
 }

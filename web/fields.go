@@ -3,10 +3,12 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 )
 
@@ -54,6 +56,58 @@ func (n lenientInt) read(v *planner.Validation, field string, required bool) int
 		v.Add(field, "must be an integer")
 	}
 	return n.Value
+}
+
+// amountField is an amount of money in major units of a currency the store knows: a JSON
+// number, a JSON string holding one ("12.50", as lenient clients send) or a form value, read
+// exactly (money.ParseDecimal, never through float64). A value that is neither is remembered
+// as bad rather than failing the whole body, so validation names the field.
+type amountField struct {
+	Value money.Decimal
+	Set   bool  // the field was present and not null
+	Err   error // present but not a decimal number (money's ErrSyntax, ErrRange, ErrTooPrecise)
+}
+
+// UnmarshalJSON reads 12.50 or "12.50"; null leaves the field unset.
+func (a *amountField) UnmarshalJSON(b []byte) error {
+	*a = amountField{}
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			*a = amountField{Set: true, Err: money.ErrSyntax}
+			return nil
+		}
+	}
+	return a.UnmarshalParam(s)
+}
+
+// UnmarshalParam reads a form value.
+func (a *amountField) UnmarshalParam(s string) error {
+	d, err := money.ParseDecimal(strings.TrimSpace(s))
+	*a = amountField{Value: d, Set: true, Err: err}
+	return nil
+}
+
+// read records the field as bad when it is required but absent, not a decimal number, or
+// negative, and returns its value; each says the field is a list, whose reasons speak of each
+// cost. Its decimals are checked against the currency by planner.MinorUnits.
+func (a amountField) read(v *planner.Validation, field string, required, each bool) money.Decimal {
+	switch {
+	case !a.Set && required:
+		v.Add(field, "is required")
+	case errors.Is(a.Err, money.ErrRange) && each:
+		v.Add(field, "each cost is too large")
+	case errors.Is(a.Err, money.ErrRange):
+		v.Add(field, "is too large")
+	case (a.Err != nil || a.Value.Sign() < 0) && each:
+		v.Add(field, "each cost must be an amount from 0, such as 12.50")
+	case a.Err != nil || a.Value.Sign() < 0:
+		v.Add(field, "must be an amount from 0, such as 12.50")
+	}
+	return a.Value
 }
 
 // timeField reads a required time of day (HH:MM:SS.sssZ, HH:MM:SS or HH:MM) into v's errors.

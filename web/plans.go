@@ -25,6 +25,7 @@ type planJSON struct {
 	EndDate         string  `json:"end_date"`
 	DurationDays    int     `json:"duration_days"`
 	TimeZone        string  `json:"time_zone"`
+	Currency        string  `json:"currency"`
 	MemberCount     int     `json:"member_count"`
 	CollectionCount int     `json:"collection_count"`
 	// Destination is where the trip goes, null for none (added in issue 16; v1 clients ignore it).
@@ -44,7 +45,7 @@ const dateLayout = "2006-01-02"
 
 func toPlanJSON(p *planner.Plan) planJSON {
 	out := planJSON{PlanID: p.ID, Title: p.Title, StartDate: p.StartDate.Format(dateLayout), EndDate: p.EndDate.Format(dateLayout),
-		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount,
+		DurationDays: p.DurationDays(), TimeZone: p.TimeZone, Currency: p.Currency, MemberCount: p.MemberCount, CollectionCount: p.CollectionCount,
 		Version: p.Version}
 	if p.Thumbnail != "" {
 		out.Thumbnail = &p.Thumbnail
@@ -68,11 +69,12 @@ func toDayInfoJSON(d planner.DayInfo) dayInfoJSON {
 
 // planRequest is the body of creating or editing a plan.
 type planRequest struct {
-	Title     string `json:"title" form:"title"`
-	StartDate string `json:"start_date" form:"start_date"`
-	EndDate   string `json:"end_date" form:"end_date"`
-	TimeZone  string `json:"time_zone" form:"time_zone"` // optional IANA name
-	Confirm   bool   `json:"confirm" form:"confirm"`
+	Title     string  `json:"title" form:"title"`
+	StartDate string  `json:"start_date" form:"start_date"`
+	EndDate   string  `json:"end_date" form:"end_date"`
+	TimeZone  string  `json:"time_zone" form:"time_zone"` // optional IANA name
+	Currency  *string `json:"currency" form:"currency"`   // optional ISO 4217 code
+	Confirm   bool    `json:"confirm" form:"confirm"`
 	// Destination is optional: absent keeps a plan's (none for a new plan), null clears it.
 	Destination destinationField `json:"destination" form:"destination"`
 	// DestinationCurrent is the edit form's record of the plan's destination when it was shown:
@@ -128,8 +130,8 @@ func (d *destinationField) destination(v *planner.Validation, out *planner.PlanI
 	}
 }
 
-// input validates the body: a 1–50 character title (planner.CheckTitle), two dates and an
-// optional destination; the range itself (end not before start, at most 30 days) is
+// input validates the body: a 1–50 character title (planner.CheckTitle), two dates, an
+// optional currency (ISO 4217) and an optional destination; the range itself (end not before start, at most 30 days) is
 // INVALID_DATE_RANGE, checked after the fields.
 func (in *planRequest) input() (planner.PlanInput, error) {
 	var v planner.Validation
@@ -145,6 +147,9 @@ func (in *planRequest) input() (planner.PlanInput, error) {
 		if _, err := timezone.Load(out.TimeZone); err != nil {
 			v.Add("time_zone", "must be an IANA time zone such as Asia/Seoul")
 		}
+	}
+	if in.Currency != nil {
+		out.Currency = *readCurrency(&v, *in.Currency)
 	}
 	in.Destination.destination(&v, &out, in.DestinationCurrent)
 	if err := v.Err(); err != nil {

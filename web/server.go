@@ -155,7 +155,7 @@ type Store interface {
 	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error)
 	AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error)
 	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
-	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error)
+	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.NewItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)

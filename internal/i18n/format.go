@@ -2,13 +2,15 @@ package i18n
 
 import (
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/currency"
 	"golang.org/x/text/message"
-	"golang.org/x/text/number"
+
+	"tripplan/internal/money"
 )
 
 var weekdaysKo = [...]string{"일", "월", "화", "수", "목", "금", "토"}
@@ -69,30 +71,36 @@ func (l *Localizer) Number(n int64) string {
 	return message.NewPrinter(l.lang.Tag()).Sprint(n)
 }
 
-// Money is an amount of a currency (an ISO 4217 code) as the language writes prices, with the
-// currency's usual decimals: "₩12,000", "$12.00", "¥1,200", "€12.00" in English; "12,000원",
-// "US$12.00", "JP¥1,200", "€12.00" in Korean. Symbols are CLDR's for the language
-// (golang.org/x/text/currency), which in Korean tells the dollars and yens apart; Korean writes
-// its own won after the number, as prices in Korea are written (₩ is for foreign readers). A
-// symbol ending in a letter ("THB") is kept off the digits by a no-break space, as CLDR does;
-// a code x/text does not know is written after the number. amount is in whole units of the
-// currency, as the plan stores it.
+// Money is an amount of a currency (an ISO 4217 code), given in the currency's minor units
+// (cents; won for KRW), as the language writes prices with the currency's decimals:
+// "₩12,000", "$12.50", "¥1,200", "€12.00" in English; "12,000원", "US$12.50", "JP¥1,200",
+// "€12.00" in Korean. Symbols are CLDR's for the language (golang.org/x/text/currency), which
+// in Korean tells the dollars and yens apart; Korean writes its own won after the number, as
+// prices in Korea are written (₩ is for foreign readers). A symbol ending in a letter ("THB")
+// is kept off the digits by a no-break space, as CLDR does; a code that is not a currency is
+// written after the number, in whole units (money.Stored). Both languages write decimals
+// after a point, so the digits are grouped whole units, a point and the minor digits.
 func (l *Localizer) Money(amount int64, code string) string {
+	c := money.Stored(code)
+	digits := money.Format(amount, c)
 	sign := ""
-	if amount < 0 {
-		sign, amount = "−", -amount
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "−", digits[1:]
 	}
-	unit, err := currency.ParseISO(code)
-	if err != nil {
-		return sign + l.Number(amount) + " " + code
+	whole, frac, _ := strings.Cut(digits, ".")
+	n, _ := strconv.ParseUint(whole, 10, 64)
+	digits = message.NewPrinter(l.lang.Tag()).Sprint(n)
+	if frac != "" {
+		digits += "." + frac
 	}
-	p := message.NewPrinter(l.lang.Tag())
-	scale, _ := currency.Standard.Rounding(unit)
-	digits := p.Sprint(number.Decimal(amount, number.Scale(scale)))
+	if _, err := money.Lookup(code); err != nil {
+		return sign + digits + " " + code
+	}
+	unit := currency.MustParseISO(code)
 	if l.lang == Korean && unit == currency.KRW {
 		return sign + digits + "원"
 	}
-	symbol := p.Sprint(currency.Symbol(unit))
+	symbol := message.NewPrinter(l.lang.Tag()).Sprint(currency.Symbol(unit))
 	if r, _ := utf8.DecodeLastRuneInString(symbol); unicode.IsLetter(r) {
 		symbol += "\u00a0"
 	}

@@ -210,7 +210,7 @@ type BlockDetail struct {
 	SocialMedia *SocialMedia
 }
 
-// ExpenseItem is a line of an expense.
+// ExpenseItem is a line of an expense; Cost is in minor units of the expense's currency.
 type ExpenseItem struct {
 	ID   string
 	Name string
@@ -225,10 +225,12 @@ type CandidateExpense struct {
 	Items     []ExpenseItem
 }
 
-// CandidateList is a time block's candidates with their expenses, for comparing them.
+// CandidateList is a time block's candidates with their expenses (costs in minor units of
+// Currency, the plan's), for comparing them.
 type CandidateList struct {
 	TimeBlockID string
 	PlanTitle   string
+	Currency    string
 	Day         DayInfo
 	Start, End  TimeOfDay
 	Version     int // the time block's

@@ -10,12 +10,14 @@ const (
 )
 
 // Expense is a set of costs: a place candidate's (Block set) or an additional one placed on a
-// day. PaidBy and SplitAmong (plan member ids; empty = everyone) say who paid and who shares.
+// day, with costs in minor units of Currency (the plan's). PaidBy and SplitAmong (plan member
+// ids; empty = everyone) say who paid and who shares.
 type Expense struct {
 	ID         string
 	Kind       ExpenseKind
 	Block      *ExpenseOf
 	Items      []ExpenseItem
+	Currency   string
 	PaidBy     string
 	SplitAmong []string
 	Version    int
@@ -52,7 +54,7 @@ type ExpenseGroup struct {
 type NewExpense struct {
 	AfterExpenseID string
 	Day            int
-	Items          []ExpenseItem
+	Items          []NewItem
 	PaidBy         string
 	SplitAmong     []string
 }

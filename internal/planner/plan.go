@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"time"
+
+	"tripplan/internal/money"
 )
 
 // MaxPlanDays is the most days a plan may have.
@@ -29,6 +31,7 @@ type Plan struct {
 	EndDate         time.Time    `db:"end_date"`
 	TimeZone        string       `db:"time_zone"`        // IANA name; block times of day are local to it
 	TimeZoneSource  string       `db:"time_zone_source"` // DEFAULT (UTC, nobody chose), PLACE (the first place's), DESTINATION, MEMBER
+	Currency        string       `db:"currency"`         // ISO 4217 code its amounts are in
 	Destination     *Destination `db:"-"`                // nil when none was chosen
 	MemberCount     int          `db:"member_count"`
 	CollectionCount int          `db:"collection_count"`
@@ -44,6 +47,9 @@ type PlanInput struct {
 	Title              string
 	StartDate, EndDate time.Time
 	TimeZone           string // a valid IANA name, or "" to keep it (a new plan's follows its destination, else its first place)
+	// Currency is an ISO 4217 code, or "" to keep it (a new plan's is KRW). A change keeps
+	// the plan's amounts as numbers of major units (the store's rescaleAmounts).
+	Currency string
 	// Destination is where the trip goes, nil for none; when editing, KeepDestination leaves
 	// the stored one as it is (a client that does not send one).
 	Destination     *Destination
@@ -158,7 +164,7 @@ const (
 type Budget struct {
 	ID            string
 	Mode          BudgetMode
-	TotalBudget   *int64 // nil until set
+	TotalBudget   *int64 // nil until set; amounts in minor units of Currency
 	TotalCost     int64
 	TravelerCount int // the set count, else the member count
 	Currency      string
@@ -184,10 +190,12 @@ func (b Budget) CostPerPerson() int64 {
 	return (2*amount + n) / (2 * n)
 }
 
-// BudgetChange sets the mode and, when not nil, the total, traveller count and currency.
+// BudgetChange sets the mode and, when not nil, the total (in major units of the currency the
+// plan has after the change: the store reads it with MinorUnits), traveller count and currency
+// (an ISO 4217 code).
 type BudgetChange struct {
 	Mode          BudgetMode
-	TotalBudget   *int64
+	TotalBudget   *money.Decimal
 	TravelerCount *int
 	Currency      *string
 }

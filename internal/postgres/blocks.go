@@ -1093,7 +1093,7 @@ func (db *DB) candidateList(ctx context.Context, userID, planID, timeBlockID str
 			return err
 		}
 		out = &planner.CandidateList{
-			TimeBlockID: r.ID, PlanTitle: r.PlanTitle, Day: r.DayInfo,
+			TimeBlockID: r.ID, PlanTitle: r.PlanTitle, Currency: me.Currency, Day: r.DayInfo,
 			Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version,
 		}
 		if out.Candidates, err = withExpenses(ctx, tx, byBlock[r.ID]); err != nil || !withOpinions {

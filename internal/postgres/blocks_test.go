@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
@@ -518,7 +519,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	wantCode(t, "candidate id", err, planner.CodeBlockNotFound)
 
 	// An additional expense placed after the block.
-	extra, err := db.AddExpense(ctx, f.owner, f.plan.ID, planner.NewExpense{AfterExpenseID: expense, Day: 1, Items: []planner.ExpenseItem{{Name: "Taxi", Cost: 900}}})
+	extra, err := db.AddExpense(ctx, f.owner, f.plan.ID, planner.NewExpense{AfterExpenseID: expense, Day: 1, Items: []planner.NewItem{{Name: "Taxi", Cost: must(money.ParseDecimal("900"))}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 )
 
@@ -71,13 +72,31 @@ func (db *DB) Budget(ctx context.Context, userID, planID string) (*planner.Budge
 func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error) {
 	var out *planner.Budget
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
 			return err
+		}
+		cur := money.Stored(me.Currency)
+		if ch.Currency != nil && *ch.Currency != me.Currency {
+			next := money.Stored(*ch.Currency)
+			if err := rescaleAmounts(ctx, tx, planID, cur, next); err != nil {
+				return err
+			}
+			cur = next
+		}
+		var total *int64
+		if ch.TotalBudget != nil {
+			var v planner.Validation
+			t := planner.MinorUnits(&v, "total_budget", false, *ch.TotalBudget, cur)
+			if err := v.Err(); err != nil {
+				return err
+			}
+			total = &t
 		}
 		res, err := tx.ExecContext(ctx, `
 			UPDATE budgets SET mode = $2, total_budget = COALESCE($3, total_budget),
 			       traveler_count = COALESCE($4, traveler_count), version = version + 1, updated_at = now()
-			WHERE plan_id = $1 AND ($5 = 0 OR version = $5)`, planID, ch.Mode, ch.TotalBudget, ch.TravelerCount, int(ifMatch))
+			WHERE plan_id = $1 AND ($5 = 0 OR version = $5)`, planID, ch.Mode, total, ch.TravelerCount, int(ifMatch))
 		if err != nil {
 			return err
 		}
@@ -97,6 +116,35 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 		return err
 	})
 	return out, err
+}
+
+// rescaleAmounts keeps the plan's amounts (its total budget and expense items) the same numbers
+// of major units when its currency changes from one with other minor digits (12.50 USD becomes
+// 12.500 KWD): 400 on currency when one has more decimals than the new currency holds.
+func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to money.Currency) error {
+	shift := to.Digits() - from.Digits()
+	if shift == 0 {
+		return nil
+	}
+	var fits bool
+	if err := tx.GetContext(ctx, &fits, `
+		WITH f AS (SELECT power(10::numeric, $2::int) AS f)
+		SELECT NOT EXISTS (SELECT 1 FROM budgets, f WHERE plan_id = $1 AND total_budget * f.f <> trunc(total_budget * f.f))
+		   AND NOT EXISTS (SELECT 1 FROM expense_items i JOIN expenses e ON e.id = i.expense_id, f
+		                   WHERE e.plan_id = $1 AND i.cost * f.f <> trunc(i.cost * f.f))`, planID, shift); err != nil {
+		return err
+	}
+	if !fits {
+		var v planner.Validation
+		v.Addf("currency", "the plan has amounts with more decimals than %s has", to.Code())
+		return v.Err()
+	}
+	_, err := tx.ExecContext(ctx, `
+		WITH f AS (SELECT power(10::numeric, $2::int) AS f),
+		     b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1)
+		UPDATE expense_items i SET cost = (i.cost * (SELECT f FROM f))::bigint
+		FROM expenses e WHERE e.id = i.expense_id AND e.plan_id = $1`, planID, shift)
+	return err
 }
 
 // SettlementData is what settling up a plan needs: the payments that count (additional

@@ -96,10 +96,12 @@ func (db *DB) Collection(ctx context.Context, userID, id string) (*planner.Colle
 	return &out, nil
 }
 
-// membership is the caller's active membership of a plan or collection.
+// membership is the caller's active membership of a plan or collection, with a plan's
+// currency (the ISO 4217 code its amounts are in).
 type membership struct {
-	ID   string       `db:"id"`
-	Role planner.Role `db:"role"`
+	ID       string       `db:"id"`
+	Role     planner.Role `db:"role"`
+	Currency string       `db:"-"`
 }
 
 // collectionMember is the user's active membership of an existing collection, for changes and

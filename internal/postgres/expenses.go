@@ -117,15 +117,16 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 	var out *planner.Expense
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		var dayID, after string
+		var me membership
 		var err error
 		if in.AfterExpenseID == "" {
-			_, d, err := planMemberDay(ctx, tx, planID, userID, in.Day)
-			if err != nil {
+			var d planDay
+			if me, d, err = planMemberDay(ctx, tx, planID, userID, in.Day); err != nil {
 				return err
 			}
 			dayID = d.ID
 		} else {
-			if _, err := planMember(ctx, tx, planID, userID); err != nil {
+			if me, err = planMember(ctx, tx, planID, userID); err != nil {
 				return err
 			}
 			prev, err := planExpense(ctx, tx, planID, in.AfterExpenseID, planner.AnyVersion)
@@ -140,6 +141,10 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 			} else {
 				dayID, after = prev.PlanDayID, prev.AfterBlock
 			}
+		}
+		items, err := planner.PriceItems(in.Items, me.Currency)
+		if err != nil {
+			return err
 		}
 		if err := checkPayers(ctx, tx, planID, in.PaidBy, in.SplitAmong); err != nil {
 			return err
@@ -168,7 +173,7 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if err := renumberIfCrowded(ctx, tx, dayID, after); err != nil {
 			return err
 		}
-		if err := replaceItems(ctx, tx, id, in.Items); err != nil {
+		if err := replaceItems(ctx, tx, id, items); err != nil {
 			return err
 		}
 		if out, err = loadExpense(ctx, tx, planID, id); err != nil {
@@ -241,10 +246,11 @@ func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []pl
 
 // SetExpense replaces an expense's items and, when paid is set, who paid and who shares: a
 // new version of the expense, if it is at the version ifMatch expects.
-func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.ExpenseItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error) {
+func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, in []planner.NewItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error) {
 	var out *planner.Expense
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
 		if _, err := planExpense(ctx, tx, planID, expenseID, ifMatch); err != nil {
@@ -262,10 +268,13 @@ func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, 
 		} else if _, err := tx.ExecContext(ctx, `UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID); err != nil {
 			return err
 		}
+		items, err := planner.PriceItems(in, me.Currency)
+		if err != nil {
+			return err
+		}
 		if err := replaceItems(ctx, tx, expenseID, items); err != nil {
 			return err
 		}
-		var err error
 		if out, err = loadExpense(ctx, tx, planID, expenseID); err != nil {
 			return err
 		}
@@ -365,11 +374,12 @@ type placedExpense struct {
 func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, arg any) ([]placedExpense, error) {
 	var rows []struct {
 		expenseRow
-		PlaceID string `db:"place_id"`
+		PlaceID  string `db:"place_id"`
+		Currency string `db:"currency"`
 	}
 	if err := tx.SelectContext(ctx, &rows, `
-		SELECT `+expenseColumns+`, COALESCE(c.place_id, '') AS place_id
-		FROM expenses e LEFT JOIN candidates c ON c.id = e.candidate_id
+		SELECT `+expenseColumns+`, COALESCE(c.place_id, '') AS place_id, pl.currency
+		FROM expenses e JOIN plans pl ON pl.id = e.plan_id LEFT JOIN candidates c ON c.id = e.candidate_id
 		WHERE e.plan_id = $1 AND `+where+`
 		ORDER BY e.rank NULLS FIRST, c.created_at, e.id`, planID, arg); err != nil {
 		return nil, err
@@ -409,7 +419,7 @@ func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, a
 	}
 	out := make([]placedExpense, len(rows))
 	for i, r := range rows {
-		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong), Version: r.Version}
+		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], Currency: r.Currency, PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong), Version: r.Version}
 		if e.Items == nil {
 			e.Items = []planner.ExpenseItem{}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
@@ -54,7 +55,7 @@ func newGuestFixture(t *testing.T, db *postgres.DB) *guestFixture {
 	tb = must(db.AddCandidates(ctx, f.owner, f.plan, tb.ID, []string{f.cp2}, nil))
 	f.timeBlock, f.candidate, f.second = tb.ID, tb.Candidates[0].ID, tb.Candidates[1].ID
 	f.opinion = must(db.AddOpinion(ctx, f.owner, f.plan, f.candidate, planner.OpinionInput{Type: planner.OpinionPositive})).ID
-	f.expense = must(db.AddExpense(ctx, f.owner, f.plan, planner.NewExpense{Day: 1, Items: []planner.ExpenseItem{{Name: "Bus", Cost: 1500}}})).ID
+	f.expense = must(db.AddExpense(ctx, f.owner, f.plan, planner.NewExpense{Day: 1, Items: []planner.NewItem{{Name: "Bus", Cost: must(money.ParseDecimal("1500"))}}})).ID
 	must(db.CreateCalendarFeed(ctx, f.owner, f.plan))
 	f.job = must(db.CreateExtractionJob(ctx, f.owner, f.col, "https://blog.example/a", "https://blog.example/a",
 		func(*sql.Tx, string) (int64, error) { return 0, nil })).ID
@@ -92,9 +93,9 @@ func must3[A, B, C any](a A, b B, c C, err error) (A, B, C) {
 func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postgres.DB) error {
 	pg, cg := f.planGuest, f.colGuest
 	memo := "mine now"
-	total := int64(1000)
+	total := must(money.ParseDecimal("1000"))
 	input := planner.PlanInput{Title: "Hijack", StartDate: day("2026-11-27"), EndDate: day("2026-11-29")}
-	items := []planner.ExpenseItem{{Name: "Taxi", Cost: 100}}
+	items := []planner.NewItem{{Name: "Taxi", Cost: must(money.ParseDecimal("100"))}}
 	noQueue := func(*sql.Tx, string) (int64, error) { return 0, nil }
 	return map[string]func(ctx context.Context, db *postgres.DB) error{
 		// Plans and their members.

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/money"
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
 )
@@ -16,7 +17,7 @@ import (
 // planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
 // by day and time, else of its linked collections' places) and counts.
 const planSQL = `
-	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source, p.version,
+	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source, p.currency, p.version,
 	       p.destination_name, p.destination_lat, p.destination_lng,
 	       COALESCE(
 	           (SELECT pl.photos[1] FROM time_blocks b
@@ -73,6 +74,7 @@ type memberRow struct {
 	Role      sql.NullString `db:"member_role"`
 	Actor     string         `db:"actor"`      // see actorColumn
 	GuestLink bool           `db:"guest_link"` // see guestLinkColumn
+	Currency  string         `db:"currency"`   // a plan's, which its amounts are in
 }
 
 // actorColumn, selected by the membership checks, names the user as the transaction's actor
@@ -114,9 +116,11 @@ func planMembership(r memberRow, err error, planID, viewer string) (membership, 
 		return membership{}, err
 	}
 	if !r.ID.Valid {
-		return outsider(planner.SharePlan, planID, viewer, r.GuestLink)
+		m, err := outsider(planner.SharePlan, planID, viewer, r.GuestLink)
+		m.Currency = r.Currency
+		return m, err
 	}
-	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String)}, nil
+	return membership{ID: r.ID.String, Role: planner.Role(r.Role.String), Currency: r.Currency}, nil
 }
 
 func planNotFound() error { return planner.Errorf(planner.CodePlanNotFound, "No such plan.") }
@@ -139,7 +143,7 @@ func planReader(ctx context.Context, q sqlx.QueryerContext, planID, viewer strin
 	}
 	var r memberRow
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`, p.currency
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
 		WHERE p.id = $1`, planID, viewer, guestLink(viewer))
@@ -171,7 +175,7 @@ func planReaderDay(ctx context.Context, q sqlx.QueryerContext, planID, viewer st
 		planDay
 	}
 	err := sqlx.GetContext(ctx, q, &r, `
-		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`,
+		SELECT m.id AS member_id, m.role AS member_role, `+actorColumn+`, `+guestLinkColumn("plan_id")+`, p.currency,
 		       COALESCE(d.id, '') AS day_id, COALESCE(d.day, 0) AS day, COALESCE(d.date, p.start_date) AS date
 		FROM plans p
 		LEFT JOIN plan_members m ON m.plan_id = p.id AND m.user_id = $2 AND m.left_at IS NULL
@@ -213,12 +217,12 @@ func (db *DB) CreatePlan(ctx context.Context, userID string, in planner.PlanInpu
 		name, lat, lng := destinationArgs(in.Destination)
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO plans (id, title, start_date, end_date, time_zone, time_zone_source,
-			                   destination_name, destination_lat, destination_lng)
+			                   destination_name, destination_lat, destination_lng, currency)
 			VALUES ($1, $2, $3, $4, COALESCE(NULLIF($5, ''), NULLIF($6, ''), 'UTC'),
 			        CASE WHEN $5 <> '' THEN 'MEMBER' WHEN $6 <> '' THEN 'DESTINATION' ELSE 'DEFAULT' END,
-			        $7, $8, $9)`,
+			        $7, $8, $9, COALESCE(NULLIF($10, ''), 'KRW'))`,
 			id, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone,
-			destinationZone(in.Destination), name, lat, lng)
+			destinationZone(in.Destination), name, lat, lng, in.Currency)
 		if err != nil {
 			return err
 		}
@@ -311,7 +315,8 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 	}
 	var out planner.PlanUpdate
 	err = db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
-		if _, err := planMember(ctx, tx, planID, userID); err != nil {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
 		// Locked, so concurrent date changes apply one after the other.
@@ -349,6 +354,15 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 				return nil
 			}
 		}
+		if in.Currency != "" && in.Currency != me.Currency {
+			if err := rescaleAmounts(ctx, tx, planID, money.Stored(me.Currency), money.Stored(in.Currency)); err != nil {
+				return err
+			}
+			// The budget reads in the new currency: a new version of it.
+			if _, err := tx.ExecContext(ctx, `UPDATE budgets SET version = version + 1, updated_at = now() WHERE plan_id = $1`, planID); err != nil {
+				return err
+			}
+		}
 		if err := applyPlanChange(ctx, tx, planID, in, days); err != nil {
 			return err
 		}
@@ -372,8 +386,8 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 	return &out, nil
 }
 
-// applyPlanChange stores a plan's new title, dates, time zone (when given) and destination
-// (unless kept), and makes its days 1..days. A new destination gives the plan its zone when
+// applyPlanChange stores a plan's new title, dates, time zone and currency (when given) and
+// destination (unless kept), and makes its days 1..days. A new destination gives the plan its zone when
 // no member chose one.
 func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner.PlanInput, days int) error {
 	name, lat, lng := destinationArgs(in.Destination)
@@ -389,10 +403,11 @@ func applyPlanChange(ctx context.Context, tx *sqlx.Tx, planID string, in planner
 		                            WHEN $6 <> '' AND time_zone_source <> 'MEMBER' THEN 'DESTINATION' ELSE time_zone_source END,
 		    destination_name = CASE WHEN $7 THEN destination_name ELSE $8 END,
 		    destination_lat = CASE WHEN $7 THEN destination_lat ELSE $9 END,
-		    destination_lng = CASE WHEN $7 THEN destination_lng ELSE $10 END
+		    destination_lng = CASE WHEN $7 THEN destination_lng ELSE $10 END,
+		    currency = COALESCE(NULLIF($11, ''), currency)
 		WHERE id = $1`,
 		planID, in.Title, in.StartDate.Format(time.DateOnly), in.EndDate.Format(time.DateOnly), in.TimeZone,
-		zone, in.KeepDestination, name, lat, lng)
+		zone, in.KeepDestination, name, lat, lng, in.Currency)
 	if err != nil {
 		return err
 	}
