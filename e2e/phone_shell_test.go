@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -339,6 +341,29 @@ func (s *shell) inside(t *testing.T, b *browser, css, what string) {
 	}
 }
 
+// settledInside is inside for a panel a script places after it shows (a menu's panel is fitted
+// into the viewport by its toggle event, a task that follows the open flag): it waits until the
+// panel lies inside, and fails with where it lies when it still does not after waitTimeout.
+func (s *shell) settledInside(t *testing.T, b *browser, css, what string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	got := ""
+	for {
+		if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](insideJS(css, s.scr))); err == nil {
+			if got = v; got == "inside" {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Errorf("%s at %s: %s (%s) should lie inside the viewport; after %v it is %s", what, s.scr.name, what, css, waitTimeout, got)
+			return
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
 // headerMenu checks the header: on a phone its actions are behind a menu button, which opens
 // a menu inside the viewport that Escape, a tap outside and a selection close; on a wide
 // screen the navigation is in the header itself.
@@ -396,7 +421,7 @@ func (s *shell) menu(t *testing.T, b *browser, details, what string) {
 	b.click(t, details+` > summary`)
 	b.waitUntil(t, what+" open", open)
 	b.idle(t)
-	s.inside(t, b, details+` > :not(summary)`, what)
+	s.settledInside(t, b, details+` > :not(summary)`, what)
 	s.screenshot(t, b, what, false)
 	b.do(t, "press Escape", chromedp.KeyEvent(kb.Escape))
 	b.waitUntil(t, "Escape to close the "+what, "!"+open)
