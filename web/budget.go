@@ -117,7 +117,7 @@ func (s *Server) settlement(c echo.Context) error {
 	for i, m := range members {
 		byID[m.ID], ids[i] = m, m.ID
 	}
-	balances, moves := planner.Settle(ids, payments)
+	balances, moves := planner.Settle(ids, payments, nil)
 	cur := money.Stored(currency)
 	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
 	for _, m := range members { // in join order

@@ -69,7 +69,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	for i, m := range members {
 		ids[i], byID[m.ID] = m.ID, m
 	}
-	balances, moves := planner.Settle(ids, payments)
+	balances, moves := planner.Settle(ids, payments, nil)
 	for _, m := range members {
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {

@@ -5,74 +5,111 @@ import (
 	"slices"
 )
 
-// Payment is an expense someone paid: its amount, the plan member who paid, and the members
-// who share it (empty: everyone).
+// Payment is an expense that counts in settling up: its amount in minor units of the plan's
+// currency (converted once, API-additions §5), who paid it — Payers, weighted by what each
+// paid in the expense's own currency — and how it is shared.
 type Payment struct {
-	Amount     int64
-	PaidBy     string
-	SplitAmong []string
+	Amount int64
+	Payers []Part
+	Split  Split
 }
 
-// Balance is what a member paid, their share of the costs, and the difference (positive:
-// they are owed money).
+// Balance is what a member paid for the group's expenses, their share of them, what they sent
+// and received in recorded payments between members, and where that leaves them (positive:
+// they are owed money): Balance = Paid − Share + Sent − Received.
 type Balance struct {
 	MemberID string
 	Paid     int64
 	Share    int64
+	Sent     int64
+	Received int64
 	Balance  int64
 }
 
-// Transfer is one payment that settles up: From pays To the Amount.
+// Transfer is a payment between members: From pays To the Amount (a suggested one, or one
+// recorded as made).
 type Transfer struct {
 	From, To string
 	Amount   int64
 }
 
-// Settle splits each payment among its sharers in whole units — the remainder goes one unit
-// each to the first sharers in id order, so the same data always settles the same way — and
-// returns every member's balance (they sum to zero) and at most len(members)−1 transfers
-// that bring all balances to zero: the largest debtor pays the largest creditor, and so on.
-// members are everyone the payments may name; sharers outside it are ignored.
-func Settle(members []string, payments []Payment) ([]Balance, []Transfer) {
+// Settle divides each payment among its payers and its sharers (Allocate, in member id order,
+// so the same data always settles the same way: the amounts sum to the payment exactly), counts
+// the recorded payments, and returns every member's balance (they sum to zero) and at most
+// members−1 transfers that bring all balances to zero: the largest debtor pays the largest
+// creditor, and so on. members are those an EQUAL split among everyone shares with (the active
+// members); anyone else a payment names is counted too.
+func Settle(members []string, payments []Payment, recorded []Transfer) ([]Balance, []Transfer) {
 	ids := slices.Clone(members)
+	for _, p := range payments {
+		ids = append(ids, PartIDs(p.Payers)...)
+		ids = append(ids, p.Split.Members...)
+		ids = append(ids, PartIDs(p.Split.Parts)...)
+	}
+	for _, t := range recorded {
+		ids = append(ids, t.From, t.To)
+	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	everyone := slices.Clone(members)
+	slices.Sort(everyone)
+	everyone = slices.Compact(everyone)
 	index := make(map[string]int, len(ids))
 	out := make([]Balance, len(ids))
 	for i, id := range ids {
 		index[id], out[i] = i, Balance{MemberID: id}
 	}
 	for _, p := range payments {
-		payer, ok := index[p.PaidBy]
-		if !ok || p.Amount <= 0 {
+		if p.Amount <= 0 || len(p.Payers) == 0 {
 			continue
 		}
-		var sharers []int
-		for _, id := range p.SplitAmong {
-			if i, ok := index[id]; ok {
-				sharers = append(sharers, i)
-			}
+		for id, a := range allocate(p.Amount, p.Payers) {
+			out[index[id]].Paid += a
 		}
-		if len(sharers) == 0 {
-			for i := range ids {
-				sharers = append(sharers, i)
-			}
+		for id, a := range p.Split.allocate(p.Amount, everyone) {
+			out[index[id]].Share += a
 		}
-		slices.Sort(sharers)
-		sharers = slices.Compact(sharers)
-		each, rest := p.Amount/int64(len(sharers)), p.Amount%int64(len(sharers))
-		for k, i := range sharers {
-			out[i].Share += each
-			if int64(k) < rest {
-				out[i].Share++
-			}
-		}
-		out[payer].Paid += p.Amount
+	}
+	for _, t := range recorded {
+		out[index[t.From]].Sent += t.Amount
+		out[index[t.To]].Received += t.Amount
 	}
 	for i := range out {
-		out[i].Balance = out[i].Paid - out[i].Share
+		out[i].Balance = out[i].Paid - out[i].Share + out[i].Sent - out[i].Received
 	}
 	return out, transfers(out)
+}
+
+// allocate divides amount among parts by their weights, in member id order.
+func allocate(amount int64, parts []Part) map[string]int64 {
+	sorted := slices.Clone(parts)
+	slices.SortFunc(sorted, func(a, b Part) int { return cmp.Compare(a.MemberID, b.MemberID) })
+	weights := make([]int64, len(sorted))
+	for i, p := range sorted {
+		weights[i] = p.weight()
+	}
+	out := make(map[string]int64, len(sorted))
+	for i, a := range Allocate(amount, weights) {
+		out[sorted[i].MemberID] += a
+	}
+	return out
+}
+
+// allocate divides amount among the split's sharers: equally among its members (or everyone),
+// else by its parts' amounts or shares.
+func (s Split) allocate(amount int64, everyone []string) map[string]int64 {
+	if s.Mode == SplitExact || s.Mode == SplitShares {
+		return allocate(amount, s.Parts)
+	}
+	members := s.Members
+	if len(members) == 0 {
+		members = everyone
+	}
+	parts := make([]Part, len(members))
+	for i, id := range members {
+		parts[i] = Part{MemberID: id, Shares: 1}
+	}
+	return allocate(amount, parts)
 }
 
 func transfers(balances []Balance) []Transfer {

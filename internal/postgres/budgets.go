@@ -171,7 +171,8 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 		}
 		named := map[string]bool{}
 		for _, r := range rows {
-			payments = append(payments, planner.Payment{Amount: r.Amount, PaidBy: r.PaidBy, SplitAmong: r.Split})
+			payments = append(payments, planner.Payment{Amount: r.Amount, Payers: []planner.Part{{MemberID: r.PaidBy, Amount: 1}},
+				Split: planner.Split{Mode: planner.SplitEqual, Members: r.Split}})
 			named[r.PaidBy] = true
 			for _, id := range r.Split {
 				named[id] = true
