@@ -108,16 +108,15 @@ type settlementJSON struct {
 // settlement answers who paid what, each member's share and balance, and the transfers that
 // settle everyone (planner.Settle).
 func (s *Server) settlement(c echo.Context) error {
-	members, payments, currency, err := s.store.SettlementData(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	members, active, payments, currency, err := s.store.SettlementData(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
 	byID := make(map[string]planner.Member, len(members))
-	ids := make([]string, len(members))
-	for i, m := range members {
-		byID[m.ID], ids[i] = m, m.ID
+	for _, m := range members {
+		byID[m.ID] = m
 	}
-	balances, moves := planner.Settle(ids, payments, nil)
+	balances, moves := planner.Settle(active, payments, nil)
 	cur := money.Stored(currency)
 	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
 	for _, m := range members { // in join order

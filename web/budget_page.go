@@ -35,7 +35,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	members, payments, currency, err := s.store.SettlementData(ctx, userID, planID)
+	members, active, payments, currency, err := s.store.SettlementData(ctx, userID, planID)
 	if err != nil {
 		return err
 	}
@@ -64,12 +64,11 @@ func (s *Server) budgetPage(c echo.Context) error {
 		v.Expenses = append(v.Expenses, expenseLine(ctx, &groups[i]))
 	}
 
-	ids := make([]string, len(members))
 	byID := map[string]planner.Member{}
-	for i, m := range members {
-		ids[i], byID[m.ID] = m.ID, m
+	for _, m := range members {
+		byID[m.ID] = m
 	}
-	balances, moves := planner.Settle(ids, payments, nil)
+	balances, moves := planner.Settle(active, payments, nil)
 	for _, m := range members {
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {
@@ -102,7 +101,7 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 	if len(g.Candidates) > 0 {
 		var top int64
 		for _, e := range g.Candidates {
-			top = max(top, e.Total())
+			top = max(top, e.Converted())
 		}
 		l.Title, l.Total = i18n.T(ctx, "budget.candidate_count", "Count", len(g.Candidates)), top
 		l.Note = i18n.T(ctx, "budget.undecided_note")
@@ -111,7 +110,7 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 }
 
 func lineOf(e *planner.Expense) views.ExpenseLine {
-	l := views.ExpenseLine{ID: e.ID, Total: e.Total(), PaidBy: e.PaidBy, SplitAmong: e.SplitAmong, Version: e.Version}
+	l := views.ExpenseLine{ID: e.ID, Total: e.Converted(), PaidBy: e.Terms.PaidBy, SplitAmong: e.Terms.Split.Members, Version: e.Version}
 	for _, it := range e.Items {
 		l.Items = append(l.Items, views.ItemView{ID: it.ID, Name: it.Name, Cost: it.Cost})
 	}

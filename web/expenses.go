@@ -11,19 +11,43 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/money"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 )
 
-// expenseJSON is the Expense resource, with who paid and who shares (beyond the contract:
-// optional, older clients ignore them).
+// expenseJSON is the Expense resource, with its currency, rate, payers and split (beyond the
+// v1 contract: API-additions §5; older clients ignore them). Items' costs and payers' and exact
+// amounts are in the expense's currency; converted_total is its total in the plan's.
 type expenseJSON struct {
-	ExpenseID  string            `json:"expense_id"`
-	Block      *expenseBlockJSON `json:"block"`
-	Items      []expenseItemJSON `json:"items"`
-	PaidBy     *string           `json:"paid_by"`
-	SplitAmong []string          `json:"split_among"`
-	Version    int               `json:"version"`
+	ExpenseID      string            `json:"expense_id"`
+	Block          *expenseBlockJSON `json:"block"`
+	Items          []expenseItemJSON `json:"items"`
+	Currency       string            `json:"currency"`
+	ExchangeRate   json.Number       `json:"exchange_rate"`
+	Total          money.Amount      `json:"total"`
+	ConvertedTotal money.Amount      `json:"converted_total"`
+	PaidBy         *string           `json:"paid_by"`
+	Payers         []partJSON        `json:"payers"`
+	SplitAmong     []string          `json:"split_among"`
+	Split          splitJSON         `json:"split"`
+	Version        int               `json:"version"`
+}
+
+// partJSON is a payer's or a split's part: an amount, or shares.
+type partJSON struct {
+	PlanMemberID string        `json:"plan_member_id"`
+	Amount       *money.Amount `json:"amount,omitempty"`
+	Shares       *int64        `json:"shares,omitempty"`
+}
+
+// splitJSON is how an expense is shared: EQUAL among members (empty: everyone), or EXACT
+// amounts, or SHARES.
+type splitJSON struct {
+	Mode    string     `json:"mode"`
+	Members []string   `json:"members,omitempty"`
+	Amounts []partJSON `json:"amounts,omitempty"`
+	Shares  []partJSON `json:"shares,omitempty"`
 }
 
 type expenseBlockJSON struct {
@@ -33,12 +57,33 @@ type expenseBlockJSON struct {
 }
 
 func (s *Server) toExpenseJSON(ctx context.Context, e *planner.Expense) expenseJSON {
-	out := expenseJSON{ExpenseID: e.ID, Items: toExpenseItemsJSON(e.Items, e.Currency), SplitAmong: e.SplitAmong, Version: e.Version}
-	if e.PaidBy != "" {
-		out.PaidBy = &e.PaidBy
+	t := e.Terms
+	c := money.Stored(t.Currency)
+	out := expenseJSON{ExpenseID: e.ID, Items: toExpenseItemsJSON(e.Items, t.Currency), Currency: t.Currency, ExchangeRate: "1",
+		Total: money.Amount{Minor: e.Total(), Currency: c}, ConvertedTotal: money.Amount{Minor: e.Converted(), Currency: money.Stored(e.PlanCurrency)},
+		Payers: []partJSON{}, SplitAmong: []string{}, Split: splitJSON{Mode: string(t.Split.Mode)}, Version: e.Version}
+	if t.Foreign() {
+		out.ExchangeRate = json.Number(t.Rate.String())
 	}
-	if out.SplitAmong == nil {
-		out.SplitAmong = []string{}
+	if t.PaidBy != "" {
+		out.PaidBy = &t.PaidBy
+		out.Payers = []partJSON{{PlanMemberID: t.PaidBy, Amount: &out.Total}}
+	}
+	for _, p := range t.Payers {
+		out.Payers = append(out.Payers, partJSON{PlanMemberID: p.MemberID, Amount: &money.Amount{Minor: p.Amount, Currency: c}})
+	}
+	switch t.Split.Mode {
+	case planner.SplitEqual:
+		out.SplitAmong = append(out.SplitAmong, t.Split.Members...)
+		out.Split.Members = out.SplitAmong
+	case planner.SplitExact:
+		for _, p := range t.Split.Parts {
+			out.Split.Amounts = append(out.Split.Amounts, partJSON{PlanMemberID: p.MemberID, Amount: &money.Amount{Minor: p.Amount, Currency: c}})
+		}
+	case planner.SplitShares:
+		for _, p := range t.Split.Parts {
+			out.Split.Shares = append(out.Split.Shares, partJSON{PlanMemberID: p.MemberID, Shares: &p.Shares})
+		}
 	}
 	if e.Block != nil {
 		out.Block = &expenseBlockJSON{BlockID: e.Block.CandidateID, Name: e.Block.Name, Category: s.categories(ctx, e.Block.Place)}
@@ -98,16 +143,72 @@ func readItems(v *planner.Validation, in []itemRequest) []planner.NewItem {
 	return out
 }
 
-type payersRequest struct {
-	PaidBy     *string  `json:"paid_by"`
-	SplitAmong []string `json:"split_among"`
+// termsRequest is an expense's currency, rate, payers and split as a client sends them
+// (API-additions §5): paid_by or payers; split, or v1's split_among (EQUAL among them).
+type termsRequest struct {
+	Currency     *string       `json:"currency"`
+	ExchangeRate rateField     `json:"exchange_rate"`
+	PaidBy       *string       `json:"paid_by"`
+	Payers       []partRequest `json:"payers"`
+	SplitAmong   []string      `json:"split_among"`
+	Split        *splitRequest `json:"split"`
+}
+
+type partRequest struct {
+	PlanMemberID string      `json:"plan_member_id"`
+	Amount       amountField `json:"amount"`
+	Shares       lenientInt  `json:"shares"`
+}
+
+type splitRequest struct {
+	Mode    string        `json:"mode"`
+	Members []string      `json:"members"`
+	Amounts []partRequest `json:"amounts"`
+	Shares  []partRequest `json:"shares"`
+}
+
+// read checks the terms' shape (planner.CheckTerms checks repeats; the store caps each list at
+// the plan's member count and checks the members, sums and the currency's decimals).
+func (in termsRequest) read(v *planner.Validation) planner.NewTerms {
+	t := planner.NewTerms{PaidBy: strings.TrimSpace(deref(in.PaidBy)), Split: planner.NewSplit{Mode: planner.SplitEqual, Members: in.SplitAmong, Field: "split_among"}}
+	if in.Currency != nil && strings.TrimSpace(*in.Currency) != "" {
+		t.Currency = *readCurrency(v, *in.Currency)
+	}
+	t.Rate = in.ExchangeRate.read(v, "exchange_rate")
+	parts := func(field string, in []partRequest, shares bool) []planner.NewPart {
+		out := make([]planner.NewPart, len(in))
+		for i, p := range in {
+			out[i].MemberID = strings.TrimSpace(p.PlanMemberID)
+			if shares {
+				out[i].Shares = int64(p.Shares.read(v, field, true))
+			} else {
+				out[i].Amount = p.Amount.read(v, field, true, true)
+			}
+		}
+		return out
+	}
+	t.Payers = parts("payers", in.Payers, false)
+	if in.Split != nil {
+		v.Check(in.SplitAmong == nil, "split", "give split or split_among, not both")
+		t.Split = planner.NewSplit{Mode: planner.SplitMode(strings.ToUpper(strings.TrimSpace(in.Split.Mode))), Members: in.Split.Members, Field: "split"}
+		switch t.Split.Mode {
+		case planner.SplitExact:
+			t.Split.Parts = parts("split", in.Split.Amounts, false)
+		case planner.SplitShares:
+			t.Split.Parts = parts("split", in.Split.Shares, true)
+		}
+	}
+	if !v.Has("payers") && !v.Has(t.Split.Field) {
+		planner.CheckTerms(v, t)
+	}
+	return t
 }
 
 type newExpenseRequest struct {
 	PrevExpenseID *string       `json:"prev_expense_id"`
 	Day           lenientInt    `json:"day"`
 	Items         []itemRequest `json:"items"`
-	payersRequest
+	termsRequest
 }
 
 // expenseAddedJSON answers a new additional expense.
@@ -124,7 +225,7 @@ func (s *Server) addExpense(c echo.Context) error {
 			return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
 		}
 		f := c.Request().PostForm
-		in.Items, in.payersRequest = formItems(f), formPayers(f)
+		in.Items, in.termsRequest = formItems(f), formTerms(f)
 		if prev := f.Get("prev_expense_id"); prev != "" {
 			in.PrevExpenseID = &prev
 		}
@@ -135,7 +236,7 @@ func (s *Server) addExpense(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	ne := planner.NewExpense{AfterExpenseID: strings.TrimSpace(deref(in.PrevExpenseID)), PaidBy: strings.TrimSpace(deref(in.PaidBy)), SplitAmong: in.SplitAmong}
+	ne := planner.NewExpense{AfterExpenseID: strings.TrimSpace(deref(in.PrevExpenseID))}
 	switch {
 	case ne.AfterExpenseID != "" && in.Day.Set:
 		v.Add("prev_expense_id", "give prev_expense_id or day, not both")
@@ -145,8 +246,11 @@ func (s *Server) addExpense(c echo.Context) error {
 		}
 	}
 	ne.Items = readItems(&v, in.Items)
-	planner.CheckSharers(&v, ne.SplitAmong)
+	ne.Terms = in.termsRequest.read(&v)
 	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.rateFor(c, &ne.Terms, ""); err != nil {
 		return err
 	}
 	e, err := s.store.AddExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), ne)
@@ -182,52 +286,77 @@ func (s *Server) dayExpenses(c echo.Context) error {
 }
 
 // setExpense replaces an expense's items: the body is the bare item array of the contract, or
-// an object {items, paid_by, split_among} that also says who paid and who shares.
+// an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also
+// sets its terms.
 func (s *Server) setExpense(c echo.Context) error {
 	var items []itemRequest
-	var payers *payersRequest
+	var terms *termsRequest
 	var raw json.RawMessage
 	if isForm(c) {
 		if err := c.Request().ParseForm(); err != nil {
 			return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
 		}
-		p := formPayers(c.Request().PostForm)
-		items, payers = formItems(c.Request().PostForm), &p
+		t := formTerms(c.Request().PostForm)
+		items, terms = formItems(c.Request().PostForm), &t
 	} else if err := c.Bind(&raw); err != nil {
 		return err
 	} else if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '{' {
 		var obj struct {
 			Items []itemRequest `json:"items"`
-			payersRequest
+			termsRequest
 		}
 		if err := decodeJSON(bytes.NewReader(trimmed), &obj); err != nil {
 			return err
 		}
-		items, payers = obj.Items, &obj.payersRequest
+		items, terms = obj.Items, &obj.termsRequest
 	} else if err := decodeJSON(bytes.NewReader(trimmed), &items); err != nil {
 		return err
 	}
 	var v planner.Validation
 	list := readItems(&v, items)
-	if payers != nil {
-		planner.CheckSharers(&v, payers.SplitAmong)
+	var nt *planner.NewTerms
+	if terms != nil {
+		t := terms.read(&v)
+		nt = &t
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	var paid *planner.Expense
-	if payers != nil {
-		paid = &planner.Expense{PaidBy: strings.TrimSpace(deref(payers.PaidBy)), SplitAmong: payers.SplitAmong}
+	if nt != nil {
+		if err := s.rateFor(c, nt, c.Param("expenseId")); err != nil {
+			return err
+		}
 	}
 	expect, err := ifMatch(c)
 	if err != nil {
 		return err
 	}
-	e, err := s.store.SetExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), list, paid, expect)
+	e, err := s.store.SetExpense(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("expenseId"), list, nt, expect)
 	if err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusOK, s.toExpenseJSON(c.Request().Context(), e), nil, budgetPagePath(c))
+}
+
+// rateFor asks the rates source for the rate of an expense (expenseID; "" for a new one) whose
+// terms name a currency but no rate, when it is neither the plan's nor the expense's now (which
+// keeps its rate): one more query on that path only. Without a source, or when it has no rate,
+// the terms stay without one and the store answers EXCHANGE_RATE_REQUIRED.
+func (s *Server) rateFor(c echo.Context, t *planner.NewTerms, expenseID string) error {
+	if t.Currency == "" || t.Rate != nil || s.rates == nil {
+		return nil
+	}
+	ctx := c.Request().Context()
+	plan, now, err := s.store.ExpenseCurrency(ctx, caller(c).UserID, c.Param("planId"), expenseID)
+	if err != nil || t.Currency == plan || t.Currency == now {
+		return err
+	}
+	if rate, err := s.rates.Rate(ctx, t.Currency, plan); err == nil {
+		t.Rate = &rate
+	} else {
+		s.log.InfoContext(ctx, "no exchange rate", "from", t.Currency, "to", plan, "err", err)
+	}
+	return nil
 }
 
 // deleteExpense removes an additional expense, or empties a candidate's.
@@ -272,8 +401,35 @@ func formItems(f url.Values) []itemRequest {
 	return out
 }
 
-// formPayers reads who paid and who shares from the budget page's expense form.
-func formPayers(f url.Values) payersRequest {
+// formTerms reads an expense's terms from the budget page's expense form: currency,
+// exchange_rate, paid_by, and split_among (EQUAL) or split_mode with one amount or shares field
+// per member (split_amount_<id>, split_shares_<id>).
+func formTerms(f url.Values) termsRequest {
 	paid := f.Get("paid_by")
-	return payersRequest{PaidBy: &paid, SplitAmong: f["split_among"]}
+	t := termsRequest{PaidBy: &paid, SplitAmong: f["split_among"]}
+	if cur := f.Get("currency"); cur != "" {
+		t.Currency = &cur
+	}
+	if r := strings.TrimSpace(f.Get("exchange_rate")); r != "" {
+		t.ExchangeRate.UnmarshalParam(r)
+	}
+	mode := strings.ToUpper(f.Get("split_mode"))
+	if mode != string(planner.SplitExact) && mode != string(planner.SplitShares) {
+		return t
+	}
+	t.Split, t.SplitAmong = &splitRequest{Mode: mode}, nil
+	for _, id := range f["split_member"] {
+		var p partRequest
+		p.PlanMemberID = id
+		if mode == string(planner.SplitExact) {
+			if s := strings.TrimSpace(f.Get("split_amount_" + id)); s != "" {
+				p.Amount.UnmarshalParam(s)
+				t.Split.Amounts = append(t.Split.Amounts, p)
+			}
+		} else if s := strings.TrimSpace(f.Get("split_shares_" + id)); s != "" && s != "0" {
+			p.Shares.UnmarshalParam(s)
+			t.Split.Shares = append(t.Split.Shares, p)
+		}
+	}
+	return t
 }

@@ -10,6 +10,8 @@ import (
 
 	"tripplan/internal/money"
 	"tripplan/internal/planner"
+
+	"github.com/shopspring/decimal"
 )
 
 // This file reads the request fields several bodies share.
@@ -138,4 +140,42 @@ func validWebURL(s string, max int) bool {
 	}
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// rateField is an exchange rate: a JSON number, a JSON string holding one, or a form value,
+// read exactly (money.ParseRate). Like amountField, a bad value is remembered, not fatal.
+type rateField struct {
+	Value decimal.Decimal
+	Set   bool
+	Bad   bool
+}
+
+// UnmarshalJSON reads 9.05 or "9.05"; null leaves the field unset.
+func (r *rateField) UnmarshalJSON(b []byte) error {
+	*r = rateField{}
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' && json.Unmarshal(b, &s) != nil {
+		*r = rateField{Set: true, Bad: true}
+		return nil
+	}
+	return r.UnmarshalParam(s)
+}
+
+// UnmarshalParam reads a form value.
+func (r *rateField) UnmarshalParam(s string) error {
+	d, ok := money.ParseRate(strings.TrimSpace(s))
+	*r = rateField{Value: d, Set: true, Bad: !ok}
+	return nil
+}
+
+// read records the field as bad when it is not a rate, and returns it (nil when not given).
+func (r rateField) read(v *planner.Validation, field string) *decimal.Decimal {
+	if !r.Set {
+		return nil
+	}
+	v.Check(!r.Bad, field, "must be a positive number such as 9.05")
+	return &r.Value
 }

@@ -155,10 +155,11 @@ type Store interface {
 	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error)
 	AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error)
 	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
-	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.NewItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error)
+	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.NewItem, terms *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error)
+	ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
-	SettlementData(ctx context.Context, userID, planID string) ([]planner.Member, []planner.Payment, string, error)
+	SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error)
 	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)
 	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)

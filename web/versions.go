@@ -121,7 +121,7 @@ func staleView(ctx context.Context, current any) views.StaleView {
 	case *planner.Expense:
 		lines := make([]views.StaleLine, 0, len(r.Items)+1)
 		for _, it := range r.Items {
-			lines = append(lines, views.StaleLine{Label: it.Name, Value: l.Money(it.Cost, r.Currency)})
+			lines = append(lines, views.StaleLine{Label: it.Name, Value: l.Money(it.Cost, r.Terms.Currency)})
 		}
 		if len(lines) == 0 {
 			lines = append(lines, line("errors.label_items", l.T("errors.stale_none")))

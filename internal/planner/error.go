@@ -82,6 +82,7 @@ const (
 	CodeBudgetNotFound                Code = "BUDGET_NOT_FOUND"
 	CodeExpenseNotFound               Code = "EXPENSE_NOT_FOUND"
 	CodeExpenseItemNotFound           Code = "EXPENSE_ITEM_NOT_FOUND"
+	CodeExchangeRateRequired          Code = "EXCHANGE_RATE_REQUIRED"
 	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
 
 	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
@@ -155,6 +156,7 @@ var statuses = map[Code]int{
 	CodeBudgetNotFound:                http.StatusNotFound,
 	CodeExpenseNotFound:               http.StatusNotFound,
 	CodeExpenseItemNotFound:           http.StatusNotFound,
+	CodeExchangeRateRequired:          http.StatusBadRequest,
 	CodeNotificationNotFound:          http.StatusNotFound,
 
 	CodeInvalidIdempotencyKey: http.StatusBadRequest,

@@ -1,7 +1,5 @@
 package planner
 
-import "strings"
-
 // The lists a request body may hold, each capped by what it means, decided here and nowhere
 // else. The store checks and writes a list in a fixed number of statements whatever its length
 // (never one per entry), so with these caps one request's work stays bounded.
@@ -20,32 +18,21 @@ const (
 	OpinionTagsMax = 10
 )
 
-// CheckSharers checks split_among, the members who share an expense equally
-// (API-additions §5, safety): no empty id and no member listed twice. Each entry must also be
-// an active member of the plan, so the list holds at most the plan's member count; the store
-// learns that count in the same query that checks the ids and asks SharersFit.
-func CheckSharers(v *Validation, ids []string) {
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		switch {
-		case strings.TrimSpace(id) == "":
-			v.Add("split_among", "must not hold empty ids")
-			return
-		case seen[id]:
-			v.Add("split_among", "must not list a member twice")
-			return
-		}
-		seen[id] = true
+// CheckSharers checks a list of member ids given as field (split_among, or an EQUAL split's
+// members) as CheckParts checks parts (API-additions §5, safety): no empty id and no member
+// listed twice. Each entry must also be an active member of the plan, so a list holds at most
+// the plan's member count; the store learns that count in the same query that checks the ids
+// and asks SharersFit.
+func CheckSharers(v *Validation, field string, ids []string) {
+	parts := make([]Part, len(ids))
+	for i, id := range ids {
+		parts[i].MemberID = id
 	}
+	CheckParts(v, field, parts)
 }
 
-// SharersFit is INVALID_REQUEST on split_among when n sharers are more than the plan's
-// members, else nil.
-func SharersFit(n, members int) error {
-	if n <= members {
-		return nil
-	}
-	var v Validation
-	v.Addf("split_among", "must list at most the plan's members (%d)", members)
-	return v.Err()
+// SharersFit records field as bad when its list of n members is longer than the plan's
+// members.
+func SharersFit(v *Validation, field string, n, members int) {
+	v.Checkf(n <= members, field, "must list at most the plan's members (%d)", members)
 }

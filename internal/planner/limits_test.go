@@ -20,11 +20,10 @@ func TestSharers(t *testing.T) {
 		{[]string{"a"}, 0, true},
 	} {
 		var v Validation
-		CheckSharers(&v, c.ids)
-		err := v.Err()
-		if err == nil {
-			err = SharersFit(len(c.ids), c.members)
+		if CheckSharers(&v, "split_among", c.ids); v.Err() == nil {
+			SharersFit(&v, "split_among", len(c.ids), c.members)
 		}
+		err := v.Err()
 		if (err != nil) != c.bad {
 			t.Errorf("%q among %d members: %v", c.ids, c.members, err)
 		}

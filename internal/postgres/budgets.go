@@ -4,50 +4,78 @@ import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/lib/pq"
 
 	"tripplan/internal/money"
 	"tripplan/internal/planner"
 )
 
-// budgetSQL computes a plan's budget in one statement: every additional expense, plus for each
-// time block its selected candidate's items, or with none selected the most expensive
-// candidate's (the worst case); the traveller count defaults to the active members.
-const budgetSQL = `
-	WITH cand AS (
-	    SELECT c.time_block_id, c.selected, COALESCE(sum(i.cost), 0) AS cost
-	    FROM candidates c
-	    JOIN time_blocks b ON b.id = c.time_block_id AND b.plan_id = $1
-	    LEFT JOIN expenses e ON e.candidate_id = c.id
-	    LEFT JOIN expense_items i ON i.expense_id = e.id
-	    GROUP BY c.id, c.time_block_id, c.selected),
-	blocks AS (
-	    SELECT COALESCE(max(cost) FILTER (WHERE selected), max(cost)) AS cost FROM cand GROUP BY time_block_id)
-	SELECT bu.id, CASE WHEN bu.total_budget IS NULL THEN 'INITIAL' ELSE bu.mode END AS mode, bu.total_budget,
-	       COALESCE((SELECT sum(cost) FROM blocks), 0)
-	         + COALESCE((SELECT sum(i.cost) FROM expenses e JOIN expense_items i ON i.expense_id = e.id
-	                     WHERE e.plan_id = $1 AND e.kind = 'ADDITIONAL'), 0) AS total_cost,
-	       COALESCE(bu.traveler_count, (SELECT count(*) FROM plan_members m WHERE m.plan_id = $1 AND m.left_at IS NULL))::int AS traveler_count,
-	       p.currency, bu.version
-	FROM budgets bu JOIN plans p ON p.id = bu.plan_id
-	WHERE bu.plan_id = $1`
-
-type budgetRow struct {
-	ID            string             `db:"id"`
-	Mode          planner.BudgetMode `db:"mode"`
-	TotalBudget   *int64             `db:"total_budget"`
-	TotalCost     int64              `db:"total_cost"`
-	TravelerCount int                `db:"traveler_count"`
-	Currency      string             `db:"currency"`
-	Version       int                `db:"version"`
-}
-
-func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Budget, error) {
-	var r budgetRow
-	if err := sqlx.GetContext(ctx, q, &r, budgetSQL, planID); err != nil {
+// planCosts reads every expense of a plan as its budget counts it (planner.Cost): where it is,
+// its total in its own currency and its terms, in one query; planner.Counted picks and
+// converts the ones that count. A candidate without an expense counts as nothing.
+func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]planner.Cost, error) {
+	var rows []struct {
+		ExpenseID   string `db:"id"`
+		Kind        string `db:"kind"`
+		Day         int    `db:"day"`
+		TimeBlockID string `db:"time_block_id"`
+		CandidateID string `db:"candidate_id"`
+		Selected    bool   `db:"selected"`
+		Category    string `db:"category"`
+		Total       int64  `db:"total"`
+		Plan        string `db:"plan_currency"`
+		termsRow
+	}
+	if err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT e.id, e.kind, COALESCE(d.day, bd.day, 0) AS day, COALESCE(c.time_block_id, '') AS time_block_id,
+		       COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.selected, false) AS selected,
+		       COALESCE(p.category_level1, '') AS category,
+		       COALESCE((SELECT sum(i.cost) FROM expense_items i WHERE i.expense_id = e.id), 0) AS total,
+		       pl.currency AS plan_currency, `+termsColumns+`
+		FROM expenses e
+		JOIN plans pl ON pl.id = e.plan_id
+		LEFT JOIN plan_days d ON d.id = e.plan_day_id
+		LEFT JOIN candidates c ON c.id = e.candidate_id
+		LEFT JOIN places p ON p.id = c.place_id
+		LEFT JOIN time_blocks b ON b.id = c.time_block_id
+		LEFT JOIN plan_days bd ON bd.id = b.plan_day_id
+		WHERE e.plan_id = $1 AND (e.kind = 'ADDITIONAL' OR c.id IS NOT NULL)
+		ORDER BY e.id`, planID); err != nil {
 		return nil, err
 	}
-	return &planner.Budget{ID: r.ID, Mode: r.Mode, TotalBudget: r.TotalBudget, TotalCost: r.TotalCost,
+	out := make([]planner.Cost, len(rows))
+	for i, r := range rows {
+		out[i] = planner.Cost{ExpenseID: r.ExpenseID, Kind: planner.ExpenseKind(r.Kind), Day: r.Day, TimeBlockID: r.TimeBlockID,
+			CandidateID: r.CandidateID, Selected: r.Selected, Category: r.Category, Total: r.Total, Terms: r.terms(r.Plan)}
+	}
+	return out, nil
+}
+
+// loadBudget reads a plan's budget: its total cost is every additional expense, plus for each
+// time block its selected candidate's costs, or with none selected the most expensive
+// candidate's (the worst case), in the plan's currency (planner.Counted); the traveller count
+// defaults to the active members. Two queries.
+func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Budget, error) {
+	var r struct {
+		ID            string             `db:"id"`
+		Mode          planner.BudgetMode `db:"mode"`
+		TotalBudget   *int64             `db:"total_budget"`
+		TravelerCount int                `db:"traveler_count"`
+		Currency      string             `db:"currency"`
+		Version       int                `db:"version"`
+	}
+	if err := sqlx.GetContext(ctx, q, &r, `
+		SELECT bu.id, CASE WHEN bu.total_budget IS NULL THEN 'INITIAL' ELSE bu.mode END AS mode, bu.total_budget,
+		       COALESCE(bu.traveler_count, (SELECT count(*) FROM plan_members m WHERE m.plan_id = $1 AND m.left_at IS NULL))::int AS traveler_count,
+		       p.currency, bu.version
+		FROM budgets bu JOIN plans p ON p.id = bu.plan_id
+		WHERE bu.plan_id = $1`, planID); err != nil {
+		return nil, err
+	}
+	costs, err := planCosts(ctx, q, planID)
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Budget{ID: r.ID, Mode: r.Mode, TotalBudget: r.TotalBudget, TotalCost: planner.TotalCost(planner.Counted(costs, r.Currency)),
 		TravelerCount: r.TravelerCount, Currency: r.Currency, Version: r.Version}, nil
 }
 
@@ -118,63 +146,72 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 	return out, err
 }
 
-// rescaleAmounts keeps the plan's amounts (its total budget and expense items) the same numbers
-// of major units when its currency changes from one with other minor digits (12.50 USD becomes
-// 12.500 KWD): 400 on currency when one has more decimals than the new currency holds.
+// rescaleAmounts keeps the plan's amounts the same numbers of major units when its currency
+// changes from one with other minor digits (12.50 USD becomes 12.500 KWD): its total budget and
+// its expenses in its own currency (items, payers' and exact shares' amounts). An expense in the
+// new currency becomes one in the plan's own; one in a third currency has a rate to the old
+// currency that means nothing in the new, so the change is refused (400 on currency), as it
+// is when an amount has more decimals than the new currency holds.
 func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to money.Currency) error {
-	shift := to.Digits() - from.Digits()
-	if shift == 0 {
-		return nil
+	var r struct {
+		Fits    bool   `db:"fits"`
+		Foreign string `db:"foreign"`
 	}
-	var fits bool
-	if err := tx.GetContext(ctx, &fits, `
-		WITH f AS (SELECT power(10::numeric, $2::int) AS f)
-		SELECT NOT EXISTS (SELECT 1 FROM budgets, f WHERE plan_id = $1 AND total_budget * f.f <> trunc(total_budget * f.f))
-		   AND NOT EXISTS (SELECT 1 FROM expense_items i JOIN expenses e ON e.id = i.expense_id, f
-		                   WHERE e.plan_id = $1 AND i.cost * f.f <> trunc(i.cost * f.f))`, planID, shift); err != nil {
+	if err := tx.GetContext(ctx, &r, `
+		WITH f AS (SELECT power(10::numeric, $2::int) AS f),
+		own AS (SELECT e.* FROM expenses e WHERE e.plan_id = $1 AND e.currency IS NULL),
+		amounts AS (
+		    SELECT total_budget AS a FROM budgets WHERE plan_id = $1 AND total_budget IS NOT NULL
+		    UNION ALL SELECT i.cost FROM expense_items i JOIN own e ON e.id = i.expense_id
+		    UNION ALL SELECT (p->>'amount')::bigint FROM own e, jsonb_array_elements(e.payers) p
+		    UNION ALL SELECT (p->>'amount')::bigint FROM own e, jsonb_array_elements(e.split_parts) p WHERE e.split_mode = 'EXACT')
+		SELECT NOT EXISTS (SELECT 1 FROM amounts, f WHERE a * f.f <> trunc(a * f.f)) AS fits,
+		       COALESCE((SELECT string_agg(DISTINCT currency, ', ') FROM expenses WHERE plan_id = $1 AND currency <> $3), '') AS foreign`,
+		planID, to.Digits()-from.Digits(), to.Code()); err != nil {
 		return err
 	}
-	if !fits {
-		var v planner.Validation
-		v.Addf("currency", "the plan has amounts with more decimals than %s has", to.Code())
-		return v.Err()
+	var v planner.Validation
+	v.Checkf(r.Foreign == "", "currency", "the plan has expenses in %s with rates to %s: change them first", r.Foreign, from.Code())
+	v.Checkf(r.Fits, "currency", "the plan has amounts with more decimals than %s has", to.Code())
+	if err := v.Err(); err != nil {
+		return err
 	}
 	_, err := tx.ExecContext(ctx, `
 		WITH f AS (SELECT power(10::numeric, $2::int) AS f),
-		     b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1)
-		UPDATE expense_items i SET cost = (i.cost * (SELECT f FROM f))::bigint
-		FROM expenses e WHERE e.id = i.expense_id AND e.plan_id = $1`, planID, shift)
+		b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1),
+		i AS (UPDATE expense_items i SET cost = (i.cost * (SELECT f FROM f))::bigint
+		      FROM expenses e WHERE e.id = i.expense_id AND e.plan_id = $1 AND e.currency IS NULL),
+		own AS (UPDATE expenses e SET
+		          payers = (SELECT jsonb_agg(jsonb_set(p, '{amount}', to_jsonb(((p->>'amount')::numeric * (SELECT f FROM f))::bigint)))
+		                    FROM jsonb_array_elements(e.payers) p),
+		          split_parts = CASE WHEN e.split_mode = 'EXACT' THEN
+		                   (SELECT jsonb_agg(jsonb_set(p, '{amount}', to_jsonb(((p->>'amount')::numeric * (SELECT f FROM f))::bigint)))
+		                    FROM jsonb_array_elements(e.split_parts) p) ELSE e.split_parts END
+		        WHERE e.plan_id = $1 AND e.currency IS NULL AND (e.payers IS NOT NULL OR e.split_mode = 'EXACT'))
+		UPDATE expenses SET currency = NULL, exchange_rate = NULL WHERE plan_id = $1 AND currency = $3`,
+		planID, to.Digits()-from.Digits(), to.Code())
 	return err
 }
 
-// SettlementData is what settling up a plan needs: the payments that count (additional
-// expenses and selected candidates' expenses that name who paid), the members they may name
-// (the active ones and anyone a payment names), and the currency.
-func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, payments []planner.Payment, currency string, err error) {
+// SettlementData is what settling up a plan needs: the payments that count
+// (planner.Payments), the members they may name (the active ones and anyone a payment names),
+// the active members' ids (whom a split among everyone shares with) and the currency.
+func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		var rows []struct {
-			Amount int64          `db:"amount"`
-			PaidBy string         `db:"paid_by"`
-			Split  pq.StringArray `db:"split"`
-		}
-		if err := tx.SelectContext(ctx, &rows, `
-			SELECT COALESCE(sum(i.cost), 0) AS amount, e.paid_by, COALESCE(e.split_among, '{}') AS split
-			FROM expenses e
-			LEFT JOIN expense_items i ON i.expense_id = e.id
-			LEFT JOIN candidates c ON c.id = e.candidate_id
-			WHERE e.plan_id = $1 AND e.paid_by IS NOT NULL AND (e.kind = 'ADDITIONAL' OR c.selected)
-			GROUP BY e.id ORDER BY e.id`, planID); err != nil {
+		if err := tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID); err != nil {
 			return err
 		}
+		costs, err := planCosts(ctx, tx, planID)
+		if err != nil {
+			return err
+		}
+		payments = planner.Payments(planner.Counted(costs, currency))
 		named := map[string]bool{}
-		for _, r := range rows {
-			payments = append(payments, planner.Payment{Amount: r.Amount, Payers: []planner.Part{{MemberID: r.PaidBy, Amount: 1}},
-				Split: planner.Split{Mode: planner.SplitEqual, Members: r.Split}})
-			named[r.PaidBy] = true
-			for _, id := range r.Split {
+		for _, p := range payments {
+			for _, id := range (planner.Terms{Payers: p.Payers, Split: p.Split}).Named() {
 				named[id] = true
 			}
 		}
@@ -188,59 +225,37 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 			return err
 		}
 		for _, m := range all {
+			if m.Active {
+				active = append(active, m.ID)
+			}
 			if m.Active || named[m.ID] {
 				members = append(members, m.Member)
 			}
 		}
-		return tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID)
+		return nil
 	})
-	return members, payments, currency, err
+	return members, active, payments, currency, err
 }
 
-// CostBreakdown splits the budget's total cost (same rules as the budget: selected candidate,
-// else the most expensive) by day and by level-1 category of the place ("" for additional
-// expenses), in one query.
+// CostBreakdown splits the budget's total cost (same rules as the budget: planner.Counted) by
+// day and by level-1 category of the place ("" for additional expenses).
 func (db *DB) CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		var lines []struct {
-			Kind string `db:"kind"`
-			planner.CostLine
+		var plan struct {
+			Currency string `db:"currency"`
+			Days     int    `db:"days"`
 		}
-		if err := tx.SelectContext(ctx, &lines, `
-			WITH cand AS (
-			    SELECT c.time_block_id, d.day, c.selected, COALESCE(p.category_level1, '') AS category, COALESCE(sum(i.cost), 0) AS cost,
-			           row_number() OVER (PARTITION BY c.time_block_id ORDER BY c.selected DESC, COALESCE(sum(i.cost), 0) DESC, c.id) AS pick
-			    FROM candidates c
-			    JOIN time_blocks b ON b.id = c.time_block_id AND b.plan_id = $1
-			    JOIN plan_days d ON d.id = b.plan_day_id
-			    LEFT JOIN places p ON p.id = c.place_id
-			    LEFT JOIN expenses e ON e.candidate_id = c.id
-			    LEFT JOIN expense_items i ON i.expense_id = e.id
-			    GROUP BY c.id, c.time_block_id, d.day, c.selected, p.category_level1),
-			counted AS (
-			    SELECT day, category, cost FROM cand WHERE pick = 1
-			    UNION ALL
-			    SELECT d.day, '', COALESCE(sum(i.cost), 0) FROM expenses e
-			    JOIN plan_days d ON d.id = e.plan_day_id
-			    LEFT JOIN expense_items i ON i.expense_id = e.id
-			    WHERE e.plan_id = $1 AND e.kind = 'ADDITIONAL' GROUP BY e.id, d.day)
-			SELECT 'day' AS kind, d.day, '' AS category, COALESCE(sum(c.cost), 0) AS total
-			FROM plan_days d LEFT JOIN counted c ON c.day = d.day WHERE d.plan_id = $1 GROUP BY d.day
-			UNION ALL
-			SELECT 'category', 0, category, sum(cost) FROM counted GROUP BY category HAVING sum(cost) > 0
-			ORDER BY 1, 2, 4 DESC, 3`, planID); err != nil {
+		if err := tx.GetContext(ctx, &plan, `SELECT currency, (end_date - start_date + 1) AS days FROM plans WHERE id = $1`, planID); err != nil {
 			return err
 		}
-		for _, l := range lines {
-			if l.Kind == "day" {
-				byDay = append(byDay, l.CostLine)
-			} else {
-				byCategory = append(byCategory, l.CostLine)
-			}
+		costs, err := planCosts(ctx, tx, planID)
+		if err != nil {
+			return err
 		}
+		byDay, byCategory = planner.Breakdown(planner.Counted(costs, plan.Currency), plan.Days)
 		return nil
 	})
 	return byDay, byCategory, err

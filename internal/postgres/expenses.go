@@ -3,10 +3,13 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
+	"github.com/shopspring/decimal"
 
 	"tripplan/internal/planner"
 )
@@ -46,14 +49,101 @@ type expenseRow struct {
 	CandidateID string         `db:"candidate_id"`
 	TimeBlockID string         `db:"time_block_id"`
 	Rank        sql.NullString `db:"rank"`
-	PaidBy      string         `db:"paid_by"`
-	SplitAmong  pq.StringArray `db:"split_among"`
-	Version     int            `db:"version"`
+	termsRow
+	Version int `db:"version"`
 }
 
 const expenseColumns = `e.id, e.kind, COALESCE(e.plan_day_id, '') AS plan_day_id, COALESCE(e.after_time_block_id, '') AS after_block,
-	COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.time_block_id, '') AS time_block_id, e.rank::text AS rank,
-	COALESCE(e.paid_by, '') AS paid_by, COALESCE(e.split_among, '{}') AS split_among, e.version`
+	COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.time_block_id, '') AS time_block_id, e.rank::text AS rank, ` + termsColumns + `, e.version`
+
+// termsRow is an expense's terms as stored (migration 00026): NULLs mean the plan's currency,
+// paid_by paying all, and an EQUAL split.
+type termsRow struct {
+	Currency   string         `db:"currency"`
+	Rate       string         `db:"exchange_rate"`
+	PaidBy     string         `db:"paid_by"`
+	Payers     []byte         `db:"payers"`
+	SplitMode  string         `db:"split_mode"`
+	SplitAmong pq.StringArray `db:"split_among"`
+	SplitParts []byte         `db:"split_parts"`
+}
+
+const termsColumns = `COALESCE(e.currency, '') AS currency, COALESCE(e.exchange_rate::text, '') AS exchange_rate,
+	COALESCE(e.paid_by, '') AS paid_by, COALESCE(e.payers, '[]') AS payers, COALESCE(e.split_mode, 'EQUAL') AS split_mode,
+	COALESCE(e.split_among, '{}') AS split_among, COALESCE(e.split_parts, '[]') AS split_parts`
+
+// terms are the stored terms of an expense of a plan in plan (its currency).
+func (r termsRow) terms(plan string) planner.Terms {
+	t := planner.Terms{Currency: plan, PaidBy: r.PaidBy, Split: planner.Split{Mode: planner.SplitMode(r.SplitMode), Members: []string(r.SplitAmong)}}
+	if r.Currency != "" {
+		t.Currency, t.Rate = r.Currency, decimal.RequireFromString(r.Rate)
+	}
+	// The columns hold what termsArgs wrote.
+	_ = json.Unmarshal(r.Payers, &t.Payers)
+	_ = json.Unmarshal(r.SplitParts, &t.Split.Parts)
+	return t
+}
+
+// termsArgs are terms as the columns of termsColumns hold them, in that order.
+func termsArgs(t planner.Terms) []any {
+	var currency, rate, payers, mode, parts any
+	if t.Foreign() {
+		currency, rate = t.Currency, t.Rate.String()
+	}
+	if len(t.Payers) > 0 {
+		payers = mustJSON(t.Payers)
+	}
+	if t.Split.Mode != planner.SplitEqual {
+		mode, parts = string(t.Split.Mode), mustJSON(t.Split.Parts)
+	}
+	return []any{currency, rate, t.PaidBy, payers, mode, splitArray(t.Split.Members), parts}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// writeTerms sets an expense's terms.
+func writeTerms(ctx context.Context, tx *sqlx.Tx, expenseID string, t planner.Terms) error {
+	_, err := tx.ExecContext(ctx, `
+		UPDATE expenses SET currency = $2, exchange_rate = $3::numeric, paid_by = NULLIF($4, ''), payers = $5::jsonb,
+		       split_mode = $6, split_among = $7, split_parts = $8::jsonb
+		WHERE id = $1`, append([]any{expenseID}, termsArgs(t)...)...)
+	return err
+}
+
+// priceExpense reads an expense's items and terms as a client sent them, in a plan in plan (its
+// currency), for an expense whose terms are now (nil for a new one): the currency and rate
+// (planner.ExpenseRate), the items' costs and the terms' amounts in that currency, its total
+// within money.Max once converted, and every member it names an active member of the plan.
+func priceExpense(ctx context.Context, tx *sqlx.Tx, planID, plan string, in []planner.NewItem, nt planner.NewTerms, now *planner.Terms) ([]planner.ExpenseItem, planner.Terms, error) {
+	code, rate, err := planner.ExpenseRate(nt, plan, now)
+	if err != nil {
+		return nil, planner.Terms{}, err
+	}
+	items, err := planner.PriceItems(in, code)
+	if err != nil {
+		return nil, planner.Terms{}, err
+	}
+	var total int64
+	for _, it := range items {
+		total += it.Cost
+	}
+	t, err := planner.PriceTerms(nt, total, code, rate)
+	if err != nil {
+		return nil, t, err
+	}
+	if _, ok := t.Convert(total, plan); !ok {
+		var v planner.Validation
+		v.Add("exchange_rate", "is too large for these costs")
+		return nil, t, v.Err()
+	}
+	return items, t, checkPayers(ctx, tx, planID, t, nt.Split.Field)
+}
 
 // planExpense loads and locks an expense of the plan, or EXPENSE_NOT_FOUND; then
 // PRECONDITION_FAILED, with the expense as it is now, unless it is at the version ifMatch
@@ -78,34 +168,38 @@ func planExpense(ctx context.Context, tx *sqlx.Tx, planID, expenseID string, ifM
 	return &r, err
 }
 
-// checkPayers checks who paid and who share in one query, whatever the list's length:
-// INVALID_REQUEST when split lists more members than the plan has (planner.SharersFit; the
-// handler has refused repeats), MEMBER_NOT_FOUND unless paidBy ("" for nobody) and every id
-// of split are active members of the plan. The ids are matched only when they can all be
-// members, by a hash join, so a long list costs one pass over it.
-func checkPayers(ctx context.Context, tx *sqlx.Tx, planID, paidBy string, split []string) error {
-	if paidBy == "" && len(split) == 0 {
+// checkPayers checks the members an expense's terms name, in one query whatever the lists'
+// lengths: INVALID_REQUEST when payers or the split (splitField, as the client named it) list
+// more members than the plan has (planner.SharersFit; the handler has refused repeats),
+// MEMBER_NOT_FOUND unless every id named is an active member of the plan. The ids are matched
+// only when they can all be members, by a hash join, so a long list costs one pass over it.
+func checkPayers(ctx context.Context, tx *sqlx.Tx, planID string, t planner.Terms, splitField string) error {
+	named := t.Named()
+	if len(named) == 0 {
 		return nil
 	}
+	slices.Sort(named)
+	named = slices.Compact(named)
 	var r struct {
-		Members int  `db:"members"`
-		Known   int  `db:"known"`
-		Payer   bool `db:"payer"`
+		Members int `db:"members"`
+		Known   int `db:"known"`
 	}
 	if err := tx.GetContext(ctx, &r, `
 		WITH m AS MATERIALIZED (SELECT id FROM plan_members WHERE plan_id = $1 AND left_at IS NULL),
 		     n AS (SELECT count(*) AS members FROM m)
 		SELECT n.members,
 		       CASE WHEN cardinality($2::text[]) <= n.members
-		            THEN (SELECT count(*) FROM m JOIN unnest($2::text[]) AS u(id) ON u.id = m.id) ELSE 0 END AS known,
-		       $3 = '' OR EXISTS (SELECT 1 FROM m WHERE m.id = $3) AS payer
-		FROM n`, planID, pq.Array(split), paidBy); err != nil {
+		            THEN (SELECT count(*) FROM m JOIN unnest($2::text[]) AS u(id) ON u.id = m.id) ELSE 0 END AS known
+		FROM n`, planID, pq.Array(named)); err != nil {
 		return err
 	}
-	if err := planner.SharersFit(len(split), r.Members); err != nil {
+	var v planner.Validation
+	planner.SharersFit(&v, "payers", len(t.Payers), r.Members)
+	planner.SharersFit(&v, splitField, len(t.Split.Members)+len(t.Split.Parts), r.Members)
+	if err := v.Err(); err != nil {
 		return err
 	}
-	if r.Known != len(split) || !r.Payer {
+	if r.Known != len(named) {
 		return planner.Errorf(planner.CodeMemberNotFound, "No such member of this plan.")
 	}
 	return nil
@@ -142,11 +236,8 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 				dayID, after = prev.PlanDayID, prev.AfterBlock
 			}
 		}
-		items, err := planner.PriceItems(in.Items, me.Currency)
+		items, terms, err := priceExpense(ctx, tx, planID, me.Currency, in.Items, in.Terms, nil)
 		if err != nil {
-			return err
-		}
-		if err := checkPayers(ctx, tx, planID, in.PaidBy, in.SplitAmong); err != nil {
 			return err
 		}
 		// Right after the chosen additional expense (before the next one), else first in the group.
@@ -165,9 +256,11 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		}
 		id := planner.NewID()
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank, paid_by, split_among)
-			VALUES ($1, $2, 'ADDITIONAL', $3, NULLIF($4, ''), $5::numeric, NULLIF($6, ''), $7)`,
-			id, planID, dayID, after, rank, in.PaidBy, splitArray(in.SplitAmong)); err != nil {
+			INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank)
+			VALUES ($1, $2, 'ADDITIONAL', $3, NULLIF($4, ''), $5::numeric)`, id, planID, dayID, after, rank); err != nil {
+			return err
+		}
+		if err := writeTerms(ctx, tx, id, terms); err != nil {
 			return err
 		}
 		if err := renumberIfCrowded(ctx, tx, dayID, after); err != nil {
@@ -244,32 +337,39 @@ func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []pl
 	return err
 }
 
-// SetExpense replaces an expense's items and, when paid is set, who paid and who shares: a
-// new version of the expense, if it is at the version ifMatch expects.
-func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, in []planner.NewItem, paid *planner.Expense, ifMatch planner.IfMatch) (*planner.Expense, error) {
+// SetExpense replaces an expense's items and, when terms are given, its currency, rate, payers
+// and split (API-additions §5): a new version of the expense, if it is at the version ifMatch
+// expects. Without terms the ones it has are kept, and must still add up to the new total.
+func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, in []planner.NewItem, nt *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error) {
 	var out *planner.Expense
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
-		if _, err := planExpense(ctx, tx, planID, expenseID, ifMatch); err != nil {
-			return err
-		}
-		if paid != nil {
-			if err := checkPayers(ctx, tx, planID, paid.PaidBy, paid.SplitAmong); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `
-				UPDATE expenses SET paid_by = NULLIF($2, ''), split_among = $3, version = version + 1, updated_at = now() WHERE id = $1`,
-				expenseID, paid.PaidBy, splitArray(paid.SplitAmong)); err != nil {
-				return err
-			}
-		} else if _, err := tx.ExecContext(ctx, `UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID); err != nil {
-			return err
-		}
-		items, err := planner.PriceItems(in, me.Currency)
+		row, err := planExpense(ctx, tx, planID, expenseID, ifMatch)
 		if err != nil {
+			return err
+		}
+		now := row.terms(me.Currency)
+		var items []planner.ExpenseItem
+		if nt != nil {
+			var terms planner.Terms
+			if items, terms, err = priceExpense(ctx, tx, planID, me.Currency, in, *nt, &now); err != nil {
+				return err
+			}
+			if err := writeTerms(ctx, tx, expenseID, terms); err != nil {
+				return err
+			}
+		} else {
+			if items, err = planner.PriceItems(in, now.Currency); err != nil {
+				return err
+			}
+			if err := now.Fits(planner.Expense{Items: items}.Total()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE expenses SET version = version + 1, updated_at = now() WHERE id = $1`, expenseID); err != nil {
 			return err
 		}
 		if err := replaceItems(ctx, tx, expenseID, items); err != nil {
@@ -285,6 +385,27 @@ func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, 
 		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseChanged, planner.TargetExpense, expenseID, facts))
 	})
 	return out, err
+}
+
+// ExpenseCurrency answers a plan's currency and, for an expense of it (expenseID; "" for
+// none), the expense's (its costs'), for a member who may write there.
+func (db *DB) ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planMember(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		plan = me.Currency
+		if expenseID == "" || !planner.ValidID(expenseID) {
+			return nil
+		}
+		err = tx.GetContext(ctx, &expense, `SELECT COALESCE(currency, $3) FROM expenses WHERE id = $1 AND plan_id = $2`, expenseID, planID, plan)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // the write that follows answers EXPENSE_NOT_FOUND
+		}
+		return err
+	})
+	return plan, expense, err
 }
 
 // DeleteExpense removes an additional expense; a candidate's own expense only loses its items
@@ -320,21 +441,22 @@ func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID strin
 func budgetLink(planID string) string { return planLink(planID) + "/budget" }
 
 // expenseFacts reads what names an expense in the plan's history: an additional expense's
-// first line and how many it has, a candidate's costs' place, the total in the plan's currency
-// and the day.
+// first line and how many it has, a candidate's costs' place, the total converted to the
+// plan's currency and the day.
 func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.Details, error) {
 	var r struct {
 		Expense  string         `db:"expense"`
 		Lines    int            `db:"lines"`
 		Amount   int64          `db:"amount"`
-		Currency string         `db:"currency"`
+		Plan     string         `db:"plan_currency"`
 		Day      int            `db:"day"`
 		Place    string         `db:"place"`
 		Names    pq.StringArray `db:"names"`
+		termsRow
 	}
 	err := tx.GetContext(ctx, &r, `
 		SELECT CASE WHEN e.kind = 'ADDITIONAL' THEN COALESCE(i.first, '') ELSE '' END AS expense,
-		       COALESCE(i.lines, 0) AS lines, COALESCE(i.amount, 0) AS amount, pl.currency,
+		       COALESCE(i.lines, 0) AS lines, COALESCE(i.amount, 0) AS amount, pl.currency AS plan_currency, `+termsColumns+`,
 		       COALESCE(d.day, bd.day, 0) AS day, COALESCE(p.name, '') AS place, p.names
 		FROM expenses e
 		JOIN plans pl ON pl.id = e.plan_id
@@ -347,7 +469,11 @@ func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.D
 		LEFT JOIN time_blocks b ON b.id = c.time_block_id
 		LEFT JOIN plan_days bd ON bd.id = b.plan_day_id
 		WHERE e.id = $1`, expenseID)
-	return planner.Details{Expense: r.Expense, Lines: r.Lines, Amount: &r.Amount, Currency: r.Currency, Day: r.Day, Place: r.Place,
+	if err != nil {
+		return planner.Details{}, err
+	}
+	amount, _ := r.terms(r.Plan).Convert(r.Amount, r.Plan)
+	return planner.Details{Expense: r.Expense, Lines: r.Lines, Amount: &amount, Currency: r.Plan, Day: r.Day, Place: r.Place,
 		Names: planner.NamesOf(r.Place, r.Names)}, err
 }
 
@@ -374,11 +500,11 @@ type placedExpense struct {
 func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, arg any) ([]placedExpense, error) {
 	var rows []struct {
 		expenseRow
-		PlaceID  string `db:"place_id"`
-		Currency string `db:"currency"`
+		PlaceID      string `db:"place_id"`
+		PlanCurrency string `db:"plan_currency"`
 	}
 	if err := tx.SelectContext(ctx, &rows, `
-		SELECT `+expenseColumns+`, COALESCE(c.place_id, '') AS place_id, pl.currency
+		SELECT `+expenseColumns+`, COALESCE(c.place_id, '') AS place_id, pl.currency AS plan_currency
 		FROM expenses e JOIN plans pl ON pl.id = e.plan_id LEFT JOIN candidates c ON c.id = e.candidate_id
 		WHERE e.plan_id = $1 AND `+where+`
 		ORDER BY e.rank NULLS FIRST, c.created_at, e.id`, planID, arg); err != nil {
@@ -419,7 +545,7 @@ func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, a
 	}
 	out := make([]placedExpense, len(rows))
 	for i, r := range rows {
-		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], Currency: r.Currency, PaidBy: r.PaidBy, SplitAmong: []string(r.SplitAmong), Version: r.Version}
+		e := planner.Expense{ID: r.ID, Kind: planner.ExpenseKind(r.Kind), Items: byID[r.ID], Terms: r.terms(r.PlanCurrency), PlanCurrency: r.PlanCurrency, Version: r.Version}
 		if e.Items == nil {
 			e.Items = []planner.ExpenseItem{}
 		}
