@@ -573,6 +573,48 @@ func (e ShareLinkType) Valid() bool {
 	}
 }
 
+// Defines values for SplitMode.
+const (
+	SplitModeEQUAL  SplitMode = "EQUAL"
+	SplitModeEXACT  SplitMode = "EXACT"
+	SplitModeSHARES SplitMode = "SHARES"
+)
+
+// Valid indicates whether the value is a known member of the SplitMode enum.
+func (e SplitMode) Valid() bool {
+	switch e {
+	case SplitModeEQUAL:
+		return true
+	case SplitModeEXACT:
+		return true
+	case SplitModeSHARES:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SplitInputMode.
+const (
+	SplitInputModeEQUAL  SplitInputMode = "EQUAL"
+	SplitInputModeEXACT  SplitInputMode = "EXACT"
+	SplitInputModeSHARES SplitInputMode = "SHARES"
+)
+
+// Valid indicates whether the value is a known member of the SplitInputMode enum.
+func (e SplitInputMode) Valid() bool {
+	switch e {
+	case SplitInputModeEQUAL:
+		return true
+	case SplitInputModeEXACT:
+		return true
+	case SplitInputModeSHARES:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TimeBlockBlockStatus.
 const (
 	TimeBlockBlockStatusDIRECT  TimeBlockBlockStatus = "DIRECT"
@@ -1753,6 +1795,17 @@ type DevLoginRequest struct {
 // DevLoginRequestProvider defines model for DevLoginRequest.Provider.
 type DevLoginRequestProvider string
 
+// ExchangeRateInput units of the plan's currency per unit of the expense's (a positive decimal, at most 20 significant digits, at most 1000000000; a string holding one is accepted too); 1 or absent for the plan's own currency
+type ExchangeRateInput struct {
+	union json.RawMessage
+}
+
+// ExchangeRateInput0 defines model for ExchangeRateInput.0.
+type ExchangeRateInput0 = json.Number
+
+// ExchangeRateInput1 defines model for ExchangeRateInput.1.
+type ExchangeRateInput1 = string
+
 // Expense defines model for Expense.
 type Expense struct {
 	Block *struct {
@@ -1761,19 +1814,37 @@ type Expense struct {
 		Category map[string]interface{} `json:"category"`
 		Name     string                 `json:"name"`
 	} `json:"block"`
-	ExpenseID string `json:"expense_id"`
-	Items     []struct {
+
+	// ConvertedTotal total × exchange_rate in the plan's currency, rounded half up to its minor unit once per expense
+	ConvertedTotal Amount `json:"converted_total"`
+
+	// Currency ISO 4217 code of its costs, payers' and exact amounts (the plan's unless set)
+	Currency string `json:"currency"`
+
+	// ExchangeRate units of the plan's currency per unit of currency; 1 in the plan's own
+	ExchangeRate json.Number `json:"exchange_rate"`
+	ExpenseID    string      `json:"expense_id"`
+	Items        []struct {
 		// Cost an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
 		Cost          Amount `json:"cost"`
 		ExpenseItemID string `json:"expense_item_id"`
 		Name          string `json:"name"`
 	} `json:"items"`
 
-	// PaidBy plan_member_id of who paid (beyond the contract; optional)
+	// PaidBy plan_member_id of the one member who paid all of it, else null
 	PaidBy *string `json:"paid_by"`
 
-	// SplitAmong plan_member_ids sharing it; [] = everyone
+	// Payers who paid what, in currency (paid_by as the one payer of the total); [] = nobody named
+	Payers []PartAmount `json:"payers"`
+
+	// Split how the expense is shared: EQUAL among members (absent or [] = every active member), EXACT amounts in the expense's currency summing to its total, or SHARES. Converted to the plan's currency, an expense is divided among payers and sharers by the largest remainder method (members in id order on ties), so the parts sum to it exactly.
+	Split Split `json:"split"`
+
+	// SplitAmong EQUAL's plan_member_ids; [] = everyone (and for EXACT or SHARES)
 	SplitAmong []string `json:"split_among"`
+
+	// Total the items' sum, in currency
+	Total Amount `json:"total"`
 
 	// Version counts the changes to its items and to who paid and who shares
 	Version Version `json:"version"`
@@ -1984,6 +2055,23 @@ type PageEnvelope struct {
 	Page     int           `json:"page"`
 	Size     int           `json:"size"`
 }
+
+// PartAmount defines model for PartAmount.
+type PartAmount struct {
+	// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+	Amount       Amount `json:"amount"`
+	PlanMemberID string `json:"plan_member_id"`
+}
+
+// PartAmountInput defines model for PartAmountInput.
+type PartAmountInput struct {
+	// Amount an amount ≥ 0 in major units of the plan's currency, with at most its minor digits (12.50 USD, 1200 KRW, 0.125 KWD; more → 400), read exactly; a string holding one ("12.50") is accepted too, as existing clients send
+	Amount       LenientAmount `json:"amount"`
+	PlanMemberID string        `json:"plan_member_id"`
+}
+
+// PayersInput several payers with what each paid, in the expense's currency, summing to its total (else 400 on payers); not with paid_by. Each member once, at most the plan's member count (400), active members (else 404 MEMBER_NOT_FOUND).
+type PayersInput = []PartAmountInput
 
 // PickPass defines model for PickPass.
 type PickPass struct {
@@ -2232,8 +2320,36 @@ type SocialMedia struct {
 	URL           string `json:"url"`
 }
 
+// Split how the expense is shared: EQUAL among members (absent or [] = every active member), EXACT amounts in the expense's currency summing to its total, or SHARES. Converted to the plan's currency, an expense is divided among payers and sharers by the largest remainder method (members in id order on ties), so the parts sum to it exactly.
+type Split struct {
+	Amounts *[]PartAmount `json:"amounts,omitempty"`
+	Members *[]string     `json:"members,omitempty"`
+	Mode    SplitMode     `json:"mode"`
+	Shares  *[]struct {
+		PlanMemberID string `json:"plan_member_id"`
+		Shares       int    `json:"shares"`
+	} `json:"shares,omitempty"`
+}
+
+// SplitMode defines model for Split.Mode.
+type SplitMode string
+
 // SplitAmong plan_member_ids of the active members who share the expense equally; [] or absent = everyone. Each member at most once, so at most the plan's member count: a member listed twice, an empty id, or more entries than the plan has members is 400 INVALID_REQUEST with a field error on split_among; an id that is not an active member is 404 MEMBER_NOT_FOUND.
 type SplitAmong = []string
+
+// SplitInput EQUAL {members} (absent = everyone), EXACT {amounts} summing to the total, or SHARES {shares} (0–1000 each, at least one); not with split_among. Each member once, at most the plan's member count (400 on split), active members (else 404 MEMBER_NOT_FOUND).
+type SplitInput struct {
+	Amounts *[]PartAmountInput `json:"amounts,omitempty"`
+	Members *[]string          `json:"members,omitempty"`
+	Mode    SplitInputMode     `json:"mode"`
+	Shares  *[]struct {
+		PlanMemberID string `json:"plan_member_id"`
+		Shares       int    `json:"shares"`
+	} `json:"shares,omitempty"`
+}
+
+// SplitInputMode defines model for SplitInput.Mode.
+type SplitInputMode string
 
 // TimeBlock An interval [start_time, end_time) of a plan day holding candidates in creation order.
 type TimeBlock struct {
@@ -3462,11 +3578,25 @@ type ListDayExpensesParams struct {
 
 // AddExpenseJSONBody defines parameters for AddExpense.
 type AddExpenseJSONBody struct {
+	// Currency ISO 4217 code of the items' costs; absent = the plan's
+	Currency *string `json:"currency,omitempty"`
+
 	// Day a plan day, 1–30; a string holding an integer ("3") is accepted too, as existing clients send
-	Day           *LenientDay        `json:"day,omitempty"`
-	Items         []ExpenseItemInput `json:"items"`
-	PaidBy        *string            `json:"paid_by,omitempty"`
-	PrevExpenseID *string            `json:"prev_expense_id,omitempty"`
+	Day *LenientDay `json:"day,omitempty"`
+
+	// ExchangeRate units of the plan's currency per unit of the expense's (a positive decimal, at most 20 significant digits, at most 1000000000; a string holding one is accepted too); 1 or absent for the plan's own currency
+	ExchangeRate *ExchangeRateInput `json:"exchange_rate,omitempty"`
+	Items        []ExpenseItemInput `json:"items"`
+
+	// PaidBy the member who paid all of it (or payers)
+	PaidBy *string `json:"paid_by,omitempty"`
+
+	// Payers several payers with what each paid, in the expense's currency, summing to its total (else 400 on payers); not with paid_by. Each member once, at most the plan's member count (400), active members (else 404 MEMBER_NOT_FOUND).
+	Payers        *PayersInput `json:"payers,omitempty"`
+	PrevExpenseID *string      `json:"prev_expense_id,omitempty"`
+
+	// Split EQUAL {members} (absent = everyone), EXACT {amounts} summing to the total, or SHARES {shares} (0–1000 each, at least one); not with split_among. Each member once, at most the plan's member count (400 on split), active members (else 404 MEMBER_NOT_FOUND).
+	Split *SplitInput `json:"split,omitempty"`
 
 	// SplitAmong plan_member_ids of the active members who share the expense equally; [] or absent = everyone. Each member at most once, so at most the plan's member count: a member listed twice, an empty id, or more entries than the plan has members is 400 INVALID_REQUEST with a field error on split_among; an id that is not an active member is 404 MEMBER_NOT_FOUND.
 	SplitAmong *SplitAmong `json:"split_among,omitempty"`
@@ -3518,8 +3648,21 @@ type ReplaceExpenseJSONBody0 = []ExpenseItemInput
 
 // ReplaceExpenseJSONBody1 defines parameters for ReplaceExpense.
 type ReplaceExpenseJSONBody1 struct {
-	Items  *[]ExpenseItemInput `json:"items,omitempty"`
-	PaidBy *string             `json:"paid_by,omitempty"`
+	// Currency ISO 4217 code of the items' costs; absent = the plan's
+	Currency *string `json:"currency,omitempty"`
+
+	// ExchangeRate units of the plan's currency per unit of the expense's (a positive decimal, at most 20 significant digits, at most 1000000000; a string holding one is accepted too); 1 or absent for the plan's own currency
+	ExchangeRate *ExchangeRateInput  `json:"exchange_rate,omitempty"`
+	Items        *[]ExpenseItemInput `json:"items,omitempty"`
+
+	// PaidBy the member who paid all of it (or payers)
+	PaidBy *string `json:"paid_by,omitempty"`
+
+	// Payers several payers with what each paid, in the expense's currency, summing to its total (else 400 on payers); not with paid_by. Each member once, at most the plan's member count (400), active members (else 404 MEMBER_NOT_FOUND).
+	Payers *PayersInput `json:"payers,omitempty"`
+
+	// Split EQUAL {members} (absent = everyone), EXACT {amounts} summing to the total, or SHARES {shares} (0–1000 each, at least one); not with split_among. Each member once, at most the plan's member count (400 on split), active members (else 404 MEMBER_NOT_FOUND).
+	Split *SplitInput `json:"split,omitempty"`
 
 	// SplitAmong plan_member_ids of the active members who share the expense equally; [] or absent = everyone. Each member at most once, so at most the plan's member count: a member listed twice, an empty id, or more entries than the plan has members is 400 INVALID_REQUEST with a field error on split_among; an id that is not an active member is 404 MEMBER_NOT_FOUND.
 	SplitAmong *SplitAmong `json:"split_among,omitempty"`
@@ -3663,6 +3806,68 @@ type WithdrawJSONRequestBody WithdrawJSONBody
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody UpdateMeJSONBody
+
+// AsExchangeRateInput0 returns the union data inside the ExchangeRateInput as a ExchangeRateInput0
+func (t ExchangeRateInput) AsExchangeRateInput0() (ExchangeRateInput0, error) {
+	var body ExchangeRateInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromExchangeRateInput0 overwrites any union data inside the ExchangeRateInput as the provided ExchangeRateInput0
+func (t *ExchangeRateInput) FromExchangeRateInput0(v ExchangeRateInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeExchangeRateInput0 performs a merge with any union data inside the ExchangeRateInput, using the provided ExchangeRateInput0
+func (t *ExchangeRateInput) MergeExchangeRateInput0(v ExchangeRateInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsExchangeRateInput1 returns the union data inside the ExchangeRateInput as a ExchangeRateInput1
+func (t ExchangeRateInput) AsExchangeRateInput1() (ExchangeRateInput1, error) {
+	var body ExchangeRateInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromExchangeRateInput1 overwrites any union data inside the ExchangeRateInput as the provided ExchangeRateInput1
+func (t *ExchangeRateInput) FromExchangeRateInput1(v ExchangeRateInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeExchangeRateInput1 performs a merge with any union data inside the ExchangeRateInput, using the provided ExchangeRateInput1
+func (t *ExchangeRateInput) MergeExchangeRateInput1(v ExchangeRateInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ExchangeRateInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ExchangeRateInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsLenientAmount0 returns the union data inside the LenientAmount as a LenientAmount0
 func (t LenientAmount) AsLenientAmount0() (LenientAmount0, error) {
@@ -5114,7 +5319,7 @@ type ClientInterface interface {
 
 	// AddExpenseWithBody Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5123,7 +5328,7 @@ type ClientInterface interface {
 
 	// AddExpense Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5137,7 +5342,7 @@ type ClientInterface interface {
 
 	// ReplaceExpenseWithBody Replace an expense's items (members)
 	//
-	// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+	// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5146,7 +5351,7 @@ type ClientInterface interface {
 
 	// ReplaceExpense Replace an expense's items (members)
 	//
-	// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+	// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7264,7 +7469,7 @@ func (c *Client) ListDayExpenses(ctx context.Context, planID string, params *Lis
 
 // AddExpenseWithBody Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 //
 // Takes any type of body and a specified content type.
 //
@@ -7283,7 +7488,7 @@ func (c *Client) AddExpenseWithBody(ctx context.Context, planID string, params *
 
 // AddExpense Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7317,7 +7522,7 @@ func (c *Client) DeleteExpense(ctx context.Context, planID string, expenseID str
 
 // ReplaceExpenseWithBody Replace an expense's items (members)
 //
-// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7336,7 +7541,7 @@ func (c *Client) ReplaceExpenseWithBody(ctx context.Context, planID string, expe
 
 // ReplaceExpense Replace an expense's items (members)
 //
-// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13966,7 +14171,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddExpenseWithBodyWithResponse Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13975,7 +14180,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddExpenseWithResponse Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13991,7 +14196,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReplaceExpenseWithBodyWithResponse Replace an expense's items (members)
 	//
-	// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+	// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14000,7 +14205,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReplaceExpenseWithResponse Replace an expense's items (members)
 	//
-	// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+	// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23873,7 +24078,7 @@ func (c *ClientWithResponses) ListDayExpensesWithResponse(ctx context.Context, p
 
 // AddExpenseWithBodyWithResponse Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23888,7 +24093,7 @@ func (c *ClientWithResponses) AddExpenseWithBodyWithResponse(ctx context.Context
 
 // AddExpenseWithResponse Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two.
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23916,7 +24121,7 @@ func (c *ClientWithResponses) DeleteExpenseWithResponse(ctx context.Context, pla
 
 // ReplaceExpenseWithBodyWithResponse Replace an expense's items (members)
 //
-// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23931,7 +24136,7 @@ func (c *ClientWithResponses) ReplaceExpenseWithBodyWithResponse(ctx context.Con
 
 // ReplaceExpenseWithResponse Replace an expense's items (members)
 //
-// The body is the bare array of items (the contract), or an object {items, paid_by, split_among} that also says who paid and who shares. Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
+// The body is the bare array of items (the contract), or an object {items, currency, exchange_rate, paid_by or payers, split or split_among} that also sets its currency, rate, payers and split (absent currency: the expense's stays, with its rate; absent payers and split: nobody named, equally among everyone). With the bare array the expense keeps its terms, whose payers' and exact amounts must still add up to the new total (else 400 on payers or split). Items naming an expense_item_id keep it; an id of another expense is 404 EXPENSE_ITEM_NOT_FOUND.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
