@@ -253,3 +253,40 @@ func TestPlanCurrencyWithForeignExpenses(t *testing.T) {
 		}
 	}
 }
+
+// TestARestoredBlockKeepsItsExpenseTerms: a time block put back after its deletion has its
+// candidates' expenses with their currency, rate, payers and split as they were.
+func TestARestoredBlockKeepsItsExpenseTerms(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan := "/plans/" + f.plan.PlanID
+	ids := f.planMemberIDs(t)
+	ben, ana := ids[0], ids[1]
+	tb := decodeBlock(t, a.do(req{Method: "POST", Path: plan + "/blocks", Token: f.ana,
+		Body: map[string]any{"type": "PLACE", "collection_place_id": f.places[0].CollectionPlaceID, "day": 1, "start_time": "10:00", "end_time": "11:00"}}))
+	groups := f.expenses(t, "1")
+	if len(groups) != 1 || groups[0].Selected == nil {
+		t.Fatalf("the block's expenses: %+v", groups)
+	}
+	e := groups[0].Selected
+	res := a.do(req{Method: "PUT", Path: plan + "/expenses/" + e.ExpenseID, Token: f.ben, Body: map[string]any{
+		"items": []map[string]any{{"name": "Tickets", "cost": "30.00"}}, "currency": "USD", "exchange_rate": "1400",
+		"payers": []map[string]any{{"plan_member_id": ana, "amount": 10}, {"plan_member_id": ben, "amount": 20}},
+		"split":  map[string]any{"mode": "SHARES", "shares": []map[string]any{{"plan_member_id": ana, "shares": 2}, {"plan_member_id": ben, "shares": 1}}}}})
+	if res.Status != http.StatusOK {
+		t.Fatalf("PUT: %d %s", res.Status, res.Body)
+	}
+	before := string(f.a.do(req{Method: "GET", Path: plan + "/expenses?day=1", Token: f.ben}).Body)
+	del := a.do(req{Method: "DELETE", Path: plan + "/blocks/" + tb.TimeBlockID, Token: f.ana})
+	link := regexp.MustCompile(`^<([^>]+)>; rel="restore"$`).FindStringSubmatch(del.Header.Get("Link"))
+	if del.Status != http.StatusNoContent || link == nil {
+		t.Fatalf("DELETE: %d %q", del.Status, del.Header.Get("Link"))
+	}
+	if res := a.do(req{Method: "POST", Path: link[1], Token: f.ana}); res.Status != http.StatusOK && res.Status != http.StatusCreated {
+		t.Fatalf("restore: %d %s", res.Status, res.Body)
+	}
+	after := string(f.a.do(req{Method: "GET", Path: plan + "/expenses?day=1", Token: f.ben}).Body)
+	if after != before || !strings.Contains(after, `"converted_total":42000`) || !strings.Contains(after, `"mode":"SHARES"`) {
+		t.Fatalf("after the restore\n%s\nwas\n%s", after, before)
+	}
+}
