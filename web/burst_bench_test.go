@@ -48,12 +48,7 @@ func benchPlansDuringBurst(b *testing.B, kind string) {
 		a.member(id, fmt.Sprintf("B%d", i))
 		a.joinPlan(f.plan.PlanID, id)
 	}
-	var g memberGroupJSON[planMemberJSON]
-	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
-	members := make([]string, len(g.Members))
-	for i, m := range g.Members {
-		members[i] = m.PlanMemberID
-	}
+	members := f.planMemberIDs(b)
 	for i := range 5 {
 		a.createPlan(f.eve, fmt.Sprintf("Eve's trip %d", i), "2026-05-01", "2026-05-03")
 	}

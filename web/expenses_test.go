@@ -119,11 +119,10 @@ func TestExpensesOrderMovesAndItems(t *testing.T) {
 		e.Items[0].Cost.Minor != 2500 || e.Items[1].Name != "Tip" {
 		t.Fatalf("replace items: %d %s", res.Status, res.Body)
 	}
-	var g memberGroupJSON[planMemberJSON]
-	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
+	ids := f.planMemberIDs(t) // Ben, Ana
 	res = a.do(req{Method: "PUT", Path: plan + "/expenses/" + y.ExpenseID, Token: f.ben, Body: map[string]any{
-		"items": []map[string]any{{"name": "Taxi", "cost": 3000}}, "paid_by": g.Me.PlanMemberID, "split_among": []string{g.Members[0].PlanMemberID, g.Me.PlanMemberID}}})
-	if json.Unmarshal(res.Body, &e); res.Status != 200 || e.PaidBy == nil || *e.PaidBy != g.Me.PlanMemberID || len(e.SplitAmong) != 2 {
+		"items": []map[string]any{{"name": "Taxi", "cost": 3000}}, "paid_by": ids[0], "split_among": []string{ids[1], ids[0]}}})
+	if json.Unmarshal(res.Body, &e); res.Status != 200 || e.PaidBy == nil || *e.PaidBy != ids[0] || len(e.SplitAmong) != 2 {
 		t.Fatalf("payers: %d %s", res.Status, res.Body)
 	}
 	a.do(req{Method: "PUT", Path: plan + "/expenses/" + y.ExpenseID, Token: f.ben, Body: []map[string]any{{"expense_item_id": strings.Repeat("k", 21), "name": "X", "cost": 1}}}).
@@ -176,9 +175,8 @@ func TestSettlementOverHTTP(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
 	plan := "/plans/" + f.plan.PlanID
-	var g memberGroupJSON[planMemberJSON]
-	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
-	ana, ben := g.Members[0].PlanMemberID, g.Members[1].PlanMemberID
+	ids := f.planMemberIDs(t)
+	ben, ana := ids[0], ids[1]
 	// Ana paid a 30,000 dinner for both; Ben paid a 9,001 taxi for both; an unpaid expense and
 	// an undecided candidate's expense do not count.
 	f.addExpense(t, map[string]any{"day": 1, "items": item("Dinner", 30000), "paid_by": ana})

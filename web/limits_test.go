@@ -21,7 +21,7 @@ func ids(prefix string, n int) []string {
 }
 
 // planMemberIDs answers the plan's active member ids, the caller's first.
-func (f *planFixture) planMemberIDs(t *testing.T) []string {
+func (f *planFixture) planMemberIDs(t testing.TB) []string {
 	t.Helper()
 	var g memberGroupJSON[planMemberJSON]
 	res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/members", Token: f.ben})

@@ -21,9 +21,8 @@ func TestAmountsInMajorUnitsOverHTTP(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
 	plan := "/plans/" + f.plan.PlanID
-	var g memberGroupJSON[planMemberJSON]
-	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
-	ana, ben := g.Members[0].PlanMemberID, g.Members[1].PlanMemberID
+	ids := f.planMemberIDs(t)
+	ben, ana := ids[0], ids[1]
 
 	res := a.do(req{Method: "PATCH", Path: plan + "/budgets", Token: f.ben, Body: map[string]any{"type": "BUDGET", "currency": "USD", "total_budget": "300"}})
 	if res.Status != 200 || !bodySays(res.Body, `"total_budget":300.00`) || !bodySays(res.Body, `"currency":"USD"`) {
