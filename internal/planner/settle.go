@@ -95,10 +95,10 @@ func allocate(amount int64, parts []Part) map[string]int64 {
 	return out
 }
 
-// allocate divides amount among the split's sharers: equally among its members (or everyone),
-// else by its parts' amounts or shares.
+// allocate divides amount among the split's sharers: by its parts' amounts or shares (EXACT,
+// SHARES), else equally among its members, or everyone when it names nobody.
 func (s Split) allocate(amount int64, everyone []string) map[string]int64 {
-	if s.Mode == SplitExact || s.Mode == SplitShares {
+	if (s.Mode == SplitExact || s.Mode == SplitShares) && len(s.Parts) > 0 {
 		return allocate(amount, s.Parts)
 	}
 	members := s.Members
