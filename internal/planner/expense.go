@@ -193,7 +193,9 @@ func Breakdown(counted []Cost, days int) (byDay, byCategory []CostLine) {
 			byCategory = append(byCategory, CostLine{Category: cat, Total: total})
 		}
 	}
-	slices.SortFunc(byCategory, func(a, b CostLine) int { return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Category, b.Category)) })
+	slices.SortFunc(byCategory, func(a, b CostLine) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.Category, b.Category))
+	})
 	return byDay, byCategory
 }
 

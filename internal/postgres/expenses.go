@@ -445,13 +445,13 @@ func budgetLink(planID string) string { return planLink(planID) + "/budget" }
 // plan's currency and the day.
 func expenseFacts(ctx context.Context, tx *sqlx.Tx, expenseID string) (planner.Details, error) {
 	var r struct {
-		Expense  string         `db:"expense"`
-		Lines    int            `db:"lines"`
-		Amount   int64          `db:"amount"`
-		Plan     string         `db:"plan_currency"`
-		Day      int            `db:"day"`
-		Place    string         `db:"place"`
-		Names    pq.StringArray `db:"names"`
+		Expense string         `db:"expense"`
+		Lines   int            `db:"lines"`
+		Amount  int64          `db:"amount"`
+		Plan    string         `db:"plan_currency"`
+		Day     int            `db:"day"`
+		Place   string         `db:"place"`
+		Names   pq.StringArray `db:"names"`
 		termsRow
 	}
 	err := tx.GetContext(ctx, &r, `

@@ -168,13 +168,18 @@ var demoBlocks = []struct {
 }
 
 // demoAdditional are additional expenses: at the start of a day (after -1) or after the
-// demoBlocks entry with that index.
+// demoBlocks entry with that index, paid by a demo user and shared by everyone; one in US
+// dollars (costs in cents) with its rate to the won.
 var demoAdditional = []struct {
 	day, after int
 	items      []demoItem
+	paidBy     int
+	currency   string
+	rate       string
 }{
-	{1, -1, []demoItem{{"T-money cards", 10000}}},
-	{1, 1, []demoItem{{"Taxi to Bukchon", 6000}}},
+	{1, -1, []demoItem{{"T-money cards", 10000}}, demoAna, "", ""},
+	{1, 1, []demoItem{{"Taxi to Bukchon", 6000}}, demoBen, "", ""},
+	{1, -1, []demoItem{{"Airport limousine (booked online)", 3400}}, demoBen, "USD", "1463.52"},
 }
 
 // seeder runs the seed's statements in one transaction, keeping the first error: after it,
@@ -321,10 +326,14 @@ func (s *seeder) demo(start time.Time) {
 		if e.after >= 0 {
 			after = blockIDs[e.after]
 		}
+		var currency, rate any // NULL: the plan's currency
+		if e.currency != "" {
+			currency, rate = e.currency, e.rate
+		}
 		s.items(s.insert(`
-			INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank)
-			VALUES ($1, $2, 'ADDITIONAL', $3, $4, $5)`,
-			plan, dayIDs[e.day-1], after, i+1), e.items)
+			INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank, paid_by, currency, exchange_rate)
+			VALUES ($1, $2, 'ADDITIONAL', $3, $4, $5, $6, $7, $8::numeric)`,
+			plan, dayIDs[e.day-1], after, i+1, planMembers[e.paidBy], currency, rate), e.items)
 	}
 }
 

@@ -40,8 +40,8 @@ var seededTables = map[string]int{
 	"time_blocks":                  7,
 	"candidates":                   11,
 	"opinions":                     5,
-	"expenses":                     12, // one per place candidate (10) and two additional
-	"expense_items":                10,
+	"expenses":                     13, // one per place candidate (10) and three additional
+	"expense_items":                11,
 	"seed_runs":                    1,
 }
 
