@@ -35,7 +35,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	members, payments, currency, err := s.store.SettlementData(ctx, userID, planID)
+	members, payments, recorded, currency, err := s.store.SettlementData(ctx, userID, planID)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	for i, m := range members {
 		ids[i], byID[m.ID] = m.ID, m
 	}
-	balances, moves := planner.Settle(ids, payments, nil)
+	balances, moves := planner.Settle(ids, payments, recorded)
 	for _, m := range members {
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {

@@ -83,6 +83,7 @@ const (
 	CodeExpenseNotFound               Code = "EXPENSE_NOT_FOUND"
 	CodeExpenseItemNotFound           Code = "EXPENSE_ITEM_NOT_FOUND"
 	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
+	CodeSettlementNotFound            Code = "SETTLEMENT_NOT_FOUND"
 
 	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
 	CodeInvalidIdempotencyKey Code = "INVALID_IDEMPOTENCY_KEY"
@@ -156,6 +157,7 @@ var statuses = map[Code]int{
 	CodeExpenseNotFound:               http.StatusNotFound,
 	CodeExpenseItemNotFound:           http.StatusNotFound,
 	CodeNotificationNotFound:          http.StatusNotFound,
+	CodeSettlementNotFound:            http.StatusNotFound,
 
 	CodeInvalidIdempotencyKey: http.StatusBadRequest,
 	CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,

@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"slices"
+	"time"
 )
 
 // Payment is an expense that counts in settling up: its amount in minor units of the plan's
@@ -31,6 +32,18 @@ type Balance struct {
 type Transfer struct {
 	From, To string
 	Amount   int64
+}
+
+// Settlement is a payment a member recorded as made from one member of the plan to another
+// (API-additions §5): Amount in minor units of the plan's Currency. From, To and CreatedBy may
+// be members who have left since.
+type Settlement struct {
+	ID        string
+	From, To  Member
+	Amount    int64
+	Currency  string
+	CreatedBy Member
+	CreatedAt time.Time
 }
 
 // Settle divides each payment among its payers and its sharers (Allocate, in member id order,

@@ -118,7 +118,8 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 	return out, err
 }
 
-// rescaleAmounts keeps the plan's amounts (its total budget and expense items) the same numbers
+// rescaleAmounts keeps the plan's amounts (its total budget, expense items and recorded
+// payments) the same numbers
 // of major units when its currency changes from one with other minor digits (12.50 USD becomes
 // 12.500 KWD): 400 on currency when one has more decimals than the new currency holds.
 func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to money.Currency) error {
@@ -131,7 +132,8 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 		WITH f AS (SELECT power(10::numeric, $2::int) AS f)
 		SELECT NOT EXISTS (SELECT 1 FROM budgets, f WHERE plan_id = $1 AND total_budget * f.f <> trunc(total_budget * f.f))
 		   AND NOT EXISTS (SELECT 1 FROM expense_items i JOIN expenses e ON e.id = i.expense_id, f
-		                   WHERE e.plan_id = $1 AND i.cost * f.f <> trunc(i.cost * f.f))`, planID, shift); err != nil {
+		                   WHERE e.plan_id = $1 AND i.cost * f.f <> trunc(i.cost * f.f))
+		   AND NOT EXISTS (SELECT 1 FROM settlements s, f WHERE s.plan_id = $1 AND s.amount * f.f <> trunc(s.amount * f.f))`, planID, shift); err != nil {
 		return err
 	}
 	if !fits {
@@ -141,20 +143,25 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 	}
 	_, err := tx.ExecContext(ctx, `
 		WITH f AS (SELECT power(10::numeric, $2::int) AS f),
-		     b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1)
+		     b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1),
+		     s AS (UPDATE settlements SET amount = (amount * (SELECT f FROM f))::bigint WHERE plan_id = $1)
 		UPDATE expense_items i SET cost = (i.cost * (SELECT f FROM f))::bigint
 		FROM expenses e WHERE e.id = i.expense_id AND e.plan_id = $1`, planID, shift)
 	return err
 }
 
 // SettlementData is what settling up a plan needs: the payments that count (additional
-// expenses and selected candidates' expenses that name who paid), the members they may name
-// (the active ones and anyone a payment names), and the currency.
-func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, payments []planner.Payment, currency string, err error) {
+// expenses and selected candidates' expenses that name who paid; those shared by everyone
+// name the active members), the payments recorded
+// between members (recordedPayments), the members they may name (the active ones and anyone a
+// payment names), and the currency.
+func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, payments []planner.Payment, recorded []planner.Transfer, currency string, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+		me, err := planReader(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
+		currency = me.Currency
 		var rows []struct {
 			Amount int64          `db:"amount"`
 			PaidBy string         `db:"paid_by"`
@@ -178,6 +185,12 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 				named[id] = true
 			}
 		}
+		if recorded, err = recordedPayments(ctx, tx, planID); err != nil {
+			return err
+		}
+		for _, t := range recorded {
+			named[t.From], named[t.To] = true, true
+		}
 		var all []struct {
 			planner.Member
 			Active bool `db:"active"`
@@ -187,14 +200,25 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 			WHERE plan_id = $1 ORDER BY joined_at, id`, planID); err != nil {
 			return err
 		}
+		var active []string
 		for _, m := range all {
 			if m.Active || named[m.ID] {
 				members = append(members, m.Member)
 			}
+			if m.Active {
+				active = append(active, m.ID)
+			}
 		}
-		return tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID)
+		// "Everyone" is the active members: not those who left, whom a payment or a recorded
+		// payment may still name (members lists them too).
+		for i := range payments {
+			if payments[i].Split.Mode == planner.SplitEqual && len(payments[i].Split.Members) == 0 {
+				payments[i].Split.Members = active
+			}
+		}
+		return nil
 	})
-	return members, payments, currency, err
+	return members, payments, recorded, currency, err
 }
 
 // CostBreakdown splits the budget's total cost (same rules as the budget: selected candidate,
