@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // settleFixture is the plan fixture (Ana owns the plan, in KRW; Ben is a member) with a
@@ -302,4 +303,29 @@ func TestRecordedPaymentsFollowTheCurrency(t *testing.T) {
 	if got := fmt.Sprint(p["errors"]); !strings.Contains(got, "currency") {
 		t.Errorf("back to won with cents recorded: %s", got)
 	}
+}
+
+// Recording and deleting a payment are live events of the plan ("settlement", its id and the
+// member's user as actor), so open pages of the plan hear of them.
+func TestRecordedPaymentsAreLiveEvents(t *testing.T) {
+	f := newSettleFixture(t)
+	stream := f.a.subscribe(t, f.path+"/events", f.ana, "")
+	var rec settlementRecordJSON
+	json.Unmarshal(f.record(f.ben, f.benID, f.anaID, 1000).Body, &rec)
+	next := func(what string) sseEvent {
+		t.Helper()
+		ev := stream.next(t, 5*time.Second)
+		for ev.Event != "settlement" {
+			ev = stream.next(t, 5*time.Second)
+		}
+		if ev.Data["id"] != rec.SettlementID || ev.Data["actor"] != f.a.userID(f.ben) {
+			t.Errorf("%s: %+v", what, ev)
+		}
+		return ev
+	}
+	next("recorded")
+	if res := f.a.do(req{Method: "DELETE", Path: f.path + "/settlements/" + rec.SettlementID, Token: f.ben}); res.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	next("deleted")
 }
