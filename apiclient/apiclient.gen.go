@@ -26,6 +26,7 @@ const (
 	ActivityTargetTypeMEMBER          ActivityTargetType = "MEMBER"
 	ActivityTargetTypeOPINION         ActivityTargetType = "OPINION"
 	ActivityTargetTypePLAN            ActivityTargetType = "PLAN"
+	ActivityTargetTypeSETTLEMENT      ActivityTargetType = "SETTLEMENT"
 	ActivityTargetTypeTIMEBLOCK       ActivityTargetType = "TIME_BLOCK"
 )
 
@@ -43,6 +44,8 @@ func (e ActivityTargetType) Valid() bool {
 	case ActivityTargetTypeOPINION:
 		return true
 	case ActivityTargetTypePLAN:
+		return true
+	case ActivityTargetTypeSETTLEMENT:
 		return true
 	case ActivityTargetTypeTIMEBLOCK:
 		return true
@@ -923,6 +926,7 @@ const (
 	ListCollectionActivity200JSONResponseBodyContentsTargetTypeMEMBER          ListCollectionActivity200JSONResponseBodyContentsTargetType = "MEMBER"
 	ListCollectionActivity200JSONResponseBodyContentsTargetTypeOPINION         ListCollectionActivity200JSONResponseBodyContentsTargetType = "OPINION"
 	ListCollectionActivity200JSONResponseBodyContentsTargetTypePLAN            ListCollectionActivity200JSONResponseBodyContentsTargetType = "PLAN"
+	ListCollectionActivity200JSONResponseBodyContentsTargetTypeSETTLEMENT      ListCollectionActivity200JSONResponseBodyContentsTargetType = "SETTLEMENT"
 	ListCollectionActivity200JSONResponseBodyContentsTargetTypeTIMEBLOCK       ListCollectionActivity200JSONResponseBodyContentsTargetType = "TIME_BLOCK"
 )
 
@@ -940,6 +944,8 @@ func (e ListCollectionActivity200JSONResponseBodyContentsTargetType) Valid() boo
 	case ListCollectionActivity200JSONResponseBodyContentsTargetTypeOPINION:
 		return true
 	case ListCollectionActivity200JSONResponseBodyContentsTargetTypePLAN:
+		return true
+	case ListCollectionActivity200JSONResponseBodyContentsTargetTypeSETTLEMENT:
 		return true
 	case ListCollectionActivity200JSONResponseBodyContentsTargetTypeTIMEBLOCK:
 		return true
@@ -1064,6 +1070,7 @@ const (
 	ListPlanActivity200JSONResponseBodyContentsTargetTypeMEMBER          ListPlanActivity200JSONResponseBodyContentsTargetType = "MEMBER"
 	ListPlanActivity200JSONResponseBodyContentsTargetTypeOPINION         ListPlanActivity200JSONResponseBodyContentsTargetType = "OPINION"
 	ListPlanActivity200JSONResponseBodyContentsTargetTypePLAN            ListPlanActivity200JSONResponseBodyContentsTargetType = "PLAN"
+	ListPlanActivity200JSONResponseBodyContentsTargetTypeSETTLEMENT      ListPlanActivity200JSONResponseBodyContentsTargetType = "SETTLEMENT"
 	ListPlanActivity200JSONResponseBodyContentsTargetTypeTIMEBLOCK       ListPlanActivity200JSONResponseBodyContentsTargetType = "TIME_BLOCK"
 )
 
@@ -1081,6 +1088,8 @@ func (e ListPlanActivity200JSONResponseBodyContentsTargetType) Valid() bool {
 	case ListPlanActivity200JSONResponseBodyContentsTargetTypeOPINION:
 		return true
 	case ListPlanActivity200JSONResponseBodyContentsTargetTypePLAN:
+		return true
+	case ListPlanActivity200JSONResponseBodyContentsTargetTypeSETTLEMENT:
 		return true
 	case ListPlanActivity200JSONResponseBodyContentsTargetTypeTIMEBLOCK:
 		return true
@@ -1511,7 +1520,7 @@ type Activity struct {
 	Actor     interface{} `json:"actor"`
 	CreatedAt time.Time   `json:"created_at"`
 
-	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 	Kind string `json:"kind"`
 
 	// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -1520,7 +1529,7 @@ type Activity struct {
 		// ID The target's id (it may no longer exist)
 		ID string `json:"id"`
 
-		// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+		// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 		Name string             `json:"name"`
 		Type ActivityTargetType `json:"type"`
 	} `json:"target"`
@@ -2278,6 +2287,23 @@ type Problem struct {
 type ProviderTokenRequest struct {
 	AccessToken *string `json:"access_token,omitempty"`
 	IDToken     *string `json:"id_token,omitempty"`
+}
+
+// Settlement a payment recorded as made from one plan member to another, in the plan's currency
+type Settlement struct {
+	// Amount an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
+	Amount    Amount    `json:"amount"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// CreatedBy the member who recorded it
+	CreatedBy AddedBy `json:"created_by"`
+
+	// From the member who paid
+	From         AddedBy `json:"from"`
+	SettlementID string  `json:"settlement_id"`
+
+	// To the member who was paid
+	To AddedBy `json:"to"`
 }
 
 // ShareLink defines model for ShareLink.
@@ -3694,6 +3720,45 @@ type ChangePlanOwnerJSONBody struct {
 	PlanMemberID string `json:"plan_member_id"`
 }
 
+// ListSettlementsParams defines parameters for ListSettlements.
+type ListSettlementsParams struct {
+	// Page 0-based page number
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size page size; larger than 100 is clamped to 100
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// RecordSettlementJSONBody defines parameters for RecordSettlement.
+type RecordSettlementJSONBody struct {
+	// Amount above 0, in the plan's currency
+	Amount LenientAmount `json:"amount"`
+
+	// FromPlanMemberID the member who paid
+	FromPlanMemberID string `json:"from_plan_member_id"`
+
+	// ToPlanMemberID the member who was paid (another one)
+	ToPlanMemberID string `json:"to_plan_member_id"`
+}
+
+// RecordSettlementParams defines parameters for RecordSettlement.
+type RecordSettlementParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // WithdrawJSONBody defines parameters for Withdraw.
 type WithdrawJSONBody struct {
 	Reason string `json:"reason"`
@@ -3800,6 +3865,9 @@ type ReplaceExpenseJSONRequestBody ReplaceExpenseJSONBody
 
 // ChangePlanOwnerJSONRequestBody defines body for ChangePlanOwner for application/json ContentType.
 type ChangePlanOwnerJSONRequestBody ChangePlanOwnerJSONBody
+
+// RecordSettlementJSONRequestBody defines body for RecordSettlement for application/json ContentType.
+type RecordSettlementJSONRequestBody RecordSettlementJSONBody
 
 // WithdrawJSONRequestBody defines body for Withdraw for application/json ContentType.
 type WithdrawJSONRequestBody WithdrawJSONBody
@@ -4924,7 +4992,7 @@ type ClientInterface interface {
 
 	// ListPlanActivity The plan's history, newest first (members and guests)
 	//
-	// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
+	// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a payment between members recorded or its record deleted (SETTLEMENT), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
 	//
 	// Corresponds with GET /plans/{planId}/activity (the `ListPlanActivity` operationId).
 	ListPlanActivity(ctx context.Context, planID string, params *ListPlanActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5458,10 +5526,40 @@ type ClientInterface interface {
 
 	// GetSettlement Settle up (beyond the contract; members and guests)
 	//
-	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id) and balance (paid − share; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor).
+	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 	//
 	// Corresponds with GET /plans/{planId}/settlement (the `GetSettlement` operationId).
 	GetSettlement(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSettlements The plan's recorded payments, newest first (members and guests)
+	//
+	// Corresponds with GET /plans/{planId}/settlements (the `ListSettlements` operationId).
+	ListSettlements(ctx context.Context, planID string, params *ListSettlementsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordSettlementWithBody Record a payment made from one member to another (members)
+	//
+	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+	RecordSettlementWithBody(ctx context.Context, planID string, params *RecordSettlementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordSettlement Record a payment made from one member to another (members)
+	//
+	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+	RecordSettlement(ctx context.Context, planID string, params *RecordSettlementParams, body RecordSettlementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSettlement Delete a recorded payment (members)
+	//
+	// Settling up no longer counts it. 404 SETTLEMENT_NOT_FOUND when the plan has none by that id.
+	//
+	// Corresponds with DELETE /plans/{planId}/settlements/{settlementId} (the `DeleteSettlement` operationId).
+	DeleteSettlement(ctx context.Context, planID string, settlementID string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReadiness Readiness (the database answers)
 	//
@@ -6664,7 +6762,7 @@ func (c *Client) UpdatePlan(ctx context.Context, planID string, params *UpdatePl
 
 // ListPlanActivity The plan's history, newest first (members and guests)
 //
-// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
+// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a payment between members recorded or its record deleted (SETTLEMENT), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
 //
 // Corresponds with GET /plans/{planId}/activity (the `ListPlanActivity` operationId).
 func (c *Client) ListPlanActivity(ctx context.Context, planID string, params *ListPlanActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7798,11 +7896,81 @@ func (c *Client) LetPlanMemberBack(ctx context.Context, planID string, memberID 
 
 // GetSettlement Settle up (beyond the contract; members and guests)
 //
-// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id) and balance (paid − share; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor).
+// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 //
 // Corresponds with GET /plans/{planId}/settlement (the `GetSettlement` operationId).
 func (c *Client) GetSettlement(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSettlementRequest(c.Server, planID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSettlements The plan's recorded payments, newest first (members and guests)
+//
+// Corresponds with GET /plans/{planId}/settlements (the `ListSettlements` operationId).
+func (c *Client) ListSettlements(ctx context.Context, planID string, params *ListSettlementsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSettlementsRequest(c.Server, planID, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordSettlementWithBody Record a payment made from one member to another (members)
+//
+// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+func (c *Client) RecordSettlementWithBody(ctx context.Context, planID string, params *RecordSettlementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordSettlementRequestWithBody(c.Server, planID, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordSettlement Record a payment made from one member to another (members)
+//
+// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+func (c *Client) RecordSettlement(ctx context.Context, planID string, params *RecordSettlementParams, body RecordSettlementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordSettlementRequest(c.Server, planID, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSettlement Delete a recorded payment (members)
+//
+// Settling up no longer counts it. 404 SETTLEMENT_NOT_FOUND when the plan has none by that id.
+//
+// Corresponds with DELETE /plans/{planId}/settlements/{settlementId} (the `DeleteSettlement` operationId).
+func (c *Client) DeleteSettlement(ctx context.Context, planID string, settlementID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSettlementRequest(c.Server, planID, settlementID)
 	if err != nil {
 		return nil, err
 	}
@@ -12828,6 +12996,182 @@ func NewGetSettlementRequest(server string, planID string) (*http.Request, error
 	return req, nil
 }
 
+// NewListSettlementsRequest constructs an http.Request for the ListSettlements method
+func NewListSettlementsRequest(server string, planID string, params *ListSettlementsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/settlements", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRecordSettlementRequest calls the generic RecordSettlement builder with application/json body
+func NewRecordSettlementRequest(server string, planID string, params *RecordSettlementParams, body RecordSettlementJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecordSettlementRequestWithBody(server, planID, params, "application/json", bodyReader)
+}
+
+// NewRecordSettlementRequestWithBody constructs an http.Request for the RecordSettlement method, with any body, and a specified content type
+func NewRecordSettlementRequestWithBody(server string, planID string, params *RecordSettlementParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/settlements", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteSettlementRequest constructs an http.Request for the DeleteSettlement method
+func NewDeleteSettlementRequest(server string, planID string, settlementID string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "settlementId", settlementID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/settlements/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetReadinessRequest constructs an http.Request for the GetReadiness method
 func NewGetReadinessRequest(server string) (*http.Request, error) {
 	var err error
@@ -13734,7 +14078,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListPlanActivityWithResponse The plan's history, newest first (members and guests)
 	//
-	// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
+	// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a payment between members recorded or its record deleted (SETTLEMENT), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14336,12 +14680,46 @@ type ClientWithResponsesInterface interface {
 
 	// GetSettlementWithResponse Settle up (beyond the contract; members and guests)
 	//
-	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id) and balance (paid − share; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor).
+	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /plans/{planId}/settlement (the `GetSettlement` operationId).
 	GetSettlementWithResponse(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*GetSettlementResponse, error)
+
+	// ListSettlementsWithResponse The plan's recorded payments, newest first (members and guests)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /plans/{planId}/settlements (the `ListSettlements` operationId).
+	ListSettlementsWithResponse(ctx context.Context, planID string, params *ListSettlementsParams, reqEditors ...RequestEditorFn) (*ListSettlementsResponse, error)
+
+	// RecordSettlementWithBodyWithResponse Record a payment made from one member to another (members)
+	//
+	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+	RecordSettlementWithBodyWithResponse(ctx context.Context, planID string, params *RecordSettlementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordSettlementResponse, error)
+
+	// RecordSettlementWithResponse Record a payment made from one member to another (members)
+	//
+	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+	RecordSettlementWithResponse(ctx context.Context, planID string, params *RecordSettlementParams, body RecordSettlementJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordSettlementResponse, error)
+
+	// DeleteSettlementWithResponse Delete a recorded payment (members)
+	//
+	// Settling up no longer counts it. 404 SETTLEMENT_NOT_FOUND when the plan has none by that id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /plans/{planId}/settlements/{settlementId} (the `DeleteSettlement` operationId).
+	DeleteSettlementWithResponse(ctx context.Context, planID string, settlementID string, reqEditors ...RequestEditorFn) (*DeleteSettlementResponse, error)
 
 	// GetReadinessWithResponse Readiness (the database answers)
 	//
@@ -15186,7 +15564,7 @@ type ListCollectionActivityResponse struct {
 			Actor      *Member   `json:"actor"`
 			CreatedAt  time.Time `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -15195,7 +15573,7 @@ type ListCollectionActivityResponse struct {
 				// ID The target's id (it may no longer exist)
 				ID string `json:"id"`
 
-				// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+				// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 				Name string                                                      `json:"name"`
 				Type ListCollectionActivity200JSONResponseBodyContentsTargetType `json:"type"`
 			} `json:"target"`
@@ -15223,7 +15601,7 @@ func (r ListCollectionActivityResponse) GetJSON200() *struct {
 		Actor      *Member   `json:"actor"`
 		CreatedAt  time.Time `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -15232,7 +15610,7 @@ func (r ListCollectionActivityResponse) GetJSON200() *struct {
 			// ID The target's id (it may no longer exist)
 			ID string `json:"id"`
 
-			// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+			// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 			Name string                                                      `json:"name"`
 			Type ListCollectionActivity200JSONResponseBodyContentsTargetType `json:"type"`
 		} `json:"target"`
@@ -18066,7 +18444,7 @@ type ListPlanActivityResponse struct {
 			Actor      *PlanMember `json:"actor"`
 			CreatedAt  time.Time   `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -18075,7 +18453,7 @@ type ListPlanActivityResponse struct {
 				// ID The target's id (it may no longer exist)
 				ID string `json:"id"`
 
-				// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+				// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 				Name string                                                `json:"name"`
 				Type ListPlanActivity200JSONResponseBodyContentsTargetType `json:"type"`
 			} `json:"target"`
@@ -18103,7 +18481,7 @@ func (r ListPlanActivityResponse) GetJSON200() *struct {
 		Actor      *PlanMember `json:"actor"`
 		CreatedAt  time.Time   `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -18112,7 +18490,7 @@ func (r ListPlanActivityResponse) GetJSON200() *struct {
 			// ID The target's id (it may no longer exist)
 			ID string `json:"id"`
 
-			// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+			// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 			Name string                                                `json:"name"`
 			Type ListPlanActivity200JSONResponseBodyContentsTargetType `json:"type"`
 		} `json:"target"`
@@ -21794,6 +22172,12 @@ type GetSettlementResponse struct {
 			Picture      string `json:"picture"`
 			PlanMemberID string `json:"plan_member_id"`
 
+			// Received What other members paid the member in recorded payments
+			Received Amount `json:"received"`
+
+			// Sent What the member paid other members in recorded payments
+			Sent Amount `json:"sent"`
+
 			// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
 			Share Amount `json:"share"`
 		} `json:"members"`
@@ -21830,6 +22214,12 @@ func (r GetSettlementResponse) GetJSON200() *struct {
 		Paid         Amount `json:"paid"`
 		Picture      string `json:"picture"`
 		PlanMemberID string `json:"plan_member_id"`
+
+		// Received What other members paid the member in recorded payments
+		Received Amount `json:"received"`
+
+		// Sent What the member paid other members in recorded payments
+		Sent Amount `json:"sent"`
 
 		// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
 		Share Amount `json:"share"`
@@ -21891,6 +22281,252 @@ func (r GetSettlementResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetSettlementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSettlementsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Contents []Settlement `json:"contents"`
+		HasNext  bool         `json:"has_next"`
+		Page     int          `json:"page"`
+		Size     int          `json:"size"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSettlementsResponse) GetJSON200() *struct {
+	Contents []Settlement `json:"contents"`
+	HasNext  bool         `json:"has_next"`
+	Page     int          `json:"page"`
+	Size     int          `json:"size"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSettlementsResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSettlementsResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSettlementsResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListSettlementsResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListSettlementsResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSettlementsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSettlementsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSettlementsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSettlementsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RecordSettlementResponse201Headers the declared response headers of an HTTP 201 response for RecordSettlement
+type RecordSettlementResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+}
+
+type RecordSettlementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RecordSettlementResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RecordSettlementResponse) GetJSON201() *Settlement {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r RecordSettlementResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RecordSettlementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecordSettlementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecordSettlementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecordSettlementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSettlementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteSettlementResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteSettlementResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteSettlementResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r DeleteSettlementResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSettlementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSettlementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSettlementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSettlementResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23395,7 +24031,7 @@ func (c *ClientWithResponses) UpdatePlanWithResponse(ctx context.Context, planID
 
 // ListPlanActivityWithResponse The plan's history, newest first (members and guests)
 //
-// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
+// One entry per thing someone did, written in the same transaction as the change: a time block added, moved or removed (target TIME_BLOCK), a candidate added, removed or confirmed (CANDIDATE), an opinion given, changed or taken back (OPINION), an expense added, changed or deleted (EXPENSE), a payment between members recorded or its record deleted (SETTLEMENT), a member who joined, left, was removed or made owner (MEMBER), the plan renamed or its dates changed (PLAN). `target.name` and `summary` are rendered when read from what the thing was called when it happened, so the entries of a deleted block still name it. Deleting the plan deletes its history.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24357,7 +24993,7 @@ func (c *ClientWithResponses) LetPlanMemberBackWithResponse(ctx context.Context,
 
 // GetSettlementWithResponse Settle up (beyond the contract; members and guests)
 //
-// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id) and balance (paid − share; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor).
+// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24368,6 +25004,64 @@ func (c *ClientWithResponses) GetSettlementWithResponse(ctx context.Context, pla
 		return nil, err
 	}
 	return ParseGetSettlementResponse(rsp)
+}
+
+// ListSettlementsWithResponse The plan's recorded payments, newest first (members and guests)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /plans/{planId}/settlements (the `ListSettlements` operationId).
+func (c *ClientWithResponses) ListSettlementsWithResponse(ctx context.Context, planID string, params *ListSettlementsParams, reqEditors ...RequestEditorFn) (*ListSettlementsResponse, error) {
+	rsp, err := c.ListSettlements(ctx, planID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSettlementsResponse(rsp)
+}
+
+// RecordSettlementWithBodyWithResponse Record a payment made from one member to another (members)
+//
+// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+func (c *ClientWithResponses) RecordSettlementWithBodyWithResponse(ctx context.Context, planID string, params *RecordSettlementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordSettlementResponse, error) {
+	rsp, err := c.RecordSettlementWithBody(ctx, planID, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordSettlementResponse(rsp)
+}
+
+// RecordSettlementWithResponse Record a payment made from one member to another (members)
+//
+// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/settlements (the `RecordSettlement` operationId).
+func (c *ClientWithResponses) RecordSettlementWithResponse(ctx context.Context, planID string, params *RecordSettlementParams, body RecordSettlementJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordSettlementResponse, error) {
+	rsp, err := c.RecordSettlement(ctx, planID, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordSettlementResponse(rsp)
+}
+
+// DeleteSettlementWithResponse Delete a recorded payment (members)
+//
+// Settling up no longer counts it. 404 SETTLEMENT_NOT_FOUND when the plan has none by that id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /plans/{planId}/settlements/{settlementId} (the `DeleteSettlement` operationId).
+func (c *ClientWithResponses) DeleteSettlementWithResponse(ctx context.Context, planID string, settlementID string, reqEditors ...RequestEditorFn) (*DeleteSettlementResponse, error) {
+	rsp, err := c.DeleteSettlement(ctx, planID, settlementID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSettlementResponse(rsp)
 }
 
 // GetReadinessWithResponse Readiness (the database answers)
@@ -25152,7 +25846,7 @@ func ParseListCollectionActivityResponse(rsp *http.Response) (*ListCollectionAct
 				Actor      *Member   `json:"actor"`
 				CreatedAt  time.Time `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -25161,7 +25855,7 @@ func ParseListCollectionActivityResponse(rsp *http.Response) (*ListCollectionAct
 					// ID The target's id (it may no longer exist)
 					ID string `json:"id"`
 
-					// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+					// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 					Name string                                                      `json:"name"`
 					Type ListCollectionActivity200JSONResponseBodyContentsTargetType `json:"type"`
 				} `json:"target"`
@@ -27495,7 +28189,7 @@ func ParseListPlanActivityResponse(rsp *http.Response) (*ListPlanActivityRespons
 				Actor      *PlanMember `json:"actor"`
 				CreatedAt  time.Time   `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -27504,7 +28198,7 @@ func ParseListPlanActivityResponse(rsp *http.Response) (*ListPlanActivityRespons
 					// ID The target's id (it may no longer exist)
 					ID string `json:"id"`
 
-					// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title
+					// Name What it was called then: a block's confirmed place (its candidates joined with "or" while undecided, "Free time" for free time), the place of a candidate, opinion or collection place, an expense's first line (a candidate's costs: its place), a member's nickname, the plan's title, a recorded payment's members and amount
 					Name string                                                `json:"name"`
 					Type ListPlanActivity200JSONResponseBodyContentsTargetType `json:"type"`
 				} `json:"target"`
@@ -30576,6 +31270,12 @@ func ParseGetSettlementResponse(rsp *http.Response) (*GetSettlementResponse, err
 				Picture      string `json:"picture"`
 				PlanMemberID string `json:"plan_member_id"`
 
+				// Received What other members paid the member in recorded payments
+				Received Amount `json:"received"`
+
+				// Sent What the member paid other members in recorded payments
+				Sent Amount `json:"sent"`
+
 				// Share an amount in major units of the plan's currency, written with exactly its minor digits (12.50 USD, 1200 KRW, 0.125 KWD): decode it as a decimal, not a binary float
 				Share Amount `json:"share"`
 			} `json:"members"`
@@ -30594,6 +31294,217 @@ func ParseGetSettlementResponse(rsp *http.Response) (*GetSettlementResponse, err
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSettlementsResponse parses an HTTP response from a ListSettlementsWithResponse call
+func ParseListSettlementsResponse(rsp *http.Response) (*ListSettlementsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSettlementsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Contents []Settlement `json:"contents"`
+			HasNext  bool         `json:"has_next"`
+			Page     int          `json:"page"`
+			Size     int          `json:"size"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRecordSettlementResponse parses an HTTP response from a RecordSettlementWithResponse call
+func ParseRecordSettlementResponse(rsp *http.Response) (*RecordSettlementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecordSettlementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers RecordSettlementResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSettlementResponse parses an HTTP response from a DeleteSettlementWithResponse call
+func ParseDeleteSettlementResponse(rsp *http.Response) (*DeleteSettlementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSettlementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem

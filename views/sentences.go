@@ -64,6 +64,10 @@ func ActivitySentence(l *i18n.Localizer, a planner.Activity, noun string) string
 		return w.say("activity.place_added", "Place", w.place())
 	case planner.ActPlaceRemoved:
 		return w.say("activity.place_removed", "Place", w.place())
+	case planner.ActSettlementRecorded:
+		return w.say("activity.settlement_recorded", "Payer", i18n.Word(d.Payer), "Payee", i18n.Word(d.Payee), "Money", w.money())
+	case planner.ActSettlementDeleted:
+		return w.say("activity.settlement_deleted", "Payer", i18n.Word(d.Payer), "Payee", i18n.Word(d.Payee), "Money", w.money())
 	}
 	return w.say("activity.changed", "Noun", nounWord)
 }
@@ -86,6 +90,8 @@ func TargetName(l *i18n.Localizer, a planner.Activity) string {
 		return d.Member
 	case planner.TargetPlan:
 		return d.Title
+	case planner.TargetSettlement:
+		return l.T("activity.settlement_name", "Payer", d.Payer, "Payee", d.Payee, "Money", moneyOf(l, d))
 	}
 	return placeName(l, d, d.Place)
 }
@@ -300,7 +306,7 @@ func expenseName(l *i18n.Localizer, d planner.Details) string {
 	return d.Expense
 }
 
-// moneyOf is an expense's total in its currency.
+// moneyOf is an expense's total, or a recorded payment's amount, in its currency.
 func moneyOf(l *i18n.Localizer, d planner.Details) string {
 	var amount int64
 	if d.Amount != nil {

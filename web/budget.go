@@ -88,9 +88,11 @@ func (s *Server) updateBudget(c echo.Context) error {
 
 type settlementMemberJSON struct {
 	addedByJSON
-	Paid    money.Amount `json:"paid"`
-	Share   money.Amount `json:"share"`
-	Balance money.Amount `json:"balance"`
+	Paid     money.Amount `json:"paid"`
+	Share    money.Amount `json:"share"`
+	Sent     money.Amount `json:"sent"`
+	Received money.Amount `json:"received"`
+	Balance  money.Amount `json:"balance"`
 }
 
 type transferJSON struct {
@@ -105,25 +107,27 @@ type settlementJSON struct {
 	Transfers []transferJSON         `json:"transfers"`
 }
 
-// settlement answers who paid what, each member's share and balance, and the transfers that
-// settle everyone (planner.Settle).
+// settlement answers who paid what, each member's share, what they sent and received in
+// recorded payments, their balance, and the transfers that settle everyone (planner.Settle).
 func (s *Server) settlement(c echo.Context) error {
-	members, active, payments, currency, err := s.store.SettlementData(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	l, err := s.store.SettlementData(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
-	byID := make(map[string]planner.Member, len(members))
-	for _, m := range members {
+	byID := make(map[string]planner.Member, len(l.Members))
+	for _, m := range l.Members {
 		byID[m.ID] = m
 	}
-	balances, moves := planner.Settle(active, payments, nil)
-	cur := money.Stored(currency)
-	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
-	for _, m := range members { // in join order
+	balances, moves := planner.Settle(l.Active, l.Payments, l.Recorded)
+	cur := money.Stored(l.Currency)
+	out := settlementJSON{Currency: l.Currency, Members: make([]settlementMemberJSON, 0, len(l.Members)), Transfers: make([]transferJSON, len(moves))}
+	for _, m := range l.Members { // in join order
 		for _, b := range balances {
 			if b.MemberID == m.ID {
 				out.Members = append(out.Members, settlementMemberJSON{addedByJSON: toAddedByJSON(m),
-					Paid: money.Amount{Minor: b.Paid, Currency: cur}, Share: money.Amount{Minor: b.Share, Currency: cur}, Balance: money.Amount{Minor: b.Balance, Currency: cur}})
+					Paid: money.Amount{Minor: b.Paid, Currency: cur}, Share: money.Amount{Minor: b.Share, Currency: cur},
+					Sent: money.Amount{Minor: b.Sent, Currency: cur}, Received: money.Amount{Minor: b.Received, Currency: cur},
+					Balance: money.Amount{Minor: b.Balance, Currency: cur}})
 			}
 		}
 	}

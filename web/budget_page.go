@@ -35,13 +35,13 @@ func (s *Server) budgetPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	members, active, payments, currency, err := s.store.SettlementData(ctx, userID, planID)
+	ledger, err := s.store.SettlementData(ctx, userID, planID)
 	if err != nil {
 		return err
 	}
-	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
+	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: ledger.Currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
 		TotalCost: b.TotalCost, Remaining: b.Remaining(), PerPerson: b.CostPerPerson(), Travelers: b.TravelerCount,
-		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(members), ReadOnly: caller(c).Guest, Version: b.Version}
+		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(ledger.Members), ReadOnly: caller(c).Guest, Version: b.Version}
 
 	labels, values := []string{}, []int64{}
 	for _, l := range byDay {
@@ -65,11 +65,11 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 
 	byID := map[string]planner.Member{}
-	for _, m := range members {
+	for _, m := range ledger.Members {
 		byID[m.ID] = m
 	}
-	balances, moves := planner.Settle(active, payments, nil)
-	for _, m := range members {
+	balances, moves := planner.Settle(ledger.Active, ledger.Payments, ledger.Recorded)
+	for _, m := range ledger.Members {
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {
 				v.Balances = append(v.Balances, views.BalanceView{Member: toMemberView(m), Paid: bal.Paid, Share: bal.Share, Balance: bal.Balance})

@@ -269,6 +269,13 @@ var accessTable = map[string]accessRow{
 	"DELETE /plans/:planId/expenses/:expenseId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "DELETE", Path: f.plan + "/expenses/" + f.expense}
 	})},
+	"POST /plans/:planId/settlements": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/settlements", map[string]any{"from_plan_member_id": f.planThird, "to_plan_member_id": f.planRemoved, "amount": 1000})
+	})},
+	"GET /plans/:planId/settlements": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/settlements"} })},
+	"DELETE /plans/:planId/settlements/:settlementId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return req{Method: "DELETE", Path: f.plan + "/settlements/" + f.settlement}
+	})},
 
 	// Opinions.
 	"POST /plans/:planId/blocks/:blockId/opinions": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
@@ -311,6 +318,7 @@ type matrixFixture struct {
 	second               string            // the time block's second candidate
 	opinion              string            // the owner's opinion of the first candidate
 	expense              string            // an additional expense on day 1
+	settlement           string            // a payment recorded from the third member to the removed one
 	restore              string            // the path that restores a deleted block of day 2
 	job                  string            // the owner's completed extraction job, which found the spare place
 	links                map[string]string // the codes of the guests' links, by f.guests' names (all the owner's)
@@ -367,6 +375,13 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		t.Fatalf("fixture expense: %d %s", res.Status, res.Body)
 	}
 	f.expense = added.Selected.ExpenseID
+	var paid settlementRecordJSON
+	res = a.do(req{Method: "POST", Path: f.plan + "/settlements", Token: f.tokens[owner],
+		Body: map[string]any{"from_plan_member_id": f.planThird, "to_plan_member_id": f.planRemoved, "amount": 500}})
+	if err := json.Unmarshal(res.Body, &paid); err != nil || res.Status != http.StatusCreated {
+		t.Fatalf("fixture settlement: %d %s", res.Status, res.Body)
+	}
+	f.settlement = paid.SettlementID
 	gone := decodeBlock(t, a.do(req{Method: "POST", Path: f.plan + "/blocks", Token: f.tokens[owner],
 		Body: map[string]any{"type": "FREE", "day": 2, "start_time": "10:00", "end_time": "11:00"}}))
 	res = a.do(req{Method: "DELETE", Path: f.plan + "/blocks/" + gone.TimeBlockID, Token: f.tokens[owner]})

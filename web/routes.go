@@ -176,6 +176,9 @@ func (s *Server) routes() {
 	e.PUT("/plans/:planId/expenses/:expenseId", s.setExpense, user)
 	e.DELETE("/plans/:planId/expenses/:expenseId", s.deleteExpense, user)
 	e.GET("/plans/:planId/settlement", s.settlement, reader)
+	e.POST("/plans/:planId/settlements", s.recordSettlement, user)
+	e.GET("/plans/:planId/settlements", s.listSettlements, reader)
+	e.DELETE("/plans/:planId/settlements/:settlementId", s.deleteSettlement, user)
 
 	// Opinions on a candidate (:blockId is the candidate).
 	e.POST("/plans/:planId/blocks/:blockId/opinions", s.addOpinion, user)

@@ -19,6 +19,7 @@ import (
 
 	"tripplan/internal/auth"
 	"tripplan/internal/i18n"
+	"tripplan/internal/money"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -159,7 +160,10 @@ type Store interface {
 	ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
-	SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error)
+	SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error)
+	RecordSettlement(ctx context.Context, userID, planID, from, to string, amount money.Decimal) (*planner.Settlement, error)
+	Settlements(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Settlement, bool, error)
+	DeleteSettlement(ctx context.Context, userID, planID, settlementID string) error
 	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)
 	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)

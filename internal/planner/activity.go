@@ -23,6 +23,9 @@ const (
 	ActExpenseRemoved     ActivityKind = "EXPENSE_REMOVED"
 	ActPlanRenamed        ActivityKind = "PLAN_RENAMED"
 	ActPlanDatesChanged   ActivityKind = "PLAN_DATES_CHANGED"
+	// A payment between members recorded as made, or such a record deleted (settling up).
+	ActSettlementRecorded ActivityKind = "SETTLEMENT_RECORDED"
+	ActSettlementDeleted  ActivityKind = "SETTLEMENT_DELETED"
 )
 
 // Activity kinds of plans and collections alike: membership.
@@ -60,6 +63,7 @@ const (
 	TargetExpense         TargetType = "EXPENSE"
 	TargetMember          TargetType = "MEMBER"
 	TargetCollectionPlace TargetType = "COLLECTION_PLACE"
+	TargetSettlement      TargetType = "SETTLEMENT"
 )
 
 // Details are the facts that the sentences about an activity or a notification need, as they
@@ -88,13 +92,17 @@ type Details struct {
 	Opinion    OpinionType `json:"opinion,omitempty"`
 	Preference Preference  `json:"preference,omitempty"`
 	// Expense is an additional expense's first line, Lines how many it has, Amount its total in
-	// Currency (a candidate's costs have Place instead of Expense).
+	// Currency (a candidate's costs have Place instead of Expense); a recorded payment has
+	// Amount and Currency too.
 	Expense  string `json:"expense,omitempty"`
 	Lines    int    `json:"lines,omitempty"`
 	Amount   *int64 `json:"amount,omitempty"`
 	Currency string `json:"currency,omitempty"`
 	// Member is the nickname of the member who joined, left, was removed or made owner.
 	Member string `json:"member,omitempty"`
+	// Payer and Payee are the nicknames of the members a recorded payment went from and to.
+	Payer string `json:"payer,omitempty"`
+	Payee string `json:"payee,omitempty"`
 	// Title is the plan's new title and FromTitle its old one; StartDate and EndDate its new
 	// dates (YYYY-MM-DD).
 	Title     string `json:"title,omitempty"`

@@ -84,6 +84,7 @@ const (
 	CodeExpenseItemNotFound           Code = "EXPENSE_ITEM_NOT_FOUND"
 	CodeExchangeRateRequired          Code = "EXCHANGE_RATE_REQUIRED"
 	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
+	CodeSettlementNotFound            Code = "SETTLEMENT_NOT_FOUND"
 
 	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
 	CodeInvalidIdempotencyKey Code = "INVALID_IDEMPOTENCY_KEY"
@@ -158,6 +159,7 @@ var statuses = map[Code]int{
 	CodeExpenseItemNotFound:           http.StatusNotFound,
 	CodeExchangeRateRequired:          http.StatusBadRequest,
 	CodeNotificationNotFound:          http.StatusNotFound,
+	CodeSettlementNotFound:            http.StatusNotFound,
 
 	CodeInvalidIdempotencyKey: http.StatusBadRequest,
 	CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,

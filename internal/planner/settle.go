@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"slices"
+	"time"
 )
 
 // Payment is an expense that counts in settling up: its amount in minor units of the plan's
@@ -26,11 +27,35 @@ type Balance struct {
 	Balance  int64
 }
 
+// Ledger is what settling up a plan starts from: the payments that count, the payments
+// recorded between members, the members they may name (the active ones and anyone a payment
+// names, in join order), the active members' ids (whom a split among everyone shares
+// with), and the plan's currency.
+type Ledger struct {
+	Members  []Member
+	Active   []string
+	Payments []Payment
+	Recorded []Transfer
+	Currency string
+}
+
 // Transfer is a payment between members: From pays To the Amount (a suggested one, or one
 // recorded as made).
 type Transfer struct {
 	From, To string
 	Amount   int64
+}
+
+// Settlement is a payment a member recorded as made from one member of the plan to another
+// (API-additions §5): Amount in minor units of the plan's Currency. From, To and CreatedBy may
+// be members who have left since.
+type Settlement struct {
+	ID        string
+	From, To  Member
+	Amount    int64
+	Currency  string
+	CreatedBy Member
+	CreatedAt time.Time
 }
 
 // Settle divides each payment among its payers and its sharers (Allocate, in member id order,

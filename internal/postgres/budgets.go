@@ -148,7 +148,7 @@ func (db *DB) UpdateBudget(ctx context.Context, userID, planID string, ch planne
 
 // rescaleAmounts keeps the plan's amounts the same numbers of major units when its currency
 // changes from one with other minor digits (12.50 USD becomes 12.500 KWD): its total budget and
-// its expenses in its own currency (items, payers' and exact shares' amounts). An expense in the
+// its expenses in its own currency (items, payers' and exact shares' amounts) and the payments recorded between members. An expense in the
 // new currency becomes one in the plan's own; one in a third currency has a rate to the old
 // currency that means nothing in the new, so the change is refused (400 on currency), as it
 // is when an amount has more decimals than the new currency holds.
@@ -164,7 +164,8 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 		    SELECT total_budget AS a FROM budgets WHERE plan_id = $1 AND total_budget IS NOT NULL
 		    UNION ALL SELECT i.cost FROM expense_items i JOIN own e ON e.id = i.expense_id
 		    UNION ALL SELECT (p->>'amount')::bigint FROM own e, jsonb_array_elements(e.payers) p
-		    UNION ALL SELECT (p->>'amount')::bigint FROM own e, jsonb_array_elements(e.split_parts) p WHERE e.split_mode = 'EXACT')
+		    UNION ALL SELECT (p->>'amount')::bigint FROM own e, jsonb_array_elements(e.split_parts) p WHERE e.split_mode = 'EXACT'
+		    UNION ALL SELECT amount FROM settlements WHERE plan_id = $1)
 		SELECT NOT EXISTS (SELECT 1 FROM amounts, f WHERE a * f.f <> trunc(a * f.f)) AS fits,
 		       COALESCE((SELECT string_agg(DISTINCT currency, ', ') FROM expenses WHERE plan_id = $1 AND currency <> $3), '') AS foreign`,
 		planID, to.Digits()-from.Digits(), to.Code()); err != nil {
@@ -179,6 +180,7 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 	_, err := tx.ExecContext(ctx, `
 		WITH f AS (SELECT power(10::numeric, $2::int) AS f),
 		b AS (UPDATE budgets SET total_budget = (total_budget * (SELECT f FROM f))::bigint WHERE plan_id = $1),
+		s AS (UPDATE settlements SET amount = (amount * (SELECT f FROM f))::bigint WHERE plan_id = $1),
 		i AS (UPDATE expense_items i SET cost = (i.cost * (SELECT f FROM f))::bigint
 		      FROM expenses e WHERE e.id = i.expense_id AND e.plan_id = $1 AND e.currency IS NULL),
 		own AS (UPDATE expenses e SET
@@ -193,27 +195,34 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 	return err
 }
 
-// SettlementData is what settling up a plan needs: the payments that count
-// (planner.Payments), the members they may name (the active ones and anyone a payment names),
-// the active members' ids (whom a split among everyone shares with) and the currency.
-func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+// SettlementData is what settling up a plan needs (planner.Ledger): the payments that count
+// (planner.Payments), the payments recorded between members (recordedPayments), the members
+// they may name (the active ones and anyone a payment names), the active members' ids (whom a
+// split among everyone shares with) and the currency.
+func (db *DB) SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error) {
+	l := &planner.Ledger{}
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planReader(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
-		if err := tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID); err != nil {
-			return err
-		}
+		l.Currency = me.Currency
 		costs, err := planCosts(ctx, tx, planID)
 		if err != nil {
 			return err
 		}
-		payments = planner.Payments(planner.Counted(costs, currency))
+		l.Payments = planner.Payments(planner.Counted(costs, l.Currency))
+		if l.Recorded, err = recordedPayments(ctx, tx, planID); err != nil {
+			return err
+		}
 		named := map[string]bool{}
-		for _, p := range payments {
+		for _, p := range l.Payments {
 			for _, id := range (planner.Terms{Payers: p.Payers, Split: p.Split}).Named() {
 				named[id] = true
 			}
+		}
+		for _, t := range l.Recorded {
+			named[t.From], named[t.To] = true, true
 		}
 		var all []struct {
 			planner.Member
@@ -226,15 +235,15 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 		}
 		for _, m := range all {
 			if m.Active {
-				active = append(active, m.ID)
+				l.Active = append(l.Active, m.ID)
 			}
 			if m.Active || named[m.ID] {
-				members = append(members, m.Member)
+				l.Members = append(l.Members, m.Member)
 			}
 		}
 		return nil
 	})
-	return members, active, payments, currency, err
+	return l, err
 }
 
 // CostBreakdown splits the budget's total cost (same rules as the budget: planner.Counted) by
