@@ -5403,6 +5403,13 @@ type ClientInterface interface {
 	// Corresponds with POST /plans/{planId}/expenses (the `AddExpense` operationId).
 	AddExpense(ctx context.Context, planID string, params *AddExpenseParams, body AddExpenseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ExportExpensesCSV Every expense line that counts in the total cost, as a spreadsheet (members and guests)
+	//
+	// One row per item of each expense that counts in `total_cost`: the additional expenses, and per time block the selected candidate's, or for an undecided block the costliest candidate's (as the budget counts them). Rows go by day, then as `GET /plans/{planId}/expenses?day=N` orders them: additional expenses at the day's start, then each block by time followed by the additional expenses placed after it. Columns, under a header row in the reader's language: day (its number), time block ("10:00–12:00" and the place's name, or the word for an additional expense), item name, amount (major units with the currency's decimals, no symbol), currency, rate (units of the plan's currency per unit; 1 for the plan's own), amount in the plan's currency (the expense's total converted once, half up, divided among its items by their costs with the largest remainder, so the column sums to `total_cost` exactly), paid by (a nickname, or "Ana 60.00; Ben 40.00"), split ("equal: Ana, Ben", "exact: Ana 10.00; Cid 70.00", "shares: Ana 1; Cid 2"). RFC 4180 with CRLF line ends, UTF-8 after a byte-order mark; text that a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage return) is written after an apostrophe. Served as an attachment named after the plan (an ASCII `filename` and, for other letters, `filename*` in UTF-8).
+	//
+	// Corresponds with GET /plans/{planId}/expenses.csv (the `ExportExpensesCSV` operationId).
+	ExportExpensesCSV(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeleteExpense Delete an additional expense, or empty a candidate's (members)
 	//
 	// Corresponds with DELETE /plans/{planId}/expenses/{expenseId} (the `DeleteExpense` operationId).
@@ -7593,6 +7600,23 @@ func (c *Client) AddExpenseWithBody(ctx context.Context, planID string, params *
 // Corresponds with POST /plans/{planId}/expenses (the `AddExpense` operationId).
 func (c *Client) AddExpense(ctx context.Context, planID string, params *AddExpenseParams, body AddExpenseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddExpenseRequest(c.Server, planID, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportExpensesCSV Every expense line that counts in the total cost, as a spreadsheet (members and guests)
+//
+// One row per item of each expense that counts in `total_cost`: the additional expenses, and per time block the selected candidate's, or for an undecided block the costliest candidate's (as the budget counts them). Rows go by day, then as `GET /plans/{planId}/expenses?day=N` orders them: additional expenses at the day's start, then each block by time followed by the additional expenses placed after it. Columns, under a header row in the reader's language: day (its number), time block ("10:00–12:00" and the place's name, or the word for an additional expense), item name, amount (major units with the currency's decimals, no symbol), currency, rate (units of the plan's currency per unit; 1 for the plan's own), amount in the plan's currency (the expense's total converted once, half up, divided among its items by their costs with the largest remainder, so the column sums to `total_cost` exactly), paid by (a nickname, or "Ana 60.00; Ben 40.00"), split ("equal: Ana, Ben", "exact: Ana 10.00; Cid 70.00", "shares: Ana 1; Cid 2"). RFC 4180 with CRLF line ends, UTF-8 after a byte-order mark; text that a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage return) is written after an apostrophe. Served as an attachment named after the plan (an ASCII `filename` and, for other letters, `filename*` in UTF-8).
+//
+// Corresponds with GET /plans/{planId}/expenses.csv (the `ExportExpensesCSV` operationId).
+func (c *Client) ExportExpensesCSV(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportExpensesCSVRequest(c.Server, planID)
 	if err != nil {
 		return nil, err
 	}
@@ -12346,6 +12370,40 @@ func NewAddExpenseRequestWithBody(server string, planID string, params *AddExpen
 	return req, nil
 }
 
+// NewExportExpensesCSVRequest constructs an http.Request for the ExportExpensesCSV method
+func NewExportExpensesCSVRequest(server string, planID string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/expenses.csv", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewDeleteExpenseRequest constructs an http.Request for the DeleteExpense method
 func NewDeleteExpenseRequest(server string, planID string, expenseID string, params *DeleteExpenseParams) (*http.Request, error) {
 	var err error
@@ -14530,6 +14588,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /plans/{planId}/expenses (the `AddExpense` operationId).
 	AddExpenseWithResponse(ctx context.Context, planID string, params *AddExpenseParams, body AddExpenseJSONRequestBody, reqEditors ...RequestEditorFn) (*AddExpenseResponse, error)
+
+	// ExportExpensesCSVWithResponse Every expense line that counts in the total cost, as a spreadsheet (members and guests)
+	//
+	// One row per item of each expense that counts in `total_cost`: the additional expenses, and per time block the selected candidate's, or for an undecided block the costliest candidate's (as the budget counts them). Rows go by day, then as `GET /plans/{planId}/expenses?day=N` orders them: additional expenses at the day's start, then each block by time followed by the additional expenses placed after it. Columns, under a header row in the reader's language: day (its number), time block ("10:00–12:00" and the place's name, or the word for an additional expense), item name, amount (major units with the currency's decimals, no symbol), currency, rate (units of the plan's currency per unit; 1 for the plan's own), amount in the plan's currency (the expense's total converted once, half up, divided among its items by their costs with the largest remainder, so the column sums to `total_cost` exactly), paid by (a nickname, or "Ana 60.00; Ben 40.00"), split ("equal: Ana, Ben", "exact: Ana 10.00; Cid 70.00", "shares: Ana 1; Cid 2"). RFC 4180 with CRLF line ends, UTF-8 after a byte-order mark; text that a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage return) is written after an apostrophe. Served as an attachment named after the plan (an ASCII `filename` and, for other letters, `filename*` in UTF-8).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /plans/{planId}/expenses.csv (the `ExportExpensesCSV` operationId).
+	ExportExpensesCSVWithResponse(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*ExportExpensesCSVResponse, error)
 
 	// DeleteExpenseWithResponse Delete an additional expense, or empty a candidate's (members)
 	//
@@ -21100,6 +21167,68 @@ func (r AddExpenseResponse) ContentType() string {
 	return ""
 }
 
+type ExportExpensesCSVResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportExpensesCSVResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportExpensesCSVResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportExpensesCSVResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ExportExpensesCSVResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportExpensesCSVResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportExpensesCSVResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportExpensesCSVResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportExpensesCSVResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type DeleteExpenseResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24740,6 +24869,21 @@ func (c *ClientWithResponses) AddExpenseWithResponse(ctx context.Context, planID
 		return nil, err
 	}
 	return ParseAddExpenseResponse(rsp)
+}
+
+// ExportExpensesCSVWithResponse Every expense line that counts in the total cost, as a spreadsheet (members and guests)
+//
+// One row per item of each expense that counts in `total_cost`: the additional expenses, and per time block the selected candidate's, or for an undecided block the costliest candidate's (as the budget counts them). Rows go by day, then as `GET /plans/{planId}/expenses?day=N` orders them: additional expenses at the day's start, then each block by time followed by the additional expenses placed after it. Columns, under a header row in the reader's language: day (its number), time block ("10:00–12:00" and the place's name, or the word for an additional expense), item name, amount (major units with the currency's decimals, no symbol), currency, rate (units of the plan's currency per unit; 1 for the plan's own), amount in the plan's currency (the expense's total converted once, half up, divided among its items by their costs with the largest remainder, so the column sums to `total_cost` exactly), paid by (a nickname, or "Ana 60.00; Ben 40.00"), split ("equal: Ana, Ben", "exact: Ana 10.00; Cid 70.00", "shares: Ana 1; Cid 2"). RFC 4180 with CRLF line ends, UTF-8 after a byte-order mark; text that a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage return) is written after an apostrophe. Served as an attachment named after the plan (an ASCII `filename` and, for other letters, `filename*` in UTF-8).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /plans/{planId}/expenses.csv (the `ExportExpensesCSV` operationId).
+func (c *ClientWithResponses) ExportExpensesCSVWithResponse(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*ExportExpensesCSVResponse, error) {
+	rsp, err := c.ExportExpensesCSV(ctx, planID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportExpensesCSVResponse(rsp)
 }
 
 // DeleteExpenseWithResponse Delete an additional expense, or empty a candidate's (members)
@@ -30383,6 +30527,53 @@ func ParseAddExpenseResponse(rsp *http.Response) (*AddExpenseResponse, error) {
 			headers.IdempotentReplayed = &value
 		}
 		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportExpensesCSVResponse parses an HTTP response from a ExportExpensesCSVWithResponse call
+func ParseExportExpensesCSVResponse(rsp *http.Response) (*ExportExpensesCSVResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportExpensesCSVResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
 	}
 
 	return response, nil

@@ -110,10 +110,17 @@ func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 	return g
 }
 
-// attachment answers a file to save, named after the plan.
+// attachment answers a file to save, named after the plan: a name with letters beyond ASCII
+// goes in filename* (RFC 6266, UTF-8), after an ASCII filename for clients that read only
+// that.
 func attachment(c echo.Context, title, ext, contentType string, body []byte) error {
 	name := fileName(title) + "." + ext
-	c.Response().Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	disposition := mime.FormatMediaType("attachment", map[string]string{"filename": name})
+	if ascii := asciiFileName(title) + "." + ext; ascii != name {
+		disposition = mime.FormatMediaType("attachment", map[string]string{"filename": ascii}) + "; " +
+			strings.TrimPrefix(disposition, "attachment; ")
+	}
+	c.Response().Header().Set("Content-Disposition", disposition)
 	c.Response().Header().Set("Cache-Control", "private, no-cache")
 	return c.Blob(http.StatusOK, contentType, body)
 }
@@ -136,6 +143,16 @@ func fileName(title string) string {
 		return out
 	}
 	return "plan"
+}
+
+// asciiFileName is fileName of the title's ASCII letters and digits only.
+func asciiFileName(title string) string {
+	return fileName(strings.Map(func(r rune) rune {
+		if r > unicode.MaxASCII {
+			return ' '
+		}
+		return r
+	}, title))
 }
 
 // exportICS answers the plan's confirmed blocks as an iCalendar file.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -295,9 +296,9 @@ func TestExportsHaveAQueryBudget(t *testing.T) {
 	f := newExportFixture(t)
 	count := func() map[string]int {
 		out := map[string]int{}
-		for _, ext := range []string{"ics", "gpx", "json"} {
+		for ext, file := range map[string]string{"ics": "export.ics", "gpx": "export.gpx", "json": "export.json", "csv": "expenses.csv"} {
 			f.a.queries.Reset()
-			if res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/export." + ext, Token: f.ana}); res.Status != 200 {
+			if res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/" + file, Token: f.ana}); res.Status != 200 {
 				t.Fatalf("%s: %d", ext, res.Status)
 			}
 			out[ext] = f.a.queries.Count()
@@ -308,18 +309,21 @@ func TestExportsHaveAQueryBudget(t *testing.T) {
 	// membership, plan, days, time blocks, candidates, their places, opinions, members,
 	// linked collections, budget and its costs, expenses, expense items, expenses' places; the words of the
 	// calendar (its events' days), the GPX (its waypoints' kinds) and the JSON (its category
-	// names) cost an access token's holder the read of their language setting.
+	// names) cost an access token's holder the read of their language setting. The expenses'
+	// CSV: membership, title, days, members, time blocks, the costs, expenses, expense items,
+	// expenses' places, and the language setting for its header.
 	for ext, n := range before {
-		if budget := map[string]int{"ics": 15, "gpx": 15, "json": 15}[ext]; n > budget {
-			t.Errorf("export.%s: %d statements, budget %d", ext, n, budget)
+		if budget := map[string]int{"ics": 15, "gpx": 15, "json": 15, "csv": 10}[ext]; n > budget {
+			t.Errorf("%s: %d statements, budget %d", ext, n, budget)
 		}
 	}
-	// Twice the blocks, the same statements.
+	// Twice the blocks, more expenses, the same statements.
 	for d := 1; d <= 3; d++ {
 		decodeBlock(t, f.add(f.ana, placeBlock(f.places[d-1].CollectionPlaceID, d, "06:00", "07:00")))
 		decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": d, "start_time": "07:00", "end_time": "08:00"}))
+		f.addExpense(t, map[string]any{"day": d, "items": []map[string]any{{"name": "Snack", "cost": 3000}, {"name": "Water", "cost": 1000}}})
 	}
-	if after := count(); after["ics"] != before["ics"] || after["gpx"] != before["gpx"] || after["json"] != before["json"] {
+	if after := count(); !maps.Equal(after, before) {
 		t.Errorf("statements grew with the plan: %v → %v", before, after)
 	}
 }

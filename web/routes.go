@@ -136,6 +136,7 @@ func (s *Server) routes() {
 	e.GET("/plans/:planId/export.ics", s.exportICS, reader)
 	e.GET("/plans/:planId/export.gpx", s.exportGPX, reader)
 	e.GET("/plans/:planId/export.json", s.exportJSON, reader)
+	e.GET("/plans/:planId/expenses.csv", s.exportExpensesCSV, reader)
 	e.GET("/plans/:planId/calendar-feed", s.calendarFeed, user)
 	e.POST("/plans/:planId/calendar-feed", s.createCalendarFeed, user)
 	e.DELETE("/plans/:planId/calendar-feed", s.deleteCalendarFeed, user)

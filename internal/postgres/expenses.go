@@ -568,12 +568,7 @@ func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) (
 		if err != nil {
 			return err
 		}
-		var blocks []struct {
-			ID       string `db:"id"`
-			Type     string `db:"type"`
-			Count    int    `db:"candidates"`
-			Selected string `db:"selected"`
-		}
+		var blocks []dayBlock
 		if err := tx.SelectContext(ctx, &blocks, `
 			SELECT b.id, b.type, count(c.id) AS candidates, COALESCE(min(c.id) FILTER (WHERE c.selected), '') AS selected
 			FROM time_blocks b LEFT JOIN candidates c ON c.time_block_id = b.id
@@ -585,40 +580,58 @@ func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) (
 		if err != nil {
 			return err
 		}
-		after := map[string][]planner.Expense{}
-		ofBlock := map[string][]planner.Expense{}
-		for _, e := range expenses {
-			if e.Kind == planner.ExpenseAdditional {
-				after[e.row.AfterBlock] = append(after[e.row.AfterBlock], e.Expense)
-			} else {
-				ofBlock[e.row.TimeBlockID] = append(ofBlock[e.row.TimeBlockID], e.Expense)
-			}
-		}
-		additional := func(key string) {
-			for i := range after[key] {
-				out = append(out, planner.ExpenseGroup{Kind: planner.ExpenseAdditional, Selected: &after[key][i]})
-			}
-		}
-		out = []planner.ExpenseGroup{}
-		additional("")
-		for _, b := range blocks {
-			tb := planner.TimeBlock{Type: planner.BlockType(b.Type), Candidates: make([]planner.Candidate, b.Count)}
-			if b.Selected != "" && b.Count > 0 {
-				tb.Candidates[0].Selected = true
-			}
-			g := planner.ExpenseGroup{Kind: planner.ExpenseBlock, TimeBlockID: b.ID, Status: tb.Status(), Candidates: ofBlock[b.ID]}
-			if g.Candidates == nil {
-				g.Candidates = []planner.Expense{}
-			}
-			for i := range g.Candidates {
-				if g.Candidates[i].Block.CandidateID == b.Selected {
-					g.Selected = &g.Candidates[i]
-				}
-			}
-			out = append(out, g)
-			additional(b.ID)
-		}
+		out = groupDay(blocks, expenses)
 		return nil
 	})
 	return out, err
+}
+
+// dayBlock is a time block of a day, as its expenses are grouped under it: its candidates'
+// count and the selected one's id ("" for none).
+type dayBlock struct {
+	ID       string `db:"id"`
+	Type     string `db:"type"`
+	Count    int    `db:"candidates"`
+	Selected string `db:"selected"`
+}
+
+// groupDay groups a day's expenses as API.md does: the additional expenses at the day's start,
+// then each of its blocks (in the order given: by time) with its candidates' expenses and the
+// selected one's, followed by the additional expenses placed after it, each group's in the
+// order given (expensesWithItems': by rank).
+func groupDay(blocks []dayBlock, expenses []placedExpense) []planner.ExpenseGroup {
+	after := map[string][]planner.Expense{}
+	ofBlock := map[string][]planner.Expense{}
+	for _, e := range expenses {
+		if e.Kind == planner.ExpenseAdditional {
+			after[e.row.AfterBlock] = append(after[e.row.AfterBlock], e.Expense)
+		} else {
+			ofBlock[e.row.TimeBlockID] = append(ofBlock[e.row.TimeBlockID], e.Expense)
+		}
+	}
+	out := []planner.ExpenseGroup{}
+	additional := func(key string) {
+		for i := range after[key] {
+			out = append(out, planner.ExpenseGroup{Kind: planner.ExpenseAdditional, Selected: &after[key][i]})
+		}
+	}
+	additional("")
+	for _, b := range blocks {
+		tb := planner.TimeBlock{Type: planner.BlockType(b.Type), Candidates: make([]planner.Candidate, b.Count)}
+		if b.Selected != "" && b.Count > 0 {
+			tb.Candidates[0].Selected = true
+		}
+		g := planner.ExpenseGroup{Kind: planner.ExpenseBlock, TimeBlockID: b.ID, Status: tb.Status(), Candidates: ofBlock[b.ID]}
+		if g.Candidates == nil {
+			g.Candidates = []planner.Expense{}
+		}
+		for i := range g.Candidates {
+			if g.Candidates[i].Block.CandidateID == b.Selected {
+				g.Selected = &g.Candidates[i]
+			}
+		}
+		out = append(out, g)
+		additional(b.ID)
+	}
+	return out
 }
