@@ -5533,7 +5533,7 @@ type ClientInterface interface {
 
 	// GetSettlement Settle up (beyond the contract; members and guests)
 	//
-	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
+	// From the expenses that name who paid — additional ones and the selected candidates' — each converted once to the plan's currency (half up): each member's paid amount (divided among payers by what each paid) and share (EQUAL among the split's members or every active member, EXACT by amounts, SHARES by shares; divided by the largest remainder method, ties to the lower member id, so parts sum to the expense exactly), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 	//
 	// Corresponds with GET /plans/{planId}/settlement (the `GetSettlement` operationId).
 	GetSettlement(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7920,7 +7920,7 @@ func (c *Client) LetPlanMemberBack(ctx context.Context, planID string, memberID 
 
 // GetSettlement Settle up (beyond the contract; members and guests)
 //
-// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
+// From the expenses that name who paid — additional ones and the selected candidates' — each converted once to the plan's currency (half up): each member's paid amount (divided among payers by what each paid) and share (EQUAL among the split's members or every active member, EXACT by amounts, SHARES by shares; divided by the largest remainder method, ties to the lower member id, so parts sum to the expense exactly), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 //
 // Corresponds with GET /plans/{planId}/settlement (the `GetSettlement` operationId).
 func (c *Client) GetSettlement(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14747,7 +14747,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSettlementWithResponse Settle up (beyond the contract; members and guests)
 	//
-	// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
+	// From the expenses that name who paid — additional ones and the selected candidates' — each converted once to the plan's currency (half up): each member's paid amount (divided among payers by what each paid) and share (EQUAL among the split's members or every active member, EXACT by amounts, SHARES by shares; divided by the largest remainder method, ties to the lower member id, so parts sum to the expense exactly), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25137,7 +25137,7 @@ func (c *ClientWithResponses) LetPlanMemberBackWithResponse(ctx context.Context,
 
 // GetSettlementWithResponse Settle up (beyond the contract; members and guests)
 //
-// From the expenses that name who paid — additional ones and the selected candidates' — each member's paid amount, share (split among split_among, or everyone; whole units, remainders one unit each to the first sharers by id), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
+// From the expenses that name who paid — additional ones and the selected candidates' — each converted once to the plan's currency (half up): each member's paid amount (divided among payers by what each paid) and share (EQUAL among the split's members or every active member, EXACT by amounts, SHARES by shares; divided by the largest remainder method, ties to the lower member id, so parts sum to the expense exactly), what they sent and received in payments recorded between members (POST /plans/{planId}/settlements) and balance (paid − share + sent − received; balances sum to zero), and at most members − 1 transfers that settle everyone (largest debtor pays largest creditor). Members who left are listed while a payment or a recorded payment names them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
