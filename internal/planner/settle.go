@@ -39,6 +39,17 @@ type Ledger struct {
 	Currency string
 }
 
+// BudgetOverview is what a plan's budget page shows beside a day's expenses: the budget, the
+// costs that count (Counted, for the breakdowns), what settling up starts from, and the newest
+// payments recorded between members (MoreRecorded: there are older ones).
+type BudgetOverview struct {
+	Budget       Budget
+	Counted      []Cost
+	Ledger       Ledger
+	Recent       []Settlement
+	MoreRecorded bool
+}
+
 // Transfer is a payment between members: From pays To the Amount (a suggested one, or one
 // recorded as made).
 type Transfer struct {

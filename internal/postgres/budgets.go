@@ -55,6 +55,15 @@ func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]pla
 // candidate's (the worst case), in the plan's currency (planner.Counted); the traveller count
 // defaults to the active members. Two queries.
 func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*planner.Budget, error) {
+	costs, err := planCosts(ctx, q, planID)
+	if err != nil {
+		return nil, err
+	}
+	return budgetWith(ctx, q, planID, costs)
+}
+
+// budgetWith reads a plan's budget row, with the total cost of its costs (planCosts).
+func budgetWith(ctx context.Context, q sqlx.QueryerContext, planID string, costs []planner.Cost) (*planner.Budget, error) {
 	var r struct {
 		ID            string             `db:"id"`
 		Mode          planner.BudgetMode `db:"mode"`
@@ -71,12 +80,38 @@ func loadBudget(ctx context.Context, q sqlx.QueryerContext, planID string) (*pla
 		WHERE bu.plan_id = $1`, planID); err != nil {
 		return nil, err
 	}
-	costs, err := planCosts(ctx, q, planID)
-	if err != nil {
-		return nil, err
-	}
 	return &planner.Budget{ID: r.ID, Mode: r.Mode, TotalBudget: r.TotalBudget, TotalCost: planner.TotalCost(planner.Counted(costs, r.Currency)),
 		TravelerCount: r.TravelerCount, Currency: r.Currency, Version: r.Version}, nil
+}
+
+// BudgetOverview reads what a plan's budget page shows beside a day's expenses, in one
+// transaction of six queries: the budget, its counted costs, what settling up starts from,
+// and the newest recent payments recorded between members.
+func (db *DB) BudgetOverview(ctx context.Context, userID, planID string, recent int) (*planner.BudgetOverview, error) {
+	var out planner.BudgetOverview
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		me, err := planReader(ctx, tx, planID, userID)
+		if err != nil {
+			return err
+		}
+		costs, err := planCosts(ctx, tx, planID)
+		if err != nil {
+			return err
+		}
+		b, err := budgetWith(ctx, tx, planID, costs)
+		if err != nil {
+			return err
+		}
+		out.Budget, out.Counted = *b, planner.Counted(costs, me.Currency)
+		l, err := ledger(ctx, tx, planID, me.Currency, out.Counted)
+		if err != nil {
+			return err
+		}
+		out.Ledger = *l
+		out.Recent, out.MoreRecorded, err = settlementsPage(ctx, tx, planID, planner.Page{Size: recent})
+		return err
+	})
+	return &out, err
 }
 
 // Budget answers a plan's budget.
@@ -200,50 +235,57 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 // they may name (the active ones and anyone a payment names), the active members' ids (whom a
 // split among everyone shares with) and the currency.
 func (db *DB) SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error) {
-	l := &planner.Ledger{}
+	var out *planner.Ledger
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := planReader(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
-		l.Currency = me.Currency
 		costs, err := planCosts(ctx, tx, planID)
 		if err != nil {
 			return err
 		}
-		l.Payments = planner.Payments(planner.Counted(costs, l.Currency))
-		if l.Recorded, err = recordedPayments(ctx, tx, planID); err != nil {
-			return err
-		}
-		named := map[string]bool{}
-		for _, p := range l.Payments {
-			for _, id := range (planner.Terms{Payers: p.Payers, Split: p.Split}).Named() {
-				named[id] = true
-			}
-		}
-		for _, t := range l.Recorded {
-			named[t.From], named[t.To] = true, true
-		}
-		var all []struct {
-			planner.Member
-			Active bool `db:"active"`
-		}
-		if err := tx.SelectContext(ctx, &all, `
-			SELECT id, nickname, picture, role, left_at IS NULL AS active FROM plan_members
-			WHERE plan_id = $1 ORDER BY joined_at, id`, planID); err != nil {
-			return err
-		}
-		for _, m := range all {
-			if m.Active {
-				l.Active = append(l.Active, m.ID)
-			}
-			if m.Active || named[m.ID] {
-				l.Members = append(l.Members, m.Member)
-			}
-		}
-		return nil
+		out, err = ledger(ctx, tx, planID, me.Currency, planner.Counted(costs, me.Currency))
+		return err
 	})
-	return l, err
+	return out, err
+}
+
+// ledger builds what settling up a plan in currency starts from, given its counted costs: two
+// queries, the recorded payments and the members.
+func ledger(ctx context.Context, tx *sqlx.Tx, planID, currency string, counted []planner.Cost) (*planner.Ledger, error) {
+	l := &planner.Ledger{Currency: currency, Payments: planner.Payments(counted)}
+	var err error
+	if l.Recorded, err = recordedPayments(ctx, tx, planID); err != nil {
+		return nil, err
+	}
+	named := map[string]bool{}
+	for _, p := range l.Payments {
+		for _, id := range (planner.Terms{Payers: p.Payers, Split: p.Split}).Named() {
+			named[id] = true
+		}
+	}
+	for _, t := range l.Recorded {
+		named[t.From], named[t.To] = true, true
+	}
+	var all []struct {
+		planner.Member
+		Active bool `db:"active"`
+	}
+	if err := tx.SelectContext(ctx, &all, `
+		SELECT id, nickname, picture, role, left_at IS NULL AS active FROM plan_members
+		WHERE plan_id = $1 ORDER BY joined_at, id`, planID); err != nil {
+		return nil, err
+	}
+	for _, m := range all {
+		if m.Active {
+			l.Active = append(l.Active, m.ID)
+		}
+		if m.Active || named[m.ID] {
+			l.Members = append(l.Members, m.Member)
+		}
+	}
+	return l, nil
 }
 
 // CostBreakdown splits the budget's total cost (same rules as the budget: planner.Counted) by

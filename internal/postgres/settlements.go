@@ -104,30 +104,38 @@ func (db *DB) RecordSettlement(ctx context.Context, userID, planID, from, to str
 }
 
 // Settlements lists a page of the plan's recorded payments, newest first, for its members and
-// guests, in one query (settlements_plan).
+// guests.
 func (db *DB) Settlements(ctx context.Context, userID, planID string, page planner.Page) (out []planner.Settlement, hasNext bool, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
-		var rows []settlementRow
-		if err := tx.SelectContext(ctx, &rows, `
-			SELECT `+settlementColumns+` FROM settlements s`+settlementJoins+`
-			WHERE s.plan_id = $1
-			ORDER BY s.created_at DESC, s.id DESC
-			LIMIT $2 OFFSET $3`, planID, page.Size+1, page.Offset()); err != nil {
-			return err
-		}
-		if hasNext = len(rows) > page.Size; hasNext {
-			rows = rows[:page.Size]
-		}
-		out = make([]planner.Settlement, len(rows))
-		for i, r := range rows {
-			out[i] = r.settlement()
-		}
-		return nil
+		out, hasNext, err = settlementsPage(ctx, tx, planID, page)
+		return err
 	})
 	return out, hasNext, err
+}
+
+// settlementsPage reads a page of the plan's recorded payments, newest first, in one query
+// (settlements_plan).
+func settlementsPage(ctx context.Context, q sqlx.QueryerContext, planID string, page planner.Page) ([]planner.Settlement, bool, error) {
+	var rows []settlementRow
+	if err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT `+settlementColumns+` FROM settlements s`+settlementJoins+`
+		WHERE s.plan_id = $1
+		ORDER BY s.created_at DESC, s.id DESC
+		LIMIT $2 OFFSET $3`, planID, page.Size+1, page.Offset()); err != nil {
+		return nil, false, err
+	}
+	hasNext := len(rows) > page.Size
+	if hasNext {
+		rows = rows[:page.Size]
+	}
+	out := make([]planner.Settlement, len(rows))
+	for i, r := range rows {
+		out[i] = r.settlement()
+	}
+	return out, hasNext, nil
 }
 
 // DeleteSettlement deletes a recorded payment of the plan, for its members:
