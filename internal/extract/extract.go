@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -117,7 +118,7 @@ func kindOf(p Page) string {
 func Text(p Page) string {
 	switch kindOf(p) {
 	case "html":
-		d := scan(parseHTML(p))
+		d := scan(parseHTML(p), pageURL(p.URL))
 		lines := []string{firstNonEmpty(d.meta["og:title"], d.title), firstNonEmpty(d.meta["og:description"], d.meta["description"])}
 		for _, b := range d.blocks {
 			if b.kind != kindEmph && b.kind != kindLink {
@@ -129,6 +130,15 @@ func Text(p Page) string {
 		return string(decode(p))
 	}
 	return ""
+}
+
+// pageURL parses a page's address, nil when it is not one.
+func pageURL(raw string) *url.URL {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return u
 }
 
 // parseHTML parses a page as UTF-8 (see decode). The HTML parser accepts any input.
@@ -181,7 +191,7 @@ type pageFacts struct {
 // analyzeHTML reads an HTML page.
 func analyzeHTML(p Page) *Analysis {
 	root := parseHTML(p)
-	d := scan(root)
+	d := scan(root, pageURL(p.URL))
 	things := microdata(root)
 	for _, src := range d.jsonLD {
 		things = append(things, thingsIn(decodeJSONLD(src))...)
@@ -205,7 +215,14 @@ func analyzeHTML(p Page) *Analysis {
 	if facts.video {
 		c.outline(firstNonEmpty(facts.description, d.meta["og:description"], d.meta["description"]))
 	}
-	mapLinks, outline := bodyCandidates(d.blocks, c, cc)
+	blocks := d.blocks
+	if facts.video {
+		// A watch page's content is the video's title, description and chapters; of its
+		// body, only the main content (a description shown in the page), not the site's
+		// recommendations and comments.
+		blocks = slices.DeleteFunc(slices.Clone(blocks), func(b block) bool { return !b.main })
+	}
+	mapLinks, outline := bodyCandidates(blocks, c, cc)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
