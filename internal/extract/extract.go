@@ -25,6 +25,9 @@ type Page struct {
 	URL         string
 	ContentType string // "text/html", "text/plain", ... (a charset parameter is honoured)
 	Body        []byte
+	// Frames are the pages of frames the page's analysis asked for (Analysis.Frames), fetched
+	// by the caller: their content is read as the page's.
+	Frames []Page
 }
 
 // Analysis is what a page says: its kind and metadata, and the places it mentions.
@@ -37,6 +40,11 @@ type Analysis struct {
 	// Cities are all the cities the page names, the most mentioned first (City is the first).
 	Cities     []string
 	Candidates []Candidate
+	// Frames are the addresses of same-site frames that seem to carry the content of a page
+	// that has little text of its own (a Naver blog post's mainFrame): the caller may fetch
+	// them, with the same care as the page, and analyse the page again with them in
+	// Page.Frames. Frames already given are not asked for again; at most maxFrames.
+	Frames []string
 }
 
 // Candidate is one place the page mentions.
@@ -118,7 +126,7 @@ func kindOf(p Page) string {
 func Text(p Page) string {
 	switch kindOf(p) {
 	case "html":
-		d := scan(parseHTML(p), pageURL(p.URL))
+		d, _ := pageDoc(p)
 		lines := []string{firstNonEmpty(d.meta["og:title"], d.title), firstNonEmpty(d.meta["og:description"], d.meta["description"])}
 		for _, b := range d.blocks {
 			if b.kind != kindEmph && b.kind != kindLink {
@@ -190,9 +198,8 @@ type pageFacts struct {
 
 // analyzeHTML reads an HTML page.
 func analyzeHTML(p Page) *Analysis {
-	root := parseHTML(p)
-	d := scan(root, pageURL(p.URL))
-	things := microdata(root)
+	d, frames := pageDoc(p)
+	things := d.microdata
 	for _, src := range d.jsonLD {
 		things = append(things, thingsIn(decodeJSONLD(src))...)
 	}
@@ -205,7 +212,11 @@ func analyzeHTML(p Page) *Analysis {
 		facts.read(t, c, cc)
 	}
 	facts.video = facts.video && !facts.article || isVideo(p.URL, d.meta["og:type"])
+	e := readEmbedded(d.data)
+	facts.video = facts.video || e.video
+	facts.title = firstNonEmpty(facts.title, e.title)
 	a := &Analysis{
+		Frames:  frames,
 		Title:   pageTitle(d, facts),
 		Author:  firstNonEmpty(notURL(d.meta["author"]), notURL(d.meta["article:author"]), facts.author, handle(d.meta["twitter:creator"])),
 		Summary: summary(d, facts),
@@ -213,6 +224,10 @@ func analyzeHTML(p Page) *Analysis {
 	cc.add(a.Title, 3)
 	c.outline(a.Title)
 	if facts.video {
+		// The player's description is the whole of it; structured data's and meta tags' may
+		// be cut short.
+		cc.add(e.description, 1)
+		c.outline(e.description)
 		c.outline(firstNonEmpty(facts.description, d.meta["og:description"], d.meta["description"]))
 	}
 	blocks := d.blocks
@@ -223,6 +238,7 @@ func analyzeHTML(p Page) *Analysis {
 		blocks = slices.DeleteFunc(slices.Clone(blocks), func(b block) bool { return !b.main })
 	}
 	mapLinks, outline := bodyCandidates(blocks, c, cc)
+	mapLinks += e.candidates(c, cc)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
@@ -231,6 +247,89 @@ func analyzeHTML(p Page) *Analysis {
 	a.Candidates = c.list
 	a.MediaType = mediaType(p.URL, d.meta["og:type"], facts, mapLinks, outline)
 	return a
+}
+
+// pageDoc reads an HTML page and the frames given with it into one doc, and returns the
+// frames it asks for.
+func pageDoc(p Page) (doc, []string) {
+	root, base := parseHTML(p), pageURL(p.URL)
+	d := scan(root, base)
+	d.microdata = microdata(root)
+	wanted := framesWanted(d, base)
+	given := map[string]bool{}
+	for _, f := range p.Frames {
+		given[f.URL] = true
+		if kindOf(f) != "html" {
+			continue
+		}
+		froot, fbase := parseHTML(f), pageURL(f.URL)
+		fd := scan(froot, fbase)
+		d.blocks = append(d.blocks, fd.blocks...)
+		d.jsonLD = append(d.jsonLD, fd.jsonLD...)
+		d.data = append(d.data, fd.data...)
+		d.microdata = append(d.microdata, microdata(froot)...)
+		for k, v := range fd.meta {
+			if _, ok := d.meta[k]; !ok {
+				d.meta[k] = v
+			}
+		}
+		d.title = firstNonEmpty(d.title, fd.title)
+		wanted = append(wanted, framesWanted(fd, fbase)...)
+	}
+	wanted = slices.DeleteFunc(wanted, func(u string) bool { return given[u] })
+	return d, wanted[:min(len(wanted), maxFrames)]
+}
+
+// Frames followed: at most maxFrames are asked for, and only from a page (or frame) with
+// fewer than framedText letters of its own.
+const (
+	maxFrames  = 2
+	framedText = 200
+)
+
+// framesWanted are the addresses of a page's frames on its own site (the main frame first),
+// when the page has little text of its own.
+func framesWanted(d doc, base *url.URL) []string {
+	if base == nil || len(d.frames) == 0 || ownText(d.blocks) >= framedText {
+		return nil
+	}
+	var main, other []string
+	for _, f := range d.frames {
+		u, err := base.Parse(f.src)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !sameSite(u, base) {
+			continue
+		}
+		u.Fragment = ""
+		if s := u.String(); s != base.String() {
+			if strings.Contains(strings.ToLower(f.id), "main") {
+				main = append(main, s)
+			} else {
+				other = append(other, s)
+			}
+		}
+	}
+	return append(main, other...)
+}
+
+// candidates adds what a page's script data names (in the page's order: names, places, then
+// text) and returns how many places with coordinates it had.
+func (e *embedded) candidates(c *collector, cc cityCounter) int {
+	for _, s := range e.outline {
+		cc.add(s, 1)
+		c.outline(s)
+	}
+	for _, p := range e.places {
+		cc.add(p.Address, 3)
+		c.add(p)
+	}
+	for _, s := range e.prose {
+		cc.add(s, 1)
+		c.prose(s)
+	}
+	for _, h := range e.html {
+		bodyCandidates(scanFragment(h).blocks, c, cc)
+	}
+	return len(e.places)
 }
 
 // thingsIn returns the objects at the top of a JSON-LD value.

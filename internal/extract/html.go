@@ -36,7 +36,16 @@ type doc struct {
 	title  string            // <title>
 	meta   map[string]string // <meta name|property> (lower case) → content, first one wins
 	jsonLD []string          // <script type="application/ld+json"> contents
-	blocks []block
+	data   []script          // scripts whose data may hold the content (see readEmbedded)
+	frames []frame           // <iframe> elements with an address
+	// microdata are the page's schema.org microdata items.
+	microdata []thing
+	blocks    []block
+}
+
+// frame is an <iframe> of a page.
+type frame struct {
+	id, src string
 }
 
 // containers are the elements whose text is one block.
@@ -72,15 +81,23 @@ type scanner struct {
 	emph    int     // depth of strong and b elements
 	layout  layout  // where the page's main content is
 	inMain  int     // depth of main content elements
-	base    *url.URL
 }
 
 // scan reads a parsed page, whose address is base (nil when unknown).
 func scan(root *html.Node, base *url.URL) doc {
-	s := &scanner{d: doc{meta: map[string]string{}}, layout: measure(root, base), base: base}
+	s := &scanner{d: doc{meta: map[string]string{}}, layout: measure(root, base)}
 	s.node(root)
 	s.flush()
 	s.d.blocks = dropBoilerplateSections(s.d.blocks)
+	return s.d
+}
+
+// scanFragment reads HTML that is all content (an article's body kept in script data): no
+// part of it is left out as side matter but for its hidden parts and navigation.
+func scanFragment(h string) doc {
+	s := &scanner{d: doc{meta: map[string]string{}}}
+	s.node(parseHTML(Page{ContentType: "text/html", Body: []byte(h)}))
+	s.flush()
 	return s.d
 }
 
@@ -114,8 +131,16 @@ func (s *scanner) node(n *html.Node) {
 		s.meta(n)
 		return
 	case atom.Script:
-		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
-			s.d.jsonLD = append(s.d.jsonLD, rawText(n))
+		switch text := rawText(n); {
+		case strings.Contains(strings.ToLower(attr(n, "type")), "ld+json"):
+			s.d.jsonLD = append(s.d.jsonLD, text)
+		case holdsContent(attr(n, "id"), text):
+			s.d.data = append(s.d.data, script{id: attr(n, "id"), text: text})
+		}
+		return
+	case atom.Iframe:
+		if src := strings.TrimSpace(attr(n, "src")); src != "" {
+			s.d.frames = append(s.d.frames, frame{id: attr(n, "id"), src: src})
 		}
 		return
 	case atom.Br:
