@@ -43,7 +43,8 @@ type Analysis struct {
 	// Frames are the addresses of same-site frames that seem to carry the content of a page
 	// that has little text of its own (a Naver blog post's mainFrame): the caller may fetch
 	// them, with the same care as the page, and analyse the page again with them in
-	// Page.Frames. Frames already given are not asked for again; at most maxFrames.
+	// Page.Frames. Main frames (by their id) come first; frames already given are not asked
+	// for again; at most maxFrames.
 	Frames []string
 }
 
@@ -255,7 +256,7 @@ func pageDoc(p Page) (doc, []string) {
 	root, base := parseHTML(p), pageURL(p.URL)
 	d := scan(root, base)
 	d.microdata = microdata(root)
-	wanted := framesWanted(d, base)
+	main, other := framesWanted(d, base)
 	given := map[string]bool{}
 	for _, f := range p.Frames {
 		given[f.URL] = true
@@ -274,9 +275,10 @@ func pageDoc(p Page) (doc, []string) {
 			}
 		}
 		d.title = firstNonEmpty(d.title, fd.title)
-		wanted = append(wanted, framesWanted(fd, fbase)...)
+		m, o := framesWanted(fd, fbase)
+		main, other = append(main, m...), append(other, o...)
 	}
-	wanted = slices.DeleteFunc(wanted, func(u string) bool { return given[u] })
+	wanted := slices.DeleteFunc(append(main, other...), func(u string) bool { return given[u] })
 	return d, wanted[:min(len(wanted), maxFrames)]
 }
 
@@ -287,13 +289,12 @@ const (
 	framedText = 200
 )
 
-// framesWanted are the addresses of a page's frames on its own site (the main frame first),
-// when the page has little text of its own.
-func framesWanted(d doc, base *url.URL) []string {
+// framesWanted are the addresses of a page's frames on its own site, those whose id says they
+// are the main frame apart, when the page has little text of its own.
+func framesWanted(d doc, base *url.URL) (main, other []string) {
 	if base == nil || len(d.frames) == 0 || ownText(d.blocks) >= framedText {
-		return nil
+		return nil, nil
 	}
-	var main, other []string
 	for _, f := range d.frames {
 		u, err := base.Parse(f.src)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !sameSite(u, base) {
@@ -308,7 +309,7 @@ func framesWanted(d doc, base *url.URL) []string {
 			}
 		}
 	}
-	return append(main, other...)
+	return main, other
 }
 
 // candidates adds what a page's script data names (in the page's order: names, places, then
