@@ -26,7 +26,7 @@ func wantNames(t *testing.T, a *Analysis, want, unwanted []string) {
 // A YouTube watch page as a browser receives it: the description and chapters only in script
 // data, the rendered page holding little but the recommendations.
 func TestAnalyzeYouTubeWatchPage(t *testing.T) {
-	a := analyze(t, "https://www.youtube.com/watch?v=abc123", `<!DOCTYPE html><html><head>
+	const page = `<!DOCTYPE html><html><head>
 <title>One day in Seoul - YouTube</title>
 <meta property="og:title" content="One day in Seoul">
 <meta property="og:description" content="Markets, palaces and a night view. Places: Gwangjang Ma...">
@@ -45,12 +45,20 @@ func TestAnalyzeYouTubeWatchPage(t *testing.T) {
  {"chapterRenderer":{"title":{"simpleText":"Gyeongbokgung Palace"},"timeRangeStartMillis":300000}},
  {"chapterRenderer":{"title":{"runs":[{"text":"Tongin "},{"text":"Market"}]},"timeRangeStartMillis":420000}}]}}]}}}}};</script>
 <div id="secondary"><a href="/watch?v=zzz"><h3>Haeundae Beach vlog</h3></a><a href="/watch?v=yyy"><h3>Jeonju Hanok Village food tour</h3></a></div>
-</body></html>`)
+</body></html>`
+	a := analyze(t, "https://www.youtube.com/watch?v=abc123", page)
 	if a.MediaType != MediaVideo || a.Title != "One day in Seoul" || a.City != "Seoul" {
 		t.Errorf("media type %q, title %q, city %q", a.MediaType, a.Title, a.City)
 	}
 	wantNames(t, a, []string{"Gwangjang Market", "Changdeokgung Palace", "N Seoul Tower at night", "Bukchon Hanok Village",
 		"Gyeongbokgung Palace", "Tongin Market"}, []string{"Haeundae Beach vlog", "Jeonju Hanok Village food tour"})
+	// A language model is given the description and chapters too.
+	text := Text(Page{URL: "https://www.youtube.com/watch?v=abc123", ContentType: "text/html", Body: []byte(page)})
+	for _, s := range []string{"📍 N Seoul Tower at night", "Bukchon Hanok Village", "Tongin Market"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text lacks %q:\n%s", s, text)
+		}
+	}
 }
 
 // A Next.js page keeps its post in __NEXT_DATA__: the body as HTML, places with coordinates,

@@ -121,15 +121,22 @@ func kindOf(p Page) string {
 	return ""
 }
 
-// Text returns a page's readable text, for a language model: the title, the description and
-// the content's headings, list items and paragraphs, one per line, navigation and side matter
-// left out. It is empty for content Analyze does not read.
+// Text returns a page's readable text, for a language model: the title, the description, the
+// text of its script data (a video's description and chapters, an app's article) and the
+// content's headings, list items and paragraphs (its frames' too), one per line, navigation
+// and side matter left out. It is empty for content Analyze does not read.
 func Text(p Page) string {
 	switch kindOf(p) {
 	case "html":
 		d, _ := pageDoc(p)
 		lines := []string{firstNonEmpty(d.meta["og:title"], d.title), firstNonEmpty(d.meta["og:description"], d.meta["description"])}
-		for _, b := range d.blocks {
+		e := readEmbedded(d.data)
+		blocks := d.blocks
+		for _, h := range e.html {
+			blocks = append(blocks, scanFragment(h).blocks...)
+		}
+		lines = append(append(append(lines, e.description), e.outline...), e.prose...)
+		for _, b := range blocks {
 			if b.kind != kindEmph && b.kind != kindLink {
 				lines = append(lines, strings.Join(strings.Fields(b.text), " "))
 			}
