@@ -294,3 +294,16 @@ func TestEmbeddedBudget(t *testing.T) {
 		t.Errorf("outline %q", e.outline)
 	}
 }
+
+// BenchmarkAnalyzeUnclosedScriptData analyses a script of many unclosed assignments, which
+// would take quadratic time if each were scanned to the end: it is scanned once.
+func BenchmarkAnalyzeUnclosedScriptData(b *testing.B) {
+	p := Page{URL: "https://www.youtube.com/watch?v=x", ContentType: "text/html",
+		Body: []byte("<script>" + strings.Repeat("ytInitialData=[", 20_000) + "</script>")}
+	b.SetBytes(int64(len(p.Body)))
+	for b.Loop() {
+		if _, err := Analyze(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -140,8 +140,14 @@ func (e *embedded) assigned(src, name string) (any, bool) {
 		if !strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "==") {
 			continue
 		}
-		if lit, ok := literal(strings.TrimLeft(rest[1:], " \t\r\n")); ok {
-			return e.decode(lit)
+		// The first assignment of an object or array is the one read: scanning on from each
+		// later mention could take time quadratic in the script's length.
+		value := strings.TrimLeft(rest[1:], " \t\r\n")
+		if strings.HasPrefix(value, "{") || strings.HasPrefix(value, "[") {
+			if lit, ok := literal(value); ok {
+				return e.decode(lit)
+			}
+			return nil, false
 		}
 	}
 	return nil, false

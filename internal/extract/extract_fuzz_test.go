@@ -34,6 +34,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("text/html", []byte(`<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"body":"<h2>Gwangjang Market</h2><b><b>","spots":[{"name":"X","lat":"1e400","lng":1}]}}}</script>`))
 	f.Add("text/html", []byte(`<script id="__NUXT_DATA__">[{"a":1},["Reactive",0],[-1,2.5,99],"Kiyomizu-dera"]</script><script>window.__NUXT__={"s":"'}"}</script>`))
 	f.Add("text/html", []byte(`<script>window.APP_INITIALIZATION_STATE=[[null,"Gyeongbokgung Palace",[null,null,37.57,126.97]],")]}'\n[[\"N Seoul Tower\",[37.55,126.98]]]"];</script>`))
+	f.Add("text/html", []byte("<script>"+strings.Repeat("ytInitialData=[", 300)+"</script>"))
 	f.Add("text/html", []byte(`<iframe id="mainFrame" src="/PostView.naver?blogId=a&logNo=1"></iframe><iframe src="javascript:alert(1)"></iframe>`))
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
 		p := Page{URL: "https://example.com/", ContentType: contentType, Body: body}
