@@ -245,7 +245,7 @@ func TestAnalyzeForumReplies(t *testing.T) {
 func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {
 	post := strings.Repeat(`<p>We spent the morning at Tongin Market, filling a lunch box with coins, and then walked, slowly, to the palace.</p>`, 6)
 	a := analyze(t, "https://example.com/seoul", `<html><body><div class="post"><h1>Seoul, slowly</h1>`+post+`</div>
-<div class="comments"><div class="comment"><p>Next time try Samjin Eomuk in Yeongdo, it is worth the trip!</p></div></div>
+<div class="comments"><div class="comment"><p>Next time try <b>Samjin Eomuk</b> in Yeongdo, it is worth the trip!</p></div></div>
 <div class="about"><p>Hi, I'm Mina from Daejeon. I write about Hanbat Arboretum and slow travel.</p></div></body></html>`)
 	all := names(a.Candidates)
 	if !slices.Contains(all, "Tongin Market") {

@@ -82,10 +82,16 @@ const summaryRunes = 300
 // URLs, Apple, Kakao and OpenStreetMap links), Open Graph and meta tags, the title, headings,
 // list items, bold text and numbered lines ("1. Gwangjang Market", "2) ..."), and for video
 // pages (og:type video.*, YouTube/Vimeo/TikTok hosts, or schema.org VideoObject) the title and
-// description lines. Capitalised phrases, Korean words and Japanese kanji/katakana runs of
-// running text become guesses (Candidate.Guess). Candidates come in page order, deduplicated
-// case-insensitively, without obvious non-place headings ("Introduction", "Tips", "How to get
-// there", "Related posts" and its section, navigation and footer text).
+// description lines. Script data is read too (see readEmbedded): a YouTube video's description
+// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places. Capitalised
+// phrases, Korean words and Japanese kanji/katakana runs of running text become guesses
+// (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
+// obvious non-place headings ("Introduction", "Tips", "How to get there", "Related posts" and
+// its section) and without the side matter outside the main content, which is found by
+// scoring (see measure): navigation, lists of links, comments under an article.
+//
+// A page with little text of its own asks for its same-site frames (Analysis.Frames); given
+// them in Page.Frames, Analyze reads them as part of the page.
 //
 // HTML (text/html, application/xhtml+xml) and text (text/*: lines, numbered and bulleted
 // lines, map URLs) are read; an empty content type is sniffed. Any other content type is

@@ -93,11 +93,13 @@ func scan(root *html.Node, base *url.URL) doc {
 }
 
 // scanFragment reads HTML that is all content (an article's body kept in script data): no
-// part of it is left out as side matter but for its hidden parts and navigation.
+// part of it is left out as side matter but for its hidden parts, navigation and sections
+// headed "Related posts" and the like.
 func scanFragment(h string) doc {
 	s := &scanner{d: doc{meta: map[string]string{}}}
 	s.node(parseHTML(Page{ContentType: "text/html", Body: []byte(h)}))
 	s.flush()
+	s.d.blocks = dropBoilerplateSections(s.d.blocks)
 	return s.d
 }
 
@@ -188,7 +190,8 @@ func (s *scanner) node(n *html.Node) {
 	case atom.Strong, atom.B:
 		// Bold inside bold is in the outer block's text already; a block for each of n nested
 		// ones would hold the text n times over (unclosed <b> tags nest hundreds deep).
-		if s.emph == 0 {
+		// Bold in text that is left out is left out too.
+		if s.emph == 0 && (len(s.stack) == 0 || !s.stack[len(s.stack)-1].weak) {
 			s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n), main: s.inMain > 0})
 		}
 	}
