@@ -130,10 +130,9 @@ func measure(root *html.Node, base *url.URL) layout {
 			}
 		}
 	}
-	for n := range l.main {
-		for p := n.Parent; p != nil; p = p.Parent {
-			l.above[p] = true
-		}
+	// The main content's roots are top and its siblings: their ancestors are top's.
+	for p := top.Parent; p != nil; p = p.Parent {
+		l.above[p] = true
 	}
 	return l
 }

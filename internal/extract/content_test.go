@@ -307,3 +307,17 @@ func BenchmarkAnalyzeUnclosedScriptData(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnalyzeDeepSiblings analyses paragraphs deep in nested elements, many of them
+// siblings of the main content: the main content's ancestors are marked once, not once per
+// sibling.
+func BenchmarkAnalyzeDeepSiblings(b *testing.B) {
+	p := Page{URL: "https://example.com/", ContentType: "text/html",
+		Body: []byte(strings.Repeat("<div>", 20_000) + strings.Repeat("<div><p>Gwangjang Market, Tongin Market, and more.</p></div>", 5_000))}
+	b.SetBytes(int64(len(p.Body)))
+	for b.Loop() {
+		if _, err := Analyze(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
