@@ -17,9 +17,10 @@ import (
 // the best-scoring container is the main content, with its siblings that score at least a
 // fifth as much. Outside the main content, link lists (navigation, related posts, tag clouds,
 // a sidebar's popular posts) and running text of little weight (a blog's comments, an "about
-// me" box, a cookie notice) are left out; inside it, everything is kept, whatever its class
-// (Blogger's "widget Blog", a forum's "comment" replies). When no paragraph is long enough to
-// score, only lists of links within the site are left out.
+// me" box, a cookie notice) are left out, while a forum's replies, whatever their class, score
+// like its question and are kept; inside it, everything is kept, whatever its class (Blogger's
+// "widget Blog"). When no paragraph is long enough to score, only lists of links within the
+// site are left out.
 
 // Scoring constants.
 const (
