@@ -45,6 +45,7 @@ type layout struct {
 	stats map[*html.Node]*stats
 	main  map[*html.Node]bool // the main content's roots
 	above map[*html.Node]bool // their ancestors
+	near  *html.Node          // their parent: lists of links to other sites beside them are content
 	top   float64             // the main content's score; 0 when no paragraph scored
 }
 
@@ -132,6 +133,7 @@ func measure(root *html.Node, base *url.URL) layout {
 		}
 	}
 	// The main content's roots are top and its siblings: their ancestors are top's.
+	l.near = top.Parent
 	for p := top.Parent; p != nil; p = p.Parent {
 		l.above[p] = true
 	}
@@ -147,14 +149,16 @@ func (st *stats) density() float64 {
 }
 
 // linkList says whether an element outside the main content (inMain false) is a list of links
-// to leave out: mostly link text, with at least two links or one link and nothing else; when
-// the page has no main content, only such a list of links within the site.
-func (l layout) linkList(n *html.Node, inMain bool) bool {
+// to leave out: mostly link text, with at least two links or one link and nothing else. Such a
+// list of links within the site (navigation, related posts, labels) is left out wherever it is;
+// one of links to other sites (places' own pages, say) only when it is not beside the main
+// content (nearMain: under the main content's parent), or the page has no main content.
+func (l layout) linkList(n *html.Node, inMain, nearMain bool) bool {
 	st := l.stats[n]
 	if st == nil || inMain || l.above[n] || st.links == 0 || st.density() < linkDense || st.links == 1 && st.link < st.text {
 		return false
 	}
-	return l.top > 0 || 2*st.inner >= st.link
+	return 2*st.inner >= st.link || l.top > 0 && !nearMain
 }
 
 // weakText says whether a paragraph container outside the main content holds running text of

@@ -258,6 +258,20 @@ func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {
 	}
 }
 
+// A list of places linked to their own sites, beside the post's text, is content; lists of
+// links elsewhere, to the site's other posts or to other sites, are not.
+func TestAnalyzeLinkedPlaceList(t *testing.T) {
+	intro := strings.Repeat(`<p>Seoul's cafés are best found on foot, between the palaces, in the lanes of Bukchon and Seochon.</p>`, 3)
+	a := analyze(t, "https://example.com/seoul-cafes", `<html><body><div class="entry"><div class="intro">`+intro+`</div>
+<ul class="spots"><li><a href="https://www.instagram.com/cafe.onion">Cafe Onion Anguk</a></li>
+<li><a href="https://tonginmarket.example.kr/">Tongin Market</a></li></ul></div>
+<div class="sidebar"><ul><li><a href="/2024/busan">Haeundae Beach</a></li><li><a href="/2024/jeju">Seongsan Ilchulbong</a></li></ul>
+<ul><li><a href="https://friend.example/">Gamcheon Culture Village</a></li><li><a href="https://pal.example/">Jagalchi Market</a></li></ul></div>
+</body></html>`)
+	wantNames(t, a, []string{"Cafe Onion Anguk", "Tongin Market"},
+		[]string{"Haeundae Beach", "Seongsan Ilchulbong", "Gamcheon Culture Village", "Jagalchi Market"})
+}
+
 func TestLiteral(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string

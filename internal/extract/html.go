@@ -81,6 +81,8 @@ type scanner struct {
 	emph    int     // depth of strong and b elements
 	layout  layout  // where the page's main content is
 	inMain  int     // depth of main content elements
+	// nearMain is the depth of elements under the main content's parent.
+	nearMain int
 }
 
 // scan reads a parsed page, whose address is base (nil when unknown).
@@ -148,6 +150,10 @@ func (s *scanner) node(n *html.Node) {
 	case atom.Br:
 		s.buf.WriteByte('\n')
 		return
+	}
+	if n.Parent != nil && n.Parent == s.layout.near {
+		s.nearMain++
+		defer func() { s.nearMain-- }()
 	}
 	if skipped[n.DataAtom] || s.isBoilerplate(n) {
 		return
@@ -243,7 +249,7 @@ func (s *scanner) isBoilerplate(n *html.Node) bool {
 			return true
 		}
 	}
-	return hiddenOrSide(n) || s.layout.linkList(n, s.inMain > 0)
+	return hiddenOrSide(n) || s.layout.linkList(n, s.inMain > 0, s.nearMain > 0)
 }
 
 // dropBoilerplateSections drops sections headed "Related posts", "Comments" and the like:
