@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,6 +25,9 @@ type Page struct {
 	URL         string
 	ContentType string // "text/html", "text/plain", ... (a charset parameter is honoured)
 	Body        []byte
+	// Frames are the pages of frames the page's analysis asked for (Analysis.Frames), fetched
+	// by the caller: their content is read as the page's.
+	Frames []Page
 }
 
 // Analysis is what a page says: its kind and metadata, and the places it mentions.
@@ -36,6 +40,12 @@ type Analysis struct {
 	// Cities are all the cities the page names, the most mentioned first (City is the first).
 	Cities     []string
 	Candidates []Candidate
+	// Frames are the addresses of same-site frames that seem to carry the content of a page
+	// that has little text of its own (a Naver blog post's mainFrame): the caller may fetch
+	// them, with the same care as the page, and analyse the page again with them in
+	// Page.Frames. Main frames (by their id) come first; frames already given are not asked
+	// for again; at most maxFrames.
+	Frames []string
 }
 
 // Candidate is one place the page mentions.
@@ -72,10 +82,16 @@ const summaryRunes = 300
 // URLs, Apple, Kakao and OpenStreetMap links), Open Graph and meta tags, the title, headings,
 // list items, bold text and numbered lines ("1. Gwangjang Market", "2) ..."), and for video
 // pages (og:type video.*, YouTube/Vimeo/TikTok hosts, or schema.org VideoObject) the title and
-// description lines. Capitalised phrases, Korean words and Japanese kanji/katakana runs of
-// running text become guesses (Candidate.Guess). Candidates come in page order, deduplicated
-// case-insensitively, without obvious non-place headings ("Introduction", "Tips", "How to get
-// there", "Related posts" and its section, navigation and footer text).
+// description lines. Script data is read too (see readEmbedded): a YouTube video's description
+// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places. Capitalised
+// phrases, Korean words and Japanese kanji/katakana runs of running text become guesses
+// (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
+// obvious non-place headings ("Introduction", "Tips", "How to get there", "Related posts" and
+// its section) and without the side matter outside the main content, which is found by
+// scoring (see measure): navigation, lists of links, comments under an article.
+//
+// A page with little text of its own asks for its same-site frames (Analysis.Frames); given
+// them in Page.Frames, Analyze reads them as part of the page.
 //
 // HTML (text/html, application/xhtml+xml) and text (text/*: lines, numbered and bulleted
 // lines, map URLs) are read; an empty content type is sniffed. Any other content type is
@@ -111,15 +127,22 @@ func kindOf(p Page) string {
 	return ""
 }
 
-// Text returns a page's readable text, for a language model: the title, the description and
-// the content's headings, list items and paragraphs, one per line, navigation and side matter
-// left out. It is empty for content Analyze does not read.
+// Text returns a page's readable text, for a language model: the title, the description, the
+// text of its script data (a video's description and chapters, an app's article) and the
+// content's headings, list items and paragraphs (its frames' too), one per line, navigation
+// and side matter left out. It is empty for content Analyze does not read.
 func Text(p Page) string {
 	switch kindOf(p) {
 	case "html":
-		d := scan(parseHTML(p))
+		d, _ := pageDoc(p)
 		lines := []string{firstNonEmpty(d.meta["og:title"], d.title), firstNonEmpty(d.meta["og:description"], d.meta["description"])}
-		for _, b := range d.blocks {
+		e := readEmbedded(d.data)
+		blocks := d.blocks
+		for _, h := range e.html {
+			blocks = append(blocks, scanFragment(h).blocks...)
+		}
+		lines = append(append(append(lines, e.description), e.outline...), e.prose...)
+		for _, b := range blocks {
 			if b.kind != kindEmph && b.kind != kindLink {
 				lines = append(lines, strings.Join(strings.Fields(b.text), " "))
 			}
@@ -129,6 +152,15 @@ func Text(p Page) string {
 		return string(decode(p))
 	}
 	return ""
+}
+
+// pageURL parses a page's address, nil when it is not one.
+func pageURL(raw string) *url.URL {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return u
 }
 
 // parseHTML parses a page as UTF-8 (see decode). The HTML parser accepts any input.
@@ -180,9 +212,8 @@ type pageFacts struct {
 
 // analyzeHTML reads an HTML page.
 func analyzeHTML(p Page) *Analysis {
-	root := parseHTML(p)
-	d := scan(root)
-	things := microdata(root)
+	d, frames := pageDoc(p)
+	things := d.microdata
 	for _, src := range d.jsonLD {
 		things = append(things, thingsIn(decodeJSONLD(src))...)
 	}
@@ -195,7 +226,11 @@ func analyzeHTML(p Page) *Analysis {
 		facts.read(t, c, cc)
 	}
 	facts.video = facts.video && !facts.article || isVideo(p.URL, d.meta["og:type"])
+	e := readEmbedded(d.data)
+	facts.video = facts.video || e.video
+	facts.title = firstNonEmpty(facts.title, e.title)
 	a := &Analysis{
+		Frames:  frames,
 		Title:   pageTitle(d, facts),
 		Author:  firstNonEmpty(notURL(d.meta["author"]), notURL(d.meta["article:author"]), facts.author, handle(d.meta["twitter:creator"])),
 		Summary: summary(d, facts),
@@ -203,9 +238,21 @@ func analyzeHTML(p Page) *Analysis {
 	cc.add(a.Title, 3)
 	c.outline(a.Title)
 	if facts.video {
+		// The player's description is the whole of it; structured data's and meta tags' may
+		// be cut short.
+		cc.add(e.description, 1)
+		c.outline(e.description)
 		c.outline(firstNonEmpty(facts.description, d.meta["og:description"], d.meta["description"]))
 	}
-	mapLinks, outline := bodyCandidates(d.blocks, c, cc)
+	blocks := d.blocks
+	if facts.video {
+		// A watch page's content is the video's title, description and chapters; of its
+		// body, only the main content (a description shown in the page), not the site's
+		// recommendations and comments.
+		blocks = slices.DeleteFunc(slices.Clone(blocks), func(b block) bool { return !b.main })
+	}
+	mapLinks, outline := bodyCandidates(blocks, c, cc)
+	mapLinks += e.candidates(c, cc)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
@@ -214,6 +261,89 @@ func analyzeHTML(p Page) *Analysis {
 	a.Candidates = c.list
 	a.MediaType = mediaType(p.URL, d.meta["og:type"], facts, mapLinks, outline)
 	return a
+}
+
+// pageDoc reads an HTML page and the frames given with it into one doc, and returns the
+// frames it asks for.
+func pageDoc(p Page) (doc, []string) {
+	root, base := parseHTML(p), pageURL(p.URL)
+	d := scan(root, base)
+	d.microdata = microdata(root)
+	main, other := framesWanted(d, base)
+	given := map[string]bool{}
+	for _, f := range p.Frames {
+		given[f.URL] = true
+		if kindOf(f) != "html" {
+			continue
+		}
+		froot, fbase := parseHTML(f), pageURL(f.URL)
+		fd := scan(froot, fbase)
+		d.blocks = append(d.blocks, fd.blocks...)
+		d.jsonLD = append(d.jsonLD, fd.jsonLD...)
+		d.data = append(d.data, fd.data...)
+		d.microdata = append(d.microdata, microdata(froot)...)
+		for k, v := range fd.meta {
+			if _, ok := d.meta[k]; !ok {
+				d.meta[k] = v
+			}
+		}
+		d.title = firstNonEmpty(d.title, fd.title)
+		m, o := framesWanted(fd, fbase)
+		main, other = append(main, m...), append(other, o...)
+	}
+	wanted := slices.DeleteFunc(append(main, other...), func(u string) bool { return given[u] })
+	return d, wanted[:min(len(wanted), maxFrames)]
+}
+
+// Frames followed: at most maxFrames are asked for, and only from a page (or frame) with
+// fewer than framedText letters of its own.
+const (
+	maxFrames  = 2
+	framedText = 200
+)
+
+// framesWanted are the addresses of a page's frames on its own site, those whose id says they
+// are the main frame apart, when the page has little text of its own.
+func framesWanted(d doc, base *url.URL) (main, other []string) {
+	if base == nil || len(d.frames) == 0 || ownText(d.blocks) >= framedText {
+		return nil, nil
+	}
+	for _, f := range d.frames {
+		u, err := base.Parse(f.src)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !sameSite(u, base) {
+			continue
+		}
+		u.Fragment = ""
+		if s := u.String(); s != base.String() {
+			if strings.Contains(strings.ToLower(f.id), "main") {
+				main = append(main, s)
+			} else {
+				other = append(other, s)
+			}
+		}
+	}
+	return main, other
+}
+
+// candidates adds what a page's script data names (in the page's order: names, places, then
+// text) and returns how many places with coordinates it had.
+func (e *embedded) candidates(c *collector, cc cityCounter) int {
+	for _, s := range e.outline {
+		cc.add(s, 1)
+		c.outline(s)
+	}
+	for _, p := range e.places {
+		cc.add(p.Address, 3)
+		c.add(p)
+	}
+	for _, s := range e.prose {
+		cc.add(s, 1)
+		c.prose(s)
+	}
+	for _, h := range e.html {
+		bodyCandidates(scanFragment(h).blocks, c, cc)
+	}
+	return len(e.places)
 }
 
 // thingsIn returns the objects at the top of a JSON-LD value.

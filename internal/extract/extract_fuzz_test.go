@@ -30,6 +30,12 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("text/plain", []byte("Gyeongbokgung\x00Palace\n\xff\xfeBukchon Hanok Village\n#서울여행 #경복궁"))
 	f.Add("text/html", []byte(strings.Repeat("<b>Aa Bb ", 150)))
 	f.Add("application/pdf", []byte("%PDF-1.7"))
+	f.Add("text/html", []byte(`<script>var ytInitialPlayerResponse = {"videoDetails":{"title":"A","shortDescription":"1. Tongin Market\n2. \u0000"}};var ytInitialData = {"x":[{"chapterRenderer":{"title":{"runs":[{"text":"B"}]}}}]};</script>`))
+	f.Add("text/html", []byte(`<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"body":"<h2>Gwangjang Market</h2><b><b>","spots":[{"name":"X","lat":"1e400","lng":1}]}}}</script>`))
+	f.Add("text/html", []byte(`<script id="__NUXT_DATA__">[{"a":1},["Reactive",0],[-1,2.5,99],"Kiyomizu-dera"]</script><script>window.__NUXT__={"s":"'}"}</script>`))
+	f.Add("text/html", []byte(`<script>window.APP_INITIALIZATION_STATE=[[null,"Gyeongbokgung Palace",[null,null,37.57,126.97]],")]}'\n[[\"N Seoul Tower\",[37.55,126.98]]]"];</script>`))
+	f.Add("text/html", []byte("<script>"+strings.Repeat("ytInitialData=[", 300)+"</script>"))
+	f.Add("text/html", []byte(`<iframe id="mainFrame" src="/PostView.naver?blogId=a&logNo=1"></iframe><iframe src="javascript:alert(1)"></iframe>`))
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
 		p := Page{URL: "https://example.com/", ContentType: contentType, Body: body}
 		start := time.Now()
@@ -68,6 +74,25 @@ func FuzzAnalyze(f *testing.F) {
 		if guesses > maxGuesses {
 			t.Fatalf("%d guesses", guesses)
 		}
+	})
+}
+
+// FuzzLiteral gives the script data scanner any text: literal never panics, and what it finds
+// is a prefix of its input, at most maxLiteral bytes, that starts with a bracket and ends with
+// a closing one; readEmbedded, which decodes what literal finds, never panics on it either.
+func FuzzLiteral(f *testing.F) {
+	f.Add(`{"a":"}"}`)
+	f.Add(`[1,'\'',"\"]"]`)
+	f.Add(`{{{{`)
+	f.Add(`var ytInitialData = {"a":[{"chapterRenderer":{"title":{"simpleText":"x"}}}]};`)
+	f.Add(`window.APP_INITIALIZATION_STATE=[[")]}'\n[[\"A b\",[1.5,2.5]]]"]]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if lit, ok := literal(s); ok {
+			if !strings.HasPrefix(s, lit) || len(lit) > maxLiteral || !strings.ContainsAny(lit[:1], "{[") || !strings.ContainsAny(lit[len(lit)-1:], "}]") {
+				t.Fatalf("literal(%q) = %q", s, lit)
+			}
+		}
+		readEmbedded([]script{{text: s}, {id: "__NEXT_DATA__", text: s}, {id: "__NUXT_DATA__", text: s}})
 	})
 }
 

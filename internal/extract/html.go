@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode"
@@ -26,6 +27,8 @@ type block struct {
 	level int    // a heading's level
 	text  string // spaces collapsed but in <pre>, <br> as a line break
 	href  string // a link's address
+	weak  bool   // running text of little weight outside the main content, left out
+	main  bool   // in the main content
 }
 
 // doc is what the HTML of a page holds.
@@ -33,7 +36,16 @@ type doc struct {
 	title  string            // <title>
 	meta   map[string]string // <meta name|property> (lower case) → content, first one wins
 	jsonLD []string          // <script type="application/ld+json"> contents
-	blocks []block
+	data   []script          // scripts whose data may hold the content (see readEmbedded)
+	frames []frame           // <iframe> elements with an address
+	// microdata are the page's schema.org microdata items.
+	microdata []thing
+	blocks    []block
+}
+
+// frame is an <iframe> of a page.
+type frame struct {
+	id, src string
 }
 
 // containers are the elements whose text is one block.
@@ -56,13 +68,6 @@ var skipped = map[atom.Atom]bool{
 	atom.Nav: true, atom.Footer: true, atom.Aside: true, atom.Object: true, atom.Canvas: true,
 }
 
-// boilerplateTokens in an element's class or id mark navigation, comments, sharing and
-// other text that is not the page's content.
-var boilerplateTokens = setOf("nav", "navbar", "navigation", "menu", "footer", "sidebar", "breadcrumb",
-	"breadcrumbs", "comments", "comment", "share", "sharing", "social", "related", "cookie", "cookies",
-	"newsletter", "subscribe", "advert", "advertisement", "ads", "widget", "masthead", "topbar", "popup",
-	"modal", "toc")
-
 // boilerplateRoles are ARIA roles of the same.
 var boilerplateRoles = setOf("navigation", "contentinfo", "complementary", "banner", "search", "dialog", "menu")
 
@@ -74,12 +79,27 @@ type scanner struct {
 	article int     // depth of article and main elements
 	pre     int     // depth of pre elements, whose line breaks are kept
 	emph    int     // depth of strong and b elements
+	layout  layout  // where the page's main content is
+	inMain  int     // depth of main content elements
+	// nearMain is the depth of elements under the main content's parent.
+	nearMain int
 }
 
-// scan reads a parsed page.
-func scan(root *html.Node) doc {
-	s := &scanner{d: doc{meta: map[string]string{}}}
+// scan reads a parsed page, whose address is base (nil when unknown).
+func scan(root *html.Node, base *url.URL) doc {
+	s := &scanner{d: doc{meta: map[string]string{}}, layout: measure(root, base)}
 	s.node(root)
+	s.flush()
+	s.d.blocks = dropBoilerplateSections(s.d.blocks)
+	return s.d
+}
+
+// scanFragment reads HTML that is all content (an article's body kept in script data): no
+// part of it is left out as side matter but for its hidden parts, navigation and sections
+// headed "Related posts" and the like.
+func scanFragment(h string) doc {
+	s := &scanner{d: doc{meta: map[string]string{}}}
+	s.node(parseHTML(Page{ContentType: "text/html", Body: []byte(h)}))
 	s.flush()
 	s.d.blocks = dropBoilerplateSections(s.d.blocks)
 	return s.d
@@ -115,13 +135,25 @@ func (s *scanner) node(n *html.Node) {
 		s.meta(n)
 		return
 	case atom.Script:
-		if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") {
-			s.d.jsonLD = append(s.d.jsonLD, rawText(n))
+		switch text := rawText(n); {
+		case strings.Contains(strings.ToLower(attr(n, "type")), "ld+json"):
+			s.d.jsonLD = append(s.d.jsonLD, text)
+		case holdsContent(attr(n, "id"), text):
+			s.d.data = append(s.d.data, script{id: attr(n, "id"), text: text})
+		}
+		return
+	case atom.Iframe:
+		if src := strings.TrimSpace(attr(n, "src")); src != "" {
+			s.d.frames = append(s.d.frames, frame{id: attr(n, "id"), src: src})
 		}
 		return
 	case atom.Br:
 		s.buf.WriteByte('\n')
 		return
+	}
+	if n.Parent != nil && n.Parent == s.layout.near {
+		s.nearMain++
+		defer func() { s.nearMain-- }()
 	}
 	if skipped[n.DataAtom] || s.isBoilerplate(n) {
 		return
@@ -129,7 +161,11 @@ func (s *scanner) node(n *html.Node) {
 	kind, isContainer := containers[n.DataAtom]
 	if isContainer {
 		s.flush()
-		s.stack = append(s.stack, block{kind: kind, level: headingLevel(n)})
+		s.stack = append(s.stack, block{kind: kind, level: headingLevel(n), weak: kind == kindPara && s.inMain == 0 && s.layout.weakText(n)})
+	}
+	if s.layout.main[n] {
+		s.inMain++
+		defer func() { s.inMain-- }()
 	}
 	inArticle, inPre := n.DataAtom == atom.Article || n.DataAtom == atom.Main, n.DataAtom == atom.Pre
 	inEmph := n.DataAtom == atom.Strong || n.DataAtom == atom.B
@@ -155,13 +191,14 @@ func (s *scanner) node(n *html.Node) {
 	switch n.DataAtom {
 	case atom.A:
 		if href := attr(n, "href"); href != "" {
-			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href})
+			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href, main: s.inMain > 0})
 		}
 	case atom.Strong, atom.B:
 		// Bold inside bold is in the outer block's text already; a block for each of n nested
 		// ones would hold the text n times over (unclosed <b> tags nest hundreds deep).
-		if s.emph == 0 {
-			s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n)})
+		// Bold in text that is left out is left out too.
+		if s.emph == 0 && (len(s.stack) == 0 || !s.stack[len(s.stack)-1].weak) {
+			s.d.blocks = append(s.d.blocks, block{kind: kindEmph, text: textOf(n), main: s.inMain > 0})
 		}
 	}
 	if isContainer {
@@ -181,7 +218,10 @@ func (s *scanner) flush() {
 	if len(s.stack) > 0 {
 		b = s.stack[len(s.stack)-1]
 	}
-	b.text = text
+	if b.weak {
+		return
+	}
+	b.text, b.main = text, s.inMain > 0
 	s.d.blocks = append(s.d.blocks, b)
 }
 
@@ -197,28 +237,19 @@ func (s *scanner) meta(n *html.Node) {
 	}
 }
 
-// isBoilerplate says whether an element holds navigation or side matter: by its role, its
-// class or id, or (for a header outside the article) its place.
+// isBoilerplate says whether an element holds navigation or side matter: by its role, by
+// being a list of links outside the main content (see measure), or (for a header outside the
+// article and the main content) by its place.
 func (s *scanner) isBoilerplate(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Html, atom.Body, atom.Main, atom.Article:
 		return false
 	case atom.Header:
-		if s.article == 0 {
+		if s.article == 0 && s.inMain == 0 && !s.layout.above[n] {
 			return true
 		}
 	}
-	if boilerplateRoles[strings.ToLower(attr(n, "role"))] || attr(n, "aria-hidden") == "true" || hasAttr(n, "hidden") {
-		return true
-	}
-	for _, t := range strings.FieldsFunc(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if boilerplateTokens[t] {
-			return true
-		}
-	}
-	return false
+	return hiddenOrSide(n) || s.layout.linkList(n, s.inMain > 0, s.nearMain > 0)
 }
 
 // dropBoilerplateSections drops sections headed "Related posts", "Comments" and the like:

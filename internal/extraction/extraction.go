@@ -6,10 +6,12 @@
 package extraction
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,12 +158,14 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		}
 		return nil, "", err
 	}
-	a, err := extract.Analyze(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})
+	p := extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body}
+	a, err := extract.Analyze(p)
 	if err != nil { // only extract.ErrUnsupported: not a web page to read
 		return nil, planner.FailureFetch, err
 	}
+	p, a = w.frames(ctx, j, p, a)
 	if w.LLM != nil {
-		if more, err := w.LLM.Suggest(ctx, a, extract.Text(extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})); err == nil {
+		if more, err := w.LLM.Suggest(ctx, a, extract.Text(p)); err == nil {
 			a.Candidates = append(a.Candidates, more...)
 		} else {
 			w.log(ctx, "LLM suggestions failed; going on without them", j, err)
@@ -183,6 +187,50 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		r.Places[i] = planner.ResultPlace{PlaceID: p.ID, Name: p.Name, Address: p.Address}
 	}
 	return r, "", nil
+}
+
+// maxFrameHops is how many frames a job fetches for a page that keeps its content in them
+// (a Naver blog post's mainFrame; a frame's own frame is a second hop).
+const maxFrameHops = 2
+
+// frames fetches the same-site frames the analysis asks for (extract.Analysis.Frames), with
+// the same fetcher and so the same SSRF rules, at most maxFrameHops of them and together with
+// the page within the fetcher's size limit, and analyses the page again with them. A frame
+// that cannot be fetched is left out (the hop is spent): the page is read without it.
+func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract.Page, a *extract.Analysis) (extract.Page, *extract.Analysis) {
+	fetched := map[string]bool{p.URL: true}
+	size := int64(len(p.Body))
+	limit := cmp.Or(w.Fetcher.MaxBytes, fetch.DefaultMaxBytes)
+	for hop := 0; hop < maxFrameHops && size < limit; hop++ {
+		next := ""
+		for _, u := range a.Frames {
+			if !fetched[u] {
+				next = u
+				break
+			}
+		}
+		if next == "" {
+			break
+		}
+		fetched[next] = true
+		f := *w.Fetcher
+		f.MaxBytes = limit - size
+		page, err := f.Get(ctx, next)
+		if err != nil {
+			w.log(ctx, "frame not fetched; reading the page without it", j, err)
+			continue
+		}
+		size += int64(len(page.Body))
+		fetched[page.URL] = true
+		withFrame := p
+		withFrame.Frames = append(slices.Clip(p.Frames), extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body})
+		again, err := extract.Analyze(withFrame)
+		if err != nil {
+			break
+		}
+		p, a = withFrame, again
+	}
+	return p, a
 }
 
 func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, err error) {

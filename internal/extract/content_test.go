@@ -1,0 +1,337 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wantNames fails unless every name in want is a firm candidate and none in unwanted is a
+// candidate at all.
+func wantNames(t *testing.T, a *Analysis, want, unwanted []string) {
+	t.Helper()
+	got, all := firm(a), names(a.Candidates)
+	for _, n := range want {
+		if !slices.Contains(got, n) {
+			t.Errorf("missing firm candidate %q; firm: %q", n, got)
+		}
+	}
+	for _, n := range unwanted {
+		if slices.Contains(all, n) {
+			t.Errorf("unwanted candidate %q; all: %q", n, all)
+		}
+	}
+}
+
+// A YouTube watch page as a browser receives it: the description and chapters only in script
+// data, the rendered page holding little but the recommendations.
+func TestAnalyzeYouTubeWatchPage(t *testing.T) {
+	const page = `<!DOCTYPE html><html><head>
+<title>One day in Seoul - YouTube</title>
+<meta property="og:title" content="One day in Seoul">
+<meta property="og:description" content="Markets, palaces and a night view. Places: Gwangjang Ma...">
+<meta property="og:type" content="video.other">
+</head><body>
+<script nonce="x">var ytcfg = {"a": "}"};</script>
+<script nonce="y">var ytInitialPlayerResponse = {"responseContext":{"note":"a } and a { in a string, \"quoted\""},
+"videoDetails":{"videoId":"abc123","title":"One day in Seoul",
+"shortDescription":"Our first day in Seoul!\n\n📍 Gwangjang Market – bindaetteok\n📍 Changdeokgung Palace\n📍 N Seoul Tower at night\n\n#seoul #korea",
+"lengthSeconds":"900"}};var meta = document.createElement('meta');</script>
+<script nonce="z">var ytInitialData = {"contents":{"twoColumnWatchNextResults":{"results":{}}},
+"engagementPanels":[{"engagementPanelSectionListRenderer":{"content":{"macroMarkersListRenderer":{"contents":[
+ {"macroMarkersListItemRenderer":{"title":{"simpleText":"Intro"},"timeDescription":{"simpleText":"0:00"}}},
+ {"macroMarkersListItemRenderer":{"title":{"simpleText":"Bukchon Hanok Village"},"timeDescription":{"simpleText":"2:10"}}}]}}}}],
+"playerOverlays":{"decoratedPlayerBarRenderer":{"playerBar":{"multiMarkersPlayerBarRenderer":{"markersMap":[{"value":{"chapters":[
+ {"chapterRenderer":{"title":{"simpleText":"Gyeongbokgung Palace"},"timeRangeStartMillis":300000}},
+ {"chapterRenderer":{"title":{"runs":[{"text":"Tongin "},{"text":"Market"}]},"timeRangeStartMillis":420000}}]}}]}}}}};</script>
+<div id="secondary"><a href="/watch?v=zzz"><h3>Haeundae Beach vlog</h3></a><a href="/watch?v=yyy"><h3>Jeonju Hanok Village food tour</h3></a></div>
+</body></html>`
+	a := analyze(t, "https://www.youtube.com/watch?v=abc123", page)
+	if a.MediaType != MediaVideo || a.Title != "One day in Seoul" || a.City != "Seoul" {
+		t.Errorf("media type %q, title %q, city %q", a.MediaType, a.Title, a.City)
+	}
+	wantNames(t, a, []string{"Gwangjang Market", "Changdeokgung Palace", "N Seoul Tower at night", "Bukchon Hanok Village",
+		"Gyeongbokgung Palace", "Tongin Market"}, []string{"Haeundae Beach vlog", "Jeonju Hanok Village food tour"})
+	// A language model is given the description and chapters too.
+	text := Text(Page{URL: "https://www.youtube.com/watch?v=abc123", ContentType: "text/html", Body: []byte(page)})
+	for _, s := range []string{"📍 N Seoul Tower at night", "Bukchon Hanok Village", "Tongin Market"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text lacks %q:\n%s", s, text)
+		}
+	}
+}
+
+// A Next.js page keeps its post in __NEXT_DATA__: the body as HTML, places with coordinates,
+// and the site's own data (SEO, navigation) that is not the post.
+func TestAnalyzeNextData(t *testing.T) {
+	a := analyze(t, "https://trips.example/posts/busan-two-days", `<html><head><title>Busan in two days</title></head>
+<body><div id="__next"><div class="spinner">Loading…</div></div>
+<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "seo":{"title":"Jeju Island deals","description":"Cheap flights"},
+ "navigation":[{"title":"Daegu guide"}],
+ "post":{"title":"Busan in two days","slug":"/posts/busan-two-days",
+  "body":"<h2>Day 1</h2><p>We started at Jagalchi Fish Market, then walked up to Gamcheon Culture Village.</p><ul><li>Gukje Market</li><li>BIFF Square</li></ul>",
+  "excerpt":"Two days in Busan: the fish market, a painted village on a hill and the beaches.",
+  "spots":[{"name":"Haeundae Beach","location":{"lat":35.1587,"lng":129.1604}},
+           {"name":"Haedong Yonggungsa Temple","latitude":35.1884,"longitude":129.2233,"address":"86 Yonggung-gil, Gijang-eup, Busan"}]}},
+ "__N_SSG":true},"page":"/posts/[slug]","buildId":"abc"}</script></body></html>`)
+	wantNames(t, a, []string{"Busan in two days", "Gukje Market", "BIFF Square", "Haeundae Beach", "Haedong Yonggungsa Temple"},
+		[]string{"Jeju Island deals", "Daegu guide"})
+	if c, _ := candidate(a, "Haeundae Beach"); c.Latitude != "35.1587" || c.Longitude != "129.1604" {
+		t.Errorf("Haeundae Beach at %q,%q", c.Latitude, c.Longitude)
+	}
+	if c, _ := candidate(a, "Haedong Yonggungsa Temple"); c.Address != "86 Yonggung-gil, Gijang-eup, Busan" || c.Latitude != "35.1884" {
+		t.Errorf("Haedong Yonggungsa Temple: %+v", c)
+	}
+	if !slices.Contains(names(a.Candidates), "Jagalchi Fish Market") || a.City != "Busan" {
+		t.Errorf("prose of the post not read: %q, city %q", names(a.Candidates), a.City)
+	}
+}
+
+// Nuxt keeps its state in __NUXT_DATA__ (Nuxt 3, devalue's flat array of indexes) or in
+// window.__NUXT__ (Nuxt 2, when it is a plain object).
+func TestAnalyzeNuxt(t *testing.T) {
+	// [0] {data:1} [1] ["ShallowReactive",2] [2] {article:3} [3] {title:4, places:5, published:8}
+	// [4] "Kyoto temples" [5] [6,7] [6] {name:9} [7] {name:10} [8] a Date [9], [10] the names
+	a := analyze(t, "https://example.jp/articles/kyoto", `<html><body><div id="__nuxt"></div>
+<script type="application/json" id="__NUXT_DATA__" data-ssr="true">[{"data":1},["ShallowReactive",2],{"article":3},
+ {"title":4,"places":5,"published":8},"Kyoto temples",[6,7],{"name":9},{"name":10},["Date","2024-04-01T00:00:00.000Z"],
+ "Kiyomizu-dera","Fushimi Inari Taisha"]</script>
+<script>window.__NUXT__={"state":{"guide":{"spots":[{"title":"Nishiki Market"}],
+ "intro":"Kyoto has more than a thousand temples; we picked the ones worth an early start."}}};</script>
+</body></html>`)
+	wantNames(t, a, []string{"Kyoto temples", "Kiyomizu-dera", "Fushimi Inari Taisha", "Nishiki Market"}, nil)
+	// The Nuxt 2 form that is a function call is not JSON: nothing is read, nothing is run.
+	b := analyze(t, "https://example.jp/a", `<script>window.__NUXT__=(function(a){return {state:{title:"Kinkaku-ji"}}}(1));</script>`)
+	if len(b.Candidates) != 0 {
+		t.Errorf("candidates from a function: %q", names(b.Candidates))
+	}
+}
+
+// A Google Maps list keeps its places in APP_INITIALIZATION_STATE: nested arrays, some of them
+// JSON inside a string after ")]}'".
+func TestAnalyzeMapsList(t *testing.T) {
+	inner := ")]}'\n" + `[null,[["Seoul food",null,[[null,[null,null,"",null,"",[null,null,37.5700,126.9996]],"Gwangjang Market","Bindaetteok!"],` +
+		`[null,[null,null,"",null,"",[null,null,37.5796,126.9770]],"Gyeongbokgung Palace",""],` +
+		`[null,[null,null,"",null,"",[null,null,37.5512,126.9882]],"N Seoul Tower","sunset"]]]]]`
+	state := `[[[15.2,126.97,37.56],[0,0,0],[1024,768],13.1],[["0x357ca2eb","en"]],` + jsonString(inner) + `,null]`
+	a := analyze(t, "https://www.google.com/maps/@37.56,126.97,13z/data=!4m3!11m2!2sAbCdEf!3e3",
+		`<html><head><title>Seoul food - Google Maps</title></head><body><script>window.APP_INITIALIZATION_STATE=`+state+`;window.APP_FLAGS=[1];</script></body></html>`)
+	if a.MediaType != MediaMap {
+		t.Errorf("media type %q", a.MediaType)
+	}
+	want := map[string][2]string{"Gwangjang Market": {"37.57", "126.9996"}, "Gyeongbokgung Palace": {"37.5796", "126.977"},
+		"N Seoul Tower": {"37.5512", "126.9882"}}
+	for name, at := range want {
+		c, ok := candidate(a, name)
+		if !ok || c.Latitude != at[0] || c.Longitude != at[1] {
+			t.Errorf("%s: %+v (found %v); all %q", name, c, ok, names(a.Candidates))
+		}
+	}
+	if _, ok := candidate(a, "0x357ca2eb"); ok {
+		t.Errorf("an id read as a place: %q", names(a.Candidates))
+	}
+}
+
+// jsonString quotes s as a JSON string.
+func jsonString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// A Naver blog post's address serves a frame page: Analyze asks for the frame on the same
+// site (not the other site's), and reads the post once the frame is given.
+func TestAnalyzeFramedBlog(t *testing.T) {
+	outer := `<html><head><title>서울 하루 여행 : 네이버 블로그</title><meta property="og:title" content="서울 하루 여행"></head>
+<body><iframe src="https://ads.example.net/banner"></iframe>
+<iframe id="mainFrame" name="mainFrame" src="/PostView.naver?blogId=traveller&logNo=223456789&redirect=Dlog"></iframe></body></html>`
+	p := Page{URL: "https://blog.naver.com/traveller/223456789", ContentType: "text/html", Body: []byte(outer)}
+	a, err := Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frameURL := "https://blog.naver.com/PostView.naver?blogId=traveller&logNo=223456789&redirect=Dlog"
+	if !slices.Equal(a.Frames, []string{frameURL}) || a.MediaType != MediaBlog {
+		t.Fatalf("frames %q, media type %q", a.Frames, a.MediaType)
+	}
+	p.Frames = []Page{{URL: frameURL, ContentType: "text/html", Body: []byte(`<html><body>
+<div class="se-main-container"><div class="se-component se-text"><p class="se-text-paragraph">아침 일찍 경복궁에 갔어요. 한복을 입으면 입장료가 무료예요!</p>
+<p class="se-text-paragraph">점심은 광장시장에서 빈대떡과 마약김밥을 먹었어요. 사람이 정말 많았어요.</p></div>
+<div class="se-component se-placesMap"><a href="https://map.naver.com/p/entry/place/11591563">북촌한옥마을</a></div>
+<h3 class="se-text">📍 창덕궁</h3></div></body></html>`)}}
+	if a, err = Analyze(p); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Frames) != 0 || a.Title != "서울 하루 여행" || a.City != "Seoul" {
+		t.Errorf("frames %q, title %q, city %q", a.Frames, a.Title, a.City)
+	}
+	for _, n := range []string{"경복궁", "광장시장", "창덕궁"} {
+		if !slices.Contains(names(a.Candidates), n) {
+			t.Errorf("missing %q in %q", n, names(a.Candidates))
+		}
+	}
+	// A page with text of its own, or a frame on another site, asks for nothing.
+	long := `<iframe src="/PostView.naver?x=1"></iframe><article><p>` + strings.Repeat("We walked from the palace to the market. ", 10) + `</p></article>`
+	if a := analyze(t, "https://blog.naver.com/a/1", long); len(a.Frames) != 0 {
+		t.Errorf("frames of a page with text: %q", a.Frames)
+	}
+	if a := analyze(t, "https://a.github.io/post", `<iframe id="mainFrame" src="https://b.github.io/post"></iframe>`); len(a.Frames) != 0 {
+		t.Errorf("frames on another site: %q", a.Frames)
+	}
+}
+
+// Blogger wraps the post in "widget Blog" and the sidebar in widgets too: the post is read,
+// the sidebar's lists of links are not.
+func TestAnalyzeBloggerWidgets(t *testing.T) {
+	a := analyze(t, "https://wanderjeju.blogspot.com/2024/05/east-jeju.html", `<html><head><title>Wander Jeju: East Jeju in a day</title></head><body>
+<div class="content-outer"><div class="main-inner"><div class="columns">
+<div class="column-center-inner"><div class="section" id="main"><div class="widget Blog" data-version="1" id="Blog1">
+ <div class="blog-posts hfeed"><div class="post-outer"><div class="post hentry">
+  <h3 class="post-title entry-title">East Jeju in a day</h3>
+  <div class="post-body entry-content" id="post-body-123">
+   We drove out of Jeju City early, with coffee in hand and the sea on our left.<br><br>
+   <b>Seongsan Ilchulbong</b><br>The climb takes about twenty minutes, and the crater view is worth every step.<br><br>
+   <b>Manjanggul Cave</b><br>A lava tube of more than seven kilometres, cool even in summer; bring a jacket.<br><br>
+   <b>Woljeongri Beach</b><br>Turquoise water, cafés with big windows, and a long lazy lunch to end the day.
+  </div>
+ </div></div></div>
+</div></div></div>
+<div class="column-right-inner"><div class="section" id="sidebar-right-1">
+ <div class="widget PopularPosts" id="PopularPosts1"><h2>Popular Posts</h2><ul>
+  <li><a href="https://wanderjeju.blogspot.com/2024/03/busan.html">Haeundae Beach at dawn</a></li>
+  <li><a href="https://wanderjeju.blogspot.com/2024/02/seoul.html">Gyeongbokgung Palace in the snow</a></li></ul></div>
+ <div class="widget Label" id="Label1"><h2>Labels</h2><ul><li><a href="/search/label/Busan">Busan</a></li><li><a href="/search/label/Jeonju">Jeonju</a></li></ul></div>
+</div></div></div></div></div></body></html>`)
+	wantNames(t, a, []string{"Seongsan Ilchulbong", "Manjanggul Cave", "Woljeongri Beach"},
+		[]string{"Haeundae Beach at dawn", "Gyeongbokgung Palace in the snow", "Busan", "Jeonju"})
+	if a.City != "Jeju" {
+		t.Errorf("city %q, cities %q", a.City, a.Cities)
+	}
+}
+
+// A forum thread's replies, in elements named "comment", are content; the forum's navigation
+// and its list of similar threads are not.
+func TestAnalyzeForumReplies(t *testing.T) {
+	a := analyze(t, "https://forum.example.com/t/osaka-food/123", `<html><head><title>Where to eat in Osaka? - Travel Forum</title></head><body>
+<div class="nav-menu"><ul><li><a href="/c/japan">Japan</a></li><li><a href="/c/korea">Korea</a></li><li><a href="/latest">Latest</a></li></ul></div>
+<div id="topic">
+ <div class="post topic-post"><h1>Where to eat in Osaka?</h1>
+  <div class="cooked"><p>Three nights in Osaka next month, staying in Namba. Where should we eat, and which markets are worth it?</p></div></div>
+ <div class="comment" id="comment-1"><div class="cooked"><p>Kuromon Market for breakfast, and go early, before the tour groups arrive.</p></div></div>
+ <div class="comment" id="comment-2"><div class="cooked"><p>Dotonbori at night for takoyaki. Wanaka is good, and the queue moves fast.</p></div></div>
+ <div class="comment reply" id="comment-3"><div class="cooked"><p>Shinsekai for kushikatsu, then walk up Tsutenkaku, the view is nice.</p></div></div>
+</div>
+<div class="suggested-topics"><h3>Suggested topics</h3><ul>
+ <li><a href="/t/kyoto-temples/99">Kinkaku-ji or Ginkaku-ji?</a></li><li><a href="/t/nara/98">Nara Park with kids</a></li><li><a href="/t/kobe/97">Kobe beef on a budget</a></li></ul></div>
+</body></html>`)
+	all := names(a.Candidates)
+	for _, n := range []string{"Kuromon Market", "Dotonbori", "Shinsekai", "Tsutenkaku"} {
+		if !slices.Contains(all, n) {
+			t.Errorf("reply's %q missing from %q", n, all)
+		}
+	}
+	for _, n := range []string{"Kinkaku-ji or Ginkaku-ji", "Nara Park with kids", "Kinkaku-ji", "Nara Park"} {
+		if slices.Contains(all, n) {
+			t.Errorf("similar thread's %q in %q", n, all)
+		}
+	}
+	if a.City != "Osaka" {
+		t.Errorf("city %q", a.City)
+	}
+}
+
+// A blog's comments under a long post are side matter, as is an "about me" box: their names
+// are left out, while the post's stay.
+func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {
+	post := strings.Repeat(`<p>We spent the morning at Tongin Market, filling a lunch box with coins, and then walked, slowly, to the palace.</p>`, 6)
+	a := analyze(t, "https://example.com/seoul", `<html><body><div class="post"><h1>Seoul, slowly</h1>`+post+`</div>
+<div class="comments"><div class="comment"><p>Next time try <b>Samjin Eomuk</b> in Yeongdo, it is worth the trip!</p></div></div>
+<div class="about"><p>Hi, I'm Mina from Daejeon. I write about Hanbat Arboretum and slow travel.</p></div></body></html>`)
+	all := names(a.Candidates)
+	if !slices.Contains(all, "Tongin Market") {
+		t.Errorf("post's Tongin Market missing: %q", all)
+	}
+	for _, n := range []string{"Samjin Eomuk", "Yeongdo", "Hanbat Arboretum", "Daejeon"} {
+		if slices.Contains(all, n) {
+			t.Errorf("side matter's %q in %q", n, all)
+		}
+	}
+}
+
+// A list of places linked to their own sites, beside the post's text, is content; lists of
+// links elsewhere, to the site's other posts or to other sites, are not.
+func TestAnalyzeLinkedPlaceList(t *testing.T) {
+	intro := strings.Repeat(`<p>Seoul's cafés are best found on foot, between the palaces, in the lanes of Bukchon and Seochon.</p>`, 3)
+	a := analyze(t, "https://example.com/seoul-cafes", `<html><body><div class="entry"><div class="intro">`+intro+`</div>
+<ul class="spots"><li><a href="https://www.instagram.com/cafe.onion">Cafe Onion Anguk</a></li>
+<li><a href="https://tonginmarket.example.kr/">Tongin Market</a></li></ul></div>
+<div class="sidebar"><ul><li><a href="/2024/busan">Haeundae Beach</a></li><li><a href="/2024/jeju">Seongsan Ilchulbong</a></li></ul>
+<ul><li><a href="https://friend.example/">Gamcheon Culture Village</a></li><li><a href="https://pal.example/">Jagalchi Market</a></li></ul></div>
+</body></html>`)
+	wantNames(t, a, []string{"Cafe Onion Anguk", "Tongin Market"},
+		[]string{"Haeundae Beach", "Seongsan Ilchulbong", "Gamcheon Culture Village", "Jagalchi Market"})
+}
+
+func TestLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`{"a":1};x`, `{"a":1}`, true},
+		{`[1,[2,{"b":"]"}]] rest`, `[1,[2,{"b":"]"}]]`, true},
+		{`{"s":"a \"}\" b",'t':'}\''}` + "\n", `{"s":"a \"}\" b",'t':'}\''}`, true},
+		{`{"open":`, "", false},
+		{`"not an object"`, "", false},
+		{``, "", false},
+		{`{"a":"\`, "", false},
+	} {
+		got, ok := literal(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("literal(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+	if _, ok := literal("[" + strings.Repeat(" ", maxLiteral)); ok {
+		t.Error("a literal longer than the limit was read")
+	}
+}
+
+// The budget of JSON values is per page: a page of huge script data stops being read, and
+// what was read stays.
+func TestEmbeddedBudget(t *testing.T) {
+	big := "[" + strings.Repeat("1,", maxJSONNodes) + "1]"
+	e := readEmbedded([]script{{id: "__NEXT_DATA__", text: big}, {id: "__NEXT_DATA__", text: `{"props":{"pageProps":{"title":"Tongin Market"}}}`}})
+	if len(e.outline) != 0 {
+		t.Errorf("read past the budget: %q", e.outline)
+	}
+	e = readEmbedded([]script{{id: "__NEXT_DATA__", text: `{"props":{"pageProps":{"title":"Tongin Market"}}}`}})
+	if !slices.Equal(e.outline, []string{"Tongin Market"}) {
+		t.Errorf("outline %q", e.outline)
+	}
+}
+
+// BenchmarkAnalyzeUnclosedScriptData analyses a script of many unclosed assignments, which
+// would take quadratic time if each were scanned to the end: it is scanned once.
+func BenchmarkAnalyzeUnclosedScriptData(b *testing.B) {
+	p := Page{URL: "https://www.youtube.com/watch?v=x", ContentType: "text/html",
+		Body: []byte("<script>" + strings.Repeat("ytInitialData=[", 20_000) + "</script>")}
+	b.SetBytes(int64(len(p.Body)))
+	for b.Loop() {
+		if _, err := Analyze(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnalyzeDeepSiblings analyses paragraphs deep in nested elements, many of them
+// siblings of the main content: the main content's ancestors are marked once, not once per
+// sibling.
+func BenchmarkAnalyzeDeepSiblings(b *testing.B) {
+	p := Page{URL: "https://example.com/", ContentType: "text/html",
+		Body: []byte(strings.Repeat("<div>", 20_000) + strings.Repeat("<div><p>Gwangjang Market, Tongin Market, and more.</p></div>", 5_000))}
+	b.SetBytes(int64(len(p.Body)))
+	for b.Loop() {
+		if _, err := Analyze(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
