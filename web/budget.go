@@ -112,14 +112,14 @@ func (s *Server) settlement(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	byID := make(map[string]planner.Member, len(members))
-	for _, m := range members {
+	byID := make(map[string]planner.Member, len(members.Members))
+	for _, m := range members.Members {
 		byID[m.ID] = m
 	}
 	balances, moves := planner.Settle(active, payments, nil)
 	cur := money.Stored(currency)
-	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members)), Transfers: make([]transferJSON, len(moves))}
-	for _, m := range members { // in join order
+	out := settlementJSON{Currency: currency, Members: make([]settlementMemberJSON, 0, len(members.Members)), Transfers: make([]transferJSON, len(moves))}
+	for _, m := range members.Members { // in join order
 		for _, b := range balances {
 			if b.MemberID == m.ID {
 				out.Members = append(out.Members, settlementMemberJSON{addedByJSON: toAddedByJSON(m),

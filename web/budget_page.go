@@ -41,13 +41,19 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
 		TotalCost: b.TotalCost, Remaining: b.Remaining(), PerPerson: b.CostPerPerson(), Travelers: b.TravelerCount,
-		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(members), ReadOnly: caller(c).Guest, Version: b.Version}
+		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(members.Members), ReadOnly: caller(c).Guest, Version: b.Version}
+	if members.Me != nil {
+		v.Me = members.Me.ID
+	}
 
 	labels, values := []string{}, []int64{}
 	for _, l := range byDay {
 		labels, values = append(labels, i18n.T(ctx, "budget.day", "Day", l.Day)), append(values, l.Total)
 	}
 	v.ByDay = views.Bars(labels, values)
+	for i, l := range byDay { // each day's bar links to its expenses
+		v.ByDay[i].Href = planPath(planID) + "/budget?day=" + strconv.Itoa(l.Day)
+	}
 	labels, values = labels[:0:0], values[:0:0]
 	for _, l := range byCategory {
 		name := i18n.T(ctx, "budget.extras")
@@ -65,14 +71,19 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 
 	byID := map[string]planner.Member{}
-	for _, m := range members {
+	for _, m := range members.Members {
 		byID[m.ID] = m
 	}
 	balances, moves := planner.Settle(active, payments, nil)
-	for _, m := range members {
+	for _, m := range members.Members { // the viewer first, then in join order
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {
-				v.Balances = append(v.Balances, views.BalanceView{Member: toMemberView(m), Paid: bal.Paid, Share: bal.Share, Balance: bal.Balance})
+				bv := views.BalanceView{Member: toMemberView(m), Me: m.ID == v.Me, Paid: bal.Paid, Share: bal.Share, Sent: bal.Sent, Received: bal.Received, Balance: bal.Balance}
+				if bv.Me {
+					v.Balances = append([]views.BalanceView{bv}, v.Balances...)
+				} else {
+					v.Balances = append(v.Balances, bv)
+				}
 			}
 		}
 	}
@@ -109,8 +120,21 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 	return l
 }
 
+// lineOf is an expense as its line and form show it: its total in the plan's currency (and in
+// its own with the rate when that is another), who paid and how it is split.
 func lineOf(e *planner.Expense) views.ExpenseLine {
-	l := views.ExpenseLine{ID: e.ID, Total: e.Converted(), PaidBy: e.Terms.PaidBy, SplitAmong: e.Terms.Split.Members, Version: e.Version}
+	t := e.Terms
+	l := views.ExpenseLine{ID: e.ID, Total: e.Converted(), PaidBy: t.PaidBy, Payers: planner.PartIDs(t.Payers),
+		SplitMode: string(t.Split.Mode), SplitAmong: t.Split.Members, Version: e.Version}
+	if t.Foreign() {
+		l.Currency, l.OwnTotal, l.Rate = t.Currency, e.Total(), t.Rate.String()
+	}
+	if len(t.Split.Parts) > 0 {
+		l.Parts = make(map[string]int64, len(t.Split.Parts))
+		for _, p := range t.Split.Parts {
+			l.Parts[p.MemberID] = p.Amount + p.Shares // an EXACT part has an amount, a SHARES part shares
+		}
+	}
 	for _, it := range e.Items {
 		l.Items = append(l.Items, views.ItemView{ID: it.ID, Name: it.Name, Cost: it.Cost})
 	}

@@ -159,7 +159,7 @@ type Store interface {
 	ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
 	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
-	SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error)
+	SettlementData(ctx context.Context, userID, planID string) (members planner.MemberGroup, active []string, payments []planner.Payment, currency string, err error)
 	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)
 	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)

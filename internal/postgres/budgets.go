@@ -194,11 +194,13 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 }
 
 // SettlementData is what settling up a plan needs: the payments that count
-// (planner.Payments), the members they may name (the active ones and anyone a payment names),
-// the active members' ids (whom a split among everyone shares with) and the currency.
-func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members []planner.Member, active []string, payments []planner.Payment, currency string, err error) {
+// (planner.Payments), the members they may name (the active ones and anyone a payment names;
+// Me is the caller's membership, nil for a guest), the active members' ids (whom a split among
+// everyone shares with) and the currency.
+func (db *DB) SettlementData(ctx context.Context, userID, planID string) (members planner.MemberGroup, active []string, payments []planner.Payment, currency string, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+		me, err := planReader(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
 		if err := tx.GetContext(ctx, &currency, `SELECT currency FROM plans WHERE id = $1`, planID); err != nil {
@@ -229,9 +231,10 @@ func (db *DB) SettlementData(ctx context.Context, userID, planID string) (member
 				active = append(active, m.ID)
 			}
 			if m.Active || named[m.ID] {
-				members = append(members, m.Member)
+				members.Members = append(members.Members, m.Member)
 			}
 		}
+		members.Mark(me.ID)
 		return nil
 	})
 	return members, active, payments, currency, err
