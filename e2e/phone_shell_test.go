@@ -174,6 +174,15 @@ func (s *shell) run() {
 	})
 	s.step("budget", func(t *testing.T) {
 		s.visit(t, s.ana, plan+"/budget", "budget")
+		// The expense form with its More options open, split by amounts: one per member.
+		const form = `#budget-expenses form[data-expense-form][hx-post]`
+		s.ana.click(t, `#budget-expenses details:has(`+form+`) > summary`)
+		s.ana.click(t, form+` [data-more-options] > summary`)
+		s.ana.click(t, form+` input[name="split_mode"][value="EXACT"]`)
+		if n := eval[int](t, s.ana, `[...document.querySelectorAll(`+js(form+` input[name^="split_amount_"]`)+`)].filter(i => i.getClientRects().length).length`); n < 2 {
+			t.Errorf("split by amounts shows %d amount fields, want one per member", n)
+		}
+		s.check(t, s.ana, "budget's expense form with more options")
 	})
 	s.step("notifications and profile", func(t *testing.T) {
 		s.visit(t, s.ana, "/notifications", "notifications")

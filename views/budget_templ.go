@@ -2061,7 +2061,7 @@ func expenseFields(v BudgetView, e ExpenseLine) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 178, "</div><details class=\"rounded-xl border border-slate-200 px-3 py-2\" data-more-options><summary class=\"cursor-pointer py-1 text-sm\"><span class=\"font-medium text-brand-700\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 178, "</div><details class=\"rounded-xl border border-slate-200 px-3 py-2\" data-more-options><summary class=\"cursor-pointer py-2 text-sm\"><span class=\"font-medium text-brand-700\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -2384,7 +2384,7 @@ func expenseFields(v BudgetView, e ExpenseLine) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = splitMode(e, "EXACT", t(ctx, "budget.split_mode_exact", "Currency", e.ItemCurrency(v.Currency))).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = splitMode(e, "EXACT", t(ctx, "budget.split_mode_exact")).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
