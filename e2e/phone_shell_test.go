@@ -175,8 +175,9 @@ func (s *shell) run() {
 	s.step("budget", func(t *testing.T) {
 		s.visit(t, s.ana, plan+"/budget", "budget")
 		// The expense form with its More options open, split by amounts: one per member.
-		const form = `#budget-expenses form[data-expense-form][hx-post]`
-		s.ana.click(t, `#budget-expenses details:has(`+form+`) > summary`)
+		const adding = `form[data-expense-form][hx-post]`
+		const form = `#budget-expenses ` + adding
+		s.ana.click(t, `#budget-expenses details:has(`+adding+`) > summary`)
 		s.ana.click(t, form+` [data-more-options] > summary`)
 		s.ana.click(t, form+` input[name="split_mode"][value="EXACT"]`)
 		if n := eval[int](t, s.ana, `[...document.querySelectorAll(`+js(form+` input[name^="split_amount_"]`)+`)].filter(i => i.getClientRects().length).length`); n < 2 {

@@ -265,7 +265,7 @@
       p.textContent = item.textContent;
       if (group) {
         group.appendChild(p);
-        f = group.querySelector("input:not([type=hidden]), select, textarea");
+        f = group.querySelector("input[type=radio]:checked") || group.querySelector("input:not([type=hidden]), select, textarea");
       } else {
         f.insertAdjacentElement("afterend", p);
         f.setAttribute("aria-invalid", "true");
