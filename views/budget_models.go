@@ -24,6 +24,7 @@ type BudgetView struct {
 	Tabs              []DayTab
 	Expenses          []ExpenseLine
 	Members           []MemberView  // the active members and anyone an expense names, in join order
+	Sharers           int           // how many an equal split among everyone shares with: the active members
 	Me                string        // the viewer's plan member id; "" for a guest
 	Balances          []BalanceView // the viewer's first
 	Transfers         []TransferView
@@ -131,12 +132,8 @@ func budgetDayHref(planID string, day int) string {
 
 func expenseHref(planID, id string) string { return planHref(planID) + "/expenses/" + id }
 
-// memberName is the nickname of the plan member with the id, "You" for the viewer when you
-// is set.
-func (v BudgetView) memberName(ctx context.Context, id string, you bool) string {
-	if you && id != "" && id == v.Me {
-		return t(ctx, "budget.you")
-	}
+// memberName is the nickname of the plan member with the id.
+func (v BudgetView) memberName(ctx context.Context, id string) string {
 	for _, m := range v.Members {
 		if m.ID == id {
 			return m.Nickname
@@ -152,13 +149,13 @@ func (v BudgetView) payerText(ctx context.Context, e ExpenseLine) string {
 	case e.PaidBy != "" && e.PaidBy == v.Me:
 		return t(ctx, "budget.you_paid")
 	case e.PaidBy != "":
-		return t(ctx, "budget.someone_paid", "Name", v.memberName(ctx, e.PaidBy, false))
+		return t(ctx, "budget.someone_paid", "Name", v.memberName(ctx, e.PaidBy))
 	case len(e.Payers) == 1:
-		return t(ctx, "budget.someone_paid", "Name", v.memberName(ctx, e.Payers[0], false))
+		return t(ctx, "budget.someone_paid", "Name", v.memberName(ctx, e.Payers[0]))
 	case len(e.Payers) == 2:
-		return t(ctx, "budget.two_paid", "First", v.memberName(ctx, e.Payers[0], false), "Second", v.memberName(ctx, e.Payers[1], false))
+		return t(ctx, "budget.two_paid", "First", v.memberName(ctx, e.Payers[0]), "Second", v.memberName(ctx, e.Payers[1]))
 	case len(e.Payers) > 2:
-		return t(ctx, "budget.many_paid", "First", v.memberName(ctx, e.Payers[0], false), "Count", len(e.Payers)-1)
+		return t(ctx, "budget.many_paid", "First", v.memberName(ctx, e.Payers[0]), "Count", len(e.Payers)-1)
 	}
 	return t(ctx, "budget.nobody_paid")
 }
@@ -174,30 +171,22 @@ func (v BudgetView) splitText(ctx context.Context, e ExpenseLine) string {
 	}
 	among := e.SplitAmong
 	if len(among) == 0 {
-		return t(ctx, "budget.split_everyone", "Count", v.everyone())
+		return t(ctx, "budget.split_everyone", "Count", max(v.Sharers, 1))
 	}
 	if len(among) == 1 {
-		return t(ctx, "budget.split_one", "Name", v.memberName(ctx, among[0], false))
+		return t(ctx, "budget.split_one", "Name", v.memberName(ctx, among[0]))
 	}
 	names := make([]string, len(among))
 	for i, id := range among {
-		names[i] = v.memberName(ctx, id, false)
+		names[i] = v.memberName(ctx, id)
 	}
 	return t(ctx, "budget.split_some", "Count", len(among), "Names", strings.Join(names, ", "))
 }
 
-// everyone is how many members a split among everyone shares with: the plan's members (as
-// the page lists them: the active ones and anyone an expense names).
-func (v BudgetView) everyone() int { return max(len(v.Members), 1) }
-
-// shared reports whether the member shares the expense as its form shows it: ticked for an
-// equal split (all when it names nobody), or with an amount or shares.
-func (e ExpenseLine) shared(id string) bool {
-	if e.SplitMode == "EXACT" || e.SplitMode == "SHARES" {
-		_, ok := e.Parts[id]
-		return ok
-	}
-	return len(e.SplitAmong) == 0 || contains(e.SplitAmong, id)
+// ticked reports whether the member's box is ticked in the form's equal split: all of them
+// unless the expense is split equally among some.
+func (e ExpenseLine) ticked(id string) bool {
+	return e.splitMode() != "EQUAL" || len(e.SplitAmong) == 0 || contains(e.SplitAmong, id)
 }
 
 // splitMode is the split mode its form starts with: EQUAL unless the expense has another.
@@ -208,17 +197,14 @@ func (e ExpenseLine) splitMode() string {
 	return "EQUAL"
 }
 
-// partValue is a member's EXACT amount (as its field holds it) or SHARES count in the form; ""
-// when the expense has none.
-func (e ExpenseLine) partValue(id, mode, currency string) string {
+// exactValue is a member's amount in the form's EXACT split, as its field holds it: the
+// expense's, "" when it has none.
+func (e ExpenseLine) exactValue(id, currency string) string {
 	p, ok := e.Parts[id]
-	if !ok || e.SplitMode != mode {
+	if !ok || e.SplitMode != "EXACT" {
 		return ""
 	}
-	if mode == "EXACT" {
-		return amountValue(p, currency)
-	}
-	return strconv.FormatInt(p, 10)
+	return amountValue(p, currency)
 }
 
 // payer is who the expense's form names as its payer: its own, else the viewer for a new

@@ -11,7 +11,7 @@ import (
 // budgetWithPayments is a budget page with a recorded payment and a suggested one.
 func budgetWithPayments(readOnly bool) BudgetView {
 	ana, ben := MemberView{ID: "m-ana", Nickname: "Ana"}, MemberView{ID: "m-ben", Nickname: "Ben"}
-	return BudgetView{PlanID: "p1", PlanTitle: "Seoul", Currency: "USD", Day: 1, Members: []MemberView{ana, ben}, Me: "m-ben", ReadOnly: readOnly,
+	return BudgetView{PlanID: "p1", PlanTitle: "Seoul", Currency: "USD", Day: 1, Members: []MemberView{ana, ben}, Sharers: 2, Me: "m-ben", ReadOnly: readOnly,
 		Balances: []BalanceView{
 			{Member: ben, Me: true, Paid: 1000, Share: 2500, Sent: 500, Balance: -1000},
 			{Member: ana, Paid: 2500, Share: 1000, Received: 500, Balance: 1000},

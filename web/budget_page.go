@@ -41,7 +41,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
 		TotalCost: b.TotalCost, Remaining: b.Remaining(), PerPerson: b.CostPerPerson(), Travelers: b.TravelerCount,
-		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(members.Members), ReadOnly: caller(c).Guest, Version: b.Version}
+		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(members.Members), Sharers: len(active), ReadOnly: caller(c).Guest, Version: b.Version}
 	if members.Me != nil {
 		v.Me = members.Me.ID
 	}
