@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,7 +13,11 @@ import (
 	"tripplan/views"
 )
 
+// recentPayments is how many recorded payments the budget page lists, the newest first.
+const recentPayments = 20
+
 // budgetPage is a plan's budget page: totals, breakdowns, the day's expenses and settle-up.
+// Three store reads: the plan, the day's expenses, and the rest in one (BudgetOverview).
 func (s *Server) budgetPage(c echo.Context) error {
 	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
 	p, err := s.store.Plan(ctx, userID, planID)
@@ -23,40 +28,38 @@ func (s *Server) budgetPage(c echo.Context) error {
 	if err != nil || day < 1 || day > p.DurationDays() {
 		day = 1
 	}
-	b, err := s.store.Budget(ctx, userID, planID)
-	if err != nil {
-		return err
-	}
-	byDay, byCategory, err := s.store.CostBreakdown(ctx, userID, planID)
-	if err != nil {
-		return err
-	}
 	groups, err := s.store.DayExpenses(ctx, userID, planID, day)
 	if err != nil {
 		return err
 	}
-	ledger, err := s.store.SettlementData(ctx, userID, planID)
+	o, err := s.store.BudgetOverview(ctx, userID, planID, recentPayments)
 	if err != nil {
 		return err
 	}
-	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: ledger.Currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
+	b, l := o.Budget, o.Ledger
+	v := views.BudgetView{PlanID: p.ID, PlanTitle: p.Title, Currency: l.Currency, Mode: string(b.Mode), TotalBudget: b.TotalBudget,
 		TotalCost: b.TotalCost, Remaining: b.Remaining(), PerPerson: b.CostPerPerson(), Travelers: b.TravelerCount,
-		Day: day, Tabs: dayTabs(c.Request().Context(), p, day), Members: toMemberViews(ledger.Members), ReadOnly: caller(c).Guest, Version: b.Version}
+		Day: day, Tabs: dayTabs(ctx, p, day), Members: toMemberViews(l.Members), Sharers: len(l.Active), Me: o.Me,
+		ReadOnly: caller(c).Guest, Version: b.Version}
 
+	byDay, byCategory := planner.Breakdown(o.Counted, p.DurationDays())
 	labels, values := []string{}, []int64{}
-	for _, l := range byDay {
-		labels, values = append(labels, i18n.T(ctx, "budget.day", "Day", l.Day)), append(values, l.Total)
+	for _, line := range byDay {
+		labels, values = append(labels, i18n.T(ctx, "budget.day", "Day", line.Day)), append(values, line.Total)
 	}
 	v.ByDay = views.Bars(labels, values)
+	for i, line := range byDay { // each day's bar links to its expenses
+		v.ByDay[i].Href = planPath(planID) + "/budget?day=" + strconv.Itoa(line.Day)
+	}
 	labels, values = labels[:0:0], values[:0:0]
-	for _, l := range byCategory {
+	for _, line := range byCategory {
 		name := i18n.T(ctx, "budget.extras")
-		if l.Category != "" {
-			if name = s.taxonomy(ctx).Name(l.Category); name == "" {
+		if line.Category != "" {
+			if name = s.taxonomy(ctx).Name(line.Category); name == "" {
 				name = i18n.T(ctx, "budget.other")
 			}
 		}
-		labels, values = append(labels, name), append(values, l.Total)
+		labels, values = append(labels, name), append(values, line.Total)
 	}
 	v.ByCategory = views.Bars(labels, values)
 
@@ -65,19 +68,29 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 
 	byID := map[string]planner.Member{}
-	for _, m := range ledger.Members {
+	for _, m := range l.Members {
 		byID[m.ID] = m
 	}
-	balances, moves := planner.Settle(ledger.Active, ledger.Payments, ledger.Recorded)
-	for _, m := range ledger.Members {
+	balances, moves := planner.Settle(l.Active, l.Payments, l.Recorded)
+	for _, m := range l.Members { // the viewer first, then in join order
 		for _, bal := range balances {
 			if bal.MemberID == m.ID {
-				v.Balances = append(v.Balances, views.BalanceView{Member: toMemberView(m), Paid: bal.Paid, Share: bal.Share, Balance: bal.Balance})
+				bv := views.BalanceView{Member: toMemberView(m), Me: m.ID == v.Me, Paid: bal.Paid, Share: bal.Share, Sent: bal.Sent, Received: bal.Received, Balance: bal.Balance}
+				if bv.Me {
+					v.Balances = append([]views.BalanceView{bv}, v.Balances...)
+				} else {
+					v.Balances = append(v.Balances, bv)
+				}
 			}
 		}
 	}
 	for _, t := range moves {
 		v.Transfers = append(v.Transfers, views.TransferView{From: toMemberView(byID[t.From]), To: toMemberView(byID[t.To]), Amount: t.Amount})
+	}
+	loc, now := i18n.From(ctx), time.Now()
+	for _, pm := range o.Recent {
+		v.Payments = append(v.Payments, views.PaymentView{ID: pm.ID, From: toMemberView(pm.From), To: toMemberView(pm.To), Amount: pm.Amount,
+			When: loc.Ago(pm.CreatedAt, now)})
 	}
 	return render(c, http.StatusOK, views.Budget(s.pageFor(c, i18n.T(ctx, "budget.page_title", "Plan", p.Title)), v))
 }
@@ -109,8 +122,21 @@ func expenseLine(ctx context.Context, g *planner.ExpenseGroup) views.ExpenseLine
 	return l
 }
 
+// lineOf is an expense as its line and form show it: its total in the plan's currency (and in
+// its own with the rate when that is another), who paid and how it is split.
 func lineOf(e *planner.Expense) views.ExpenseLine {
-	l := views.ExpenseLine{ID: e.ID, Total: e.Converted(), PaidBy: e.Terms.PaidBy, SplitAmong: e.Terms.Split.Members, Version: e.Version}
+	t := e.Terms
+	l := views.ExpenseLine{ID: e.ID, Total: e.Converted(), PaidBy: t.PaidBy, Payers: planner.PartIDs(t.Payers),
+		SplitMode: string(t.Split.Mode), SplitAmong: t.Split.Members, Version: e.Version}
+	if t.Foreign() {
+		l.Currency, l.OwnTotal, l.Rate = t.Currency, e.Total(), t.Rate.String()
+	}
+	if len(t.Split.Parts) > 0 {
+		l.Parts = make(map[string]int64, len(t.Split.Parts))
+		for _, p := range t.Split.Parts {
+			l.Parts[p.MemberID] = p.Amount + p.Shares // an EXACT part has an amount, a SHARES part shares
+		}
+	}
 	for _, it := range e.Items {
 		l.Items = append(l.Items, views.ItemView{ID: it.ID, Name: it.Name, Cost: it.Cost})
 	}

@@ -189,3 +189,121 @@ func TestBudgetPageInABrowser(t *testing.T) {
 		t.Fatal("the page does not show the new total")
 	}
 }
+
+// TestBudgetPageSaysWhoPaysWhat: the budget page's forms with their More options add an
+// expense split by EXACT amounts and one in yen with a rate (as the plan's JSON API then tells);
+// an EXACT split that does not add up is answered with its field named for the form. The page
+// says who paid and how each expense is split, writes the yen expense as ¥3,000 → ₩27,150 with
+// its rate, puts the amounts on the chart bars, lists each member's paid, share and balance
+// with the viewer first, and offers "Mark as paid" on the suggested payment, with the payment
+// in hidden fields, to members only; in English and Korean. Figures by hand: a ₩30,000 dinner
+// Ben paid, Ana's part ₩10,000 and Ben's ₩20,000; ¥3,000 of ramen at 9.05 is ₩27,150, Ana
+// paid, split equally: ₩13,575 each. Ana paid 27,150 of a 23,575 share (+3,575), Ben 30,000 of
+// 33,575 (−3,575): Ben pays Ana ₩3,575.
+func TestBudgetPageSaysWhoPaysWhat(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	plan := "/plans/" + f.plan.PlanID
+	var g memberGroupJSON[planMemberJSON]
+	json.Unmarshal(a.do(req{Method: "GET", Path: plan + "/members", Token: f.ben}).Body, &g)
+	ben := g.Me.PlanMemberID
+	var ana string
+	for _, m := range g.Members {
+		if m.Nickname == "Ana" {
+			ana = m.PlanMemberID
+		}
+	}
+	b := a.signedInBrowser(t, "pf-ben", "Ben")
+
+	// Before anything: the add form has Ben (the viewer) as the payer and an equal split.
+	page := a.page(t, b, plan+"/budget")
+	for _, want := range []string{`<option value="` + ben + `" selected>Ben (you)</option>`, `name="split_mode" value="EQUAL" checked`,
+		"More options", "You paid · split equally among 2", `data-form-errors`, `sse:settlement`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the budget page's add form lacks %s", want)
+		}
+	}
+
+	exact := func(anaPart, benPart string) string {
+		return "day=1&expense_item_id=&name=Dinner&cost=30000&currency=KRW&exchange_rate=&paid_by=" + ben +
+			"&split_mode=EXACT&split_member=" + ana + "&split_amount_" + ana + "=" + anaPart + "&split_shares_" + ana + "=1" +
+			"&split_member=" + ben + "&split_amount_" + ben + "=" + benPart + "&split_shares_" + ben + "=1&split_among=" + ana + "&split_among=" + ben
+	}
+	res := a.htmx(b, "POST", plan+"/expenses", exact("10000", "15000"))
+	if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), `data-error-field="split"`) {
+		t.Fatalf("an EXACT split short of the total: %d %s", res.Status, res.Body)
+	}
+	if res := a.htmx(b, "POST", plan+"/expenses", exact("10000", "20000")); res.Header.Get("HX-Redirect") != plan+"/budget" {
+		t.Fatalf("an EXACT split from the page: %d %s", res.Status, res.Body)
+	}
+	if res := a.htmx(b, "POST", plan+"/expenses", "day=1&expense_item_id=&name=Ramen&cost=3000&currency=jpy&exchange_rate=9.05&paid_by="+ana+
+		"&split_mode=EQUAL&split_among="+ana+"&split_among="+ben); res.Header.Get("HX-Redirect") != plan+"/budget" {
+		t.Fatalf("yen from the page: %d %s", res.Status, res.Body)
+	}
+	res = a.do(req{Method: "GET", Path: plan + "/expenses?day=1", Token: f.ana})
+	var groups []struct {
+		Selected struct {
+			Items []struct {
+				Name string `json:"name"`
+			} `json:"items"`
+			Currency       string          `json:"currency"`
+			ExchangeRate   json.Number     `json:"exchange_rate"`
+			ConvertedTotal json.Number     `json:"converted_total"`
+			PaidBy         *string         `json:"paid_by"`
+			Split          json.RawMessage `json:"split"`
+		} `json:"selected"`
+	}
+	if err := json.Unmarshal(res.Body, &groups); err != nil || len(groups) != 2 {
+		t.Fatalf("the day's expenses: %v %s", err, res.Body)
+	}
+	stored := map[string]string{}
+	for _, gr := range groups {
+		e := gr.Selected
+		stored[e.Items[0].Name] = fmt.Sprintf("%s %s %s paid by %s split %s", e.Currency, e.ExchangeRate, e.ConvertedTotal, *e.PaidBy, e.Split)
+	}
+	if got, want := stored["Dinner"], fmt.Sprintf(`KRW 1 30000 paid by %s split {"mode":"EXACT","amounts":[{"plan_member_id":"%s","amount":10000},{"plan_member_id":"%s","amount":20000}]}`, ben, ana, ben); got != want {
+		t.Errorf("the dinner was stored as %s, want %s", got, want)
+	}
+	if got, want := stored["Ramen"], fmt.Sprintf(`JPY 9.05 27150 paid by %s split {"mode":"EQUAL","members":["%s","%s"]}`, ana, ana, ben); got != want {
+		t.Errorf("the ramen was stored as %s, want %s", got, want)
+	}
+
+	page = a.page(t, b, plan+"/budget")
+	for _, want := range []string{
+		"You paid · split by exact amounts", "Ana paid · split equally among 2: Ana, Ben",
+		"¥3,000 → ₩27,150", "at 1 JPY = 9.05 KRW",
+		`data-bar-amount>₩57,150</text>`, // day 1's bar: 30,000 + 27,150
+		`<a href="` + plan + `/budget?day=1"`,
+		`data-balance="` + ben + `" data-me`, "You owe ₩3,575", "is owed ₩3,575",
+		`<form hx-post="` + plan + `/settlements" class="shrink-0" data-mark-paid><input type="hidden" name="from_plan_member_id" value="` + ben +
+			`"> <input type="hidden" name="to_plan_member_id" value="` + ana + `"> <input type="hidden" name="amount" value="3575"> <button type="submit" class="btn btn-secondary btn-sm" aria-label="Mark as paid: Ben pays Ana ₩3,575">Mark as paid</button>`,
+		`name="split_amount_` + ana + `" min="0" step="any" inputmode="decimal" class="input w-28 py-1.5" value="10000"`,
+		`name="exchange_rate" class="input" inputmode="decimal" autocomplete="off" value="9.05"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the budget page lacks %s", want)
+		}
+	}
+	if you, other := strings.Index(page, `data-balance="`+ben+`"`), strings.Index(page, `data-balance="`+ana+`"`); you < 0 || other < you {
+		t.Errorf("Ben's own row is not first: at %d, Ana's at %d", you, other)
+	}
+
+	ko := a.answerIn(t, b, false, "GET", plan+"/budget", "", koreanBrowser, http.StatusOK)
+	for _, want := range []string{"내가 냈어요 · 금액을 정해서 나눠요", "Ana 님이 냈어요 · Ana, Ben 2명이 똑같이 나눠요", "3,575원 보내야 해요", "3,575원 받아야 해요", "송금 완료", "환율 1 JPY = 9.05 KRW"} {
+		if !strings.Contains(ko, want) {
+			t.Errorf("the Korean budget page lacks %s", want)
+		}
+	}
+
+	// A guest reads the same figures, without the forms.
+	guest := a.guestOf(t, a.invite(f.ana, plan))
+	gp := a.page(t, guest, plan+"/budget")
+	if !strings.Contains(gp, "Ben pays Ana") && !strings.Contains(gp, "Ben</span> pays <span class=\"font-medium\">Ana") {
+		t.Error("the guest's budget page lacks the suggested payment")
+	}
+	for _, unwanted := range []string{"data-mark-paid", "data-expense-form", `hx-post="` + plan + `/settlements"`} {
+		if strings.Contains(gp, unwanted) {
+			t.Errorf("the guest's budget page offers %s", unwanted)
+		}
+	}
+}

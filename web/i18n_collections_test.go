@@ -103,10 +103,12 @@ func TestCollectionsExtractionBudgetAndFormsInKorean(t *testing.T) {
 	check("the budget page", pageOf(ben, plan+"/budget"),
 		[]string{"<title>예산 · Seoul trip · Tripplan</title>", "총비용", "32,000원", "1인당", "여행자 2명", "일자별 지출", "카테고리별 지출", "1일차",
 			"1일차 지출", "후보 2곳", "아직 확정한 후보가 없어서", "추가 지출", "항목 수정", "낸 사람", "정산",
-			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="tabular-nums">4,000원</span> 보내요`},
+			`Ana</span> 님이 <span class="font-medium">Ben</span> 님에게 <span class="font-semibold tabular-nums">4,000원</span> 보내요`,
+			"내가 냈어요 · 2명이 똑같이 나눠요", "더 보기", "4,000원 받아야 해요", "송금 완료"},
 		[]string{"<title>Budget · Seoul trip · Tripplan</title>", "Total cost", "₩32,000", "Per person", "2 travellers", "Spending per day",
 			"Day 1", "Expenses of day 1", "2 candidates", "No candidate is confirmed yet: the budget counts the priciest.", "Extra", "Edit items",
-			"Paid by", "Settle up", `Ana</span> pays <span class="font-medium">Ben</span> <span class="tabular-nums">₩4,000</span></li>`})
+			"Paid by", "Settle up", `Ana</span> pays <span class="font-medium">Ben</span> <span class="font-semibold tabular-nums">₩4,000</span></p>`,
+			"You paid · split equally among 2", "More options", "You're owed ₩4,000", "Mark as paid"})
 
 	check("the new-plan form", pageOf(ana, "/plans/new"),
 		[]string{"여행지", `placeholder="도시 검색: 서울, 도쿄, Paris…"`, "지도를 이 도시에 맞추고",

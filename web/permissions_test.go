@@ -112,6 +112,7 @@ var accessTable = map[string]accessRow{
 	"GET /plans/:planId/export.ics":       {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.ics"} })},
 	"GET /plans/:planId/export.gpx":       {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.gpx"} })},
 	"GET /plans/:planId/export.json":      {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/export.json"} })},
+	"GET /plans/:planId/expenses.csv":     {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/expenses.csv"} })},
 	"GET /plans/:planId/calendar-feed":    {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/calendar-feed"} })},
 	"POST /plans/:planId/calendar-feed":   {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "POST", Path: f.plan + "/calendar-feed"} })},
 	"DELETE /plans/:planId/calendar-feed": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "DELETE", Path: f.plan + "/calendar-feed"} })},

@@ -85,12 +85,12 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		{"GET /collections/{c}/activity", 3, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 		// What live updates reload on the pages of everyone who has them open: the plan page's
 		// header (the plan, its members) and places panel (the links, the viewer's collections
-		// and a page of places), and the budget page (each of its five reads checks access; the
-		// budget and its breakdown read the plan's costs). Their
-		// words cost one read of the reader's language setting.
+		// and a page of places), and the budget page (the plan, the day's expenses, and the
+		// budget overview — budget, costs, ledger and recorded payments — each checking access).
+		// Their words cost one read of the reader's language setting.
 		{"GET /plans/{p}/header", 5, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
 		{"GET /plans/{p}/panel", 8, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
-		{"GET /plans/{p}/budget", 20, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},
+		{"GET /plans/{p}/budget", 16, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},
 	}
 	measure := func() map[string]int {
 		out := map[string]int{}

@@ -159,8 +159,8 @@ type Store interface {
 	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.NewItem, terms *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error)
 	ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error)
 	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
-	CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error)
 	SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error)
+	BudgetOverview(ctx context.Context, userID, planID string, recent int) (*planner.BudgetOverview, error)
 	RecordSettlement(ctx context.Context, userID, planID, from, to string, amount money.Decimal) (*planner.Settlement, error)
 	Settlements(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Settlement, bool, error)
 	DeleteSettlement(ctx context.Context, userID, planID, settlementID string) error

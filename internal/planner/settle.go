@@ -41,8 +41,10 @@ type Ledger struct {
 
 // BudgetOverview is what a plan's budget page shows beside a day's expenses: the budget, the
 // costs that count (Counted, for the breakdowns), what settling up starts from, and the newest
-// payments recorded between members (MoreRecorded: there are older ones).
+// payments recorded between members (MoreRecorded: there are older ones); Me is the viewer's
+// plan member id ("" for a guest).
 type BudgetOverview struct {
+	Me           string
 	Budget       Budget
 	Counted      []Cost
 	Ledger       Ledger

@@ -102,7 +102,7 @@ func (db *DB) BudgetOverview(ctx context.Context, userID, planID string, recent 
 		if err != nil {
 			return err
 		}
-		out.Budget, out.Counted = *b, planner.Counted(costs, me.Currency)
+		out.Me, out.Budget, out.Counted = me.ID, *b, planner.Counted(costs, me.Currency)
 		l, err := ledger(ctx, tx, planID, me.Currency, out.Counted)
 		if err != nil {
 			return err
@@ -286,28 +286,4 @@ func ledger(ctx context.Context, tx *sqlx.Tx, planID, currency string, counted [
 		}
 	}
 	return l, nil
-}
-
-// CostBreakdown splits the budget's total cost (same rules as the budget: planner.Counted) by
-// day and by level-1 category of the place ("" for additional expenses).
-func (db *DB) CostBreakdown(ctx context.Context, userID, planID string) (byDay, byCategory []planner.CostLine, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
-			return err
-		}
-		var plan struct {
-			Currency string `db:"currency"`
-			Days     int    `db:"days"`
-		}
-		if err := tx.GetContext(ctx, &plan, `SELECT currency, (end_date - start_date + 1) AS days FROM plans WHERE id = $1`, planID); err != nil {
-			return err
-		}
-		costs, err := planCosts(ctx, tx, planID)
-		if err != nil {
-			return err
-		}
-		byDay, byCategory = planner.Breakdown(planner.Counted(costs, plan.Currency), plan.Days)
-		return nil
-	})
-	return byDay, byCategory, err
 }

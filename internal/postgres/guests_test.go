@@ -284,7 +284,18 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.CreateRefreshToken(ctx, pg, hash[:], time.Now().Add(time.Hour))
 			return err
 		},
-		"RevokeSession":      func(ctx context.Context, db *postgres.DB) error { return db.RevokeSession(ctx, pg, "any-session") },
+		"RevokeSession": func(ctx context.Context, db *postgres.DB) error { return db.RevokeSession(ctx, pg, "any-session") },
+		"RecordSettlement": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.RecordSettlement(ctx, pg, f.plan, "any-member", "another-member", must(money.ParseDecimal("1000")))
+			return err
+		},
+		"DeleteSettlement": func(ctx context.Context, db *postgres.DB) error {
+			return db.DeleteSettlement(ctx, pg, f.plan, "any-settlement")
+		},
+		"ExpenseCurrency": func(ctx context.Context, db *postgres.DB) error { // asked only before a write
+			_, _, err := db.ExpenseCurrency(ctx, pg, f.plan, f.expense)
+			return err
+		},
 		"RevokeUserSessions": func(ctx context.Context, db *postgres.DB) error { return db.RevokeUserSessions(ctx, pg) },
 	}
 }
@@ -293,7 +304,7 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 var notWrites = map[string]string{
 	// Reads: a guest of the resource may make those that concern it; the rest find nothing.
 	"DayBlocks": "read", "BlockDetail": "read", "Candidates": "read", "Discussion": "read", "LastChangedBy": "read", "Budget": "read", "SettlementData": "read",
-	"CostBreakdown": "read", "CollectionPlaces": "read", "CollectionPlace": "read", "Collections": "read",
+	"BudgetOverview": "read", "Settlements": "read", "ExpenseSheet": "read", "CollectionPlaces": "read", "CollectionPlace": "read", "Collections": "read",
 	"Collection": "read", "CollectionPlans": "read", "CollectionMembers": "read", "DayExpenses": "read",
 	"PlanExport": "read", "HasCalendarFeed": "read", "ExtractionJob": "read", "LatestExtractionJob": "read",
 	"RecentPlans": "read", "Notifications": "read", "UnreadCount": "read", "Opinions": "read", "Opinion": "read",

@@ -152,7 +152,7 @@
   doc.addEventListener("htmx:responseError", function (evt) {
     var region = flashRegion();
     if (region && region.querySelector("[data-flash]")) return;
-    if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash]")) return; // shown in the dialog
+    if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash], [data-form-errors] [data-flash]")) return; // shown in the dialog or form
     showFlash(t("js.errors.failed_title"), t("js.errors.failed_detail"));
   });
 
@@ -209,7 +209,28 @@
   // Field errors next to their fields: an error swapped into a dialog that names fields
   // ([data-error-field]) puts each sentence under the field of that name, marks the field
   // invalid and described by it, and moves the focus to the first; the next request from the
-  // dialog clears them.
+  // dialog clears them. A form outside dialogs with a [data-form-errors] box (the budget page's
+  // expense forms) gets the same: the error answering it goes to its box, not to #flash. A
+  // sentence about a group of fields goes at the end of the element whose data-error-for names
+  // it (the items, the split), and a field in a closed <details> (More options) is shown.
+  function formErrorBox(elt) {
+    var form = elt instanceof Element && !elt.closest("dialog") ? elt.closest("form") : null;
+    return form ? form.querySelector("[data-form-errors]") : null;
+  }
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var elt = evt.detail && evt.detail.requestConfig ? evt.detail.requestConfig.elt : null;
+    var box = evt.detail.isError ? formErrorBox(elt) : null;
+    if (box) {
+      evt.detail.target = box;
+      evt.detail.swapOverride = "innerHTML";
+    }
+  });
+  function errorScope(box) {
+    if (!(box instanceof Element)) return null;
+    if (box.matches("[data-dialog-errors]")) return box.closest("dialog");
+    if (box.matches("[data-form-errors]")) return box.closest("form");
+    return null;
+  }
   function clearFieldErrors(root) {
     root.querySelectorAll("[data-field-message]").forEach(function (n) {
       n.remove();
@@ -223,23 +244,34 @@
       else f.removeAttribute("aria-describedby");
     });
   }
+  var fieldErrors = 0; // numbers the sentences' ids, unique on the page
   doc.addEventListener("htmx:afterSwap", function (evt) {
     var box = evt.detail && evt.detail.target;
-    var dialog = box instanceof Element && box.matches("[data-dialog-errors]") ? box.closest("dialog") : null;
-    if (!dialog) return;
-    clearFieldErrors(dialog);
+    var scope = errorScope(box);
+    if (!scope) return;
+    clearFieldErrors(scope);
     var first = null;
-    box.querySelectorAll("[data-error-field]").forEach(function (item, i) {
-      var f = dialog.querySelector('[name="' + CSS.escape(item.getAttribute("data-error-field")) + '"]:not([type="hidden"])');
-      if (!f) return;
+    box.querySelectorAll("[data-error-field]").forEach(function (item) {
+      var name = item.getAttribute("data-error-field");
+      var group = Array.prototype.find.call(scope.querySelectorAll("[data-error-for]"), function (g) {
+        return g.getAttribute("data-error-for").split(" ").indexOf(name) >= 0;
+      });
+      var f = group ? null : scope.querySelector('[name="' + CSS.escape(name) + '"]:not([type="hidden"])');
+      if (!group && !f) return;
       var p = doc.createElement("p");
-      p.id = "field-error-" + i;
+      p.id = "field-error-" + ++fieldErrors;
       p.className = "mt-1.5 text-sm font-medium text-rose-700";
       p.setAttribute("data-field-message", "");
       p.textContent = item.textContent;
-      f.insertAdjacentElement("afterend", p);
-      f.setAttribute("aria-invalid", "true");
-      f.setAttribute("aria-describedby", ((f.getAttribute("aria-describedby") || "") + " " + p.id).trim());
+      if (group) {
+        group.appendChild(p);
+        f = group.querySelector("input[type=radio]:checked") || group.querySelector("input:not([type=hidden]), select, textarea");
+      } else {
+        f.insertAdjacentElement("afterend", p);
+        f.setAttribute("aria-invalid", "true");
+      }
+      if (f) f.setAttribute("aria-describedby", ((f.getAttribute("aria-describedby") || "") + " " + p.id).trim());
+      for (var d = p.closest("details"); d && scope.contains(d); d = d.parentElement.closest("details")) d.open = true;
       item.hidden = true;
       first = first || f;
     });
@@ -247,8 +279,20 @@
   });
   doc.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail && evt.detail.elt;
-    var dialog = elt instanceof Element ? elt.closest("dialog") : null;
-    if (dialog) clearFieldErrors(dialog);
+    var box = formErrorBox(elt);
+    if (box) box.replaceChildren();
+    var scope = elt instanceof Element ? elt.closest("dialog") || (box && elt.closest("form")) : null;
+    if (scope) clearFieldErrors(scope);
+  });
+
+  // An expense form's equal split with every member ticked is a split among everyone, as with
+  // none ticked: it sends no names, so members who join later share it too.
+  doc.addEventListener("htmx:configRequest", function (evt) {
+    var form = evt.detail && evt.detail.elt instanceof Element ? evt.detail.elt.closest("form[data-expense-form]") : null;
+    if (!form) return;
+    var boxes = form.querySelectorAll('input[type="checkbox"][name="split_among"]');
+    var all = Array.prototype.every.call(boxes, function (b) { return b.checked; });
+    if (boxes.length && all) delete evt.detail.parameters.split_among;
   });
 
   // A click on a modal dialog's backdrop (outside its box) closes it, as Escape does.
