@@ -166,7 +166,7 @@ func TestBudgetPageInABrowser(t *testing.T) {
 		t.Fatalf("add from the page: %d %v %s", res.Status, res.Header, res.Body)
 	}
 	page := a.page(t, b, plan+"/budget")
-	for _, want := range []string{"₩20,000", `data-chart="per-day"`, `data-chart="per-category"`, "Sightseeing", "Extras",
+	for _, want := range []string{"₩20,000", `data-chart="per-day"`, `href="` + plan + `/expenses.csv" download`, `data-chart="per-category"`, "Sightseeing", "Extras",
 		"Gyeongbokgung Palace", "Taxi", `hx-put="` + plan + `/expenses/`, "Ana</span> pays <span class=\"font-medium\">Ben</span>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("budget page lacks %s", want)
