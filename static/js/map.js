@@ -182,7 +182,7 @@
       });
   }
 
-  // A map is drawn when it comes within a screen's height of the viewport (or at once without
+  // A map is drawn when it comes within 200 px of the viewport (or at once without
   // IntersectionObserver); a map in a closed or hidden part waits until that part is shown.
   var watcher =
     "IntersectionObserver" in window
@@ -194,7 +194,7 @@
               show(e.target);
             });
           },
-          { rootMargin: "100% 0px" },
+          { rootMargin: "200px 0px" },
         )
       : null;
 
