@@ -7,7 +7,7 @@ GO ?= go
 # and every skipped test with its reason, then the totals.
 GOTESTSUM ?= --format pkgname --format-hide-empty-pkg
 
-.PHONY: run build test race lint load fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean
+.PHONY: run build test race lint load audit fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -31,6 +31,9 @@ bench: ## benchmarks of the hot endpoints (numbers go to docs/PERFORMANCE.md)
 
 load: ## seed a realistic dataset and run the k6 scenarios in loadtest/ (numbers go to docs/PERFORMANCE.md)
 	$(GO) run ./cmd/withdb -- bash loadtest/run.sh
+
+audit: node_modules/.package-lock.json ## Lighthouse (pinned in package.json) with Debian's Chromium on the demo's home, collection and plan pages, cold and warm, at mobile settings (numbers go to docs/PERFORMANCE.md)
+	$(GO) run ./cmd/withdb -- bash scripts/audit.sh
 
 fuzz: ## run every fuzz target for 60 s (their seed corpora also run in make test)
 	$(GO) run ./cmd/withdb -- bash scripts/fuzz.sh

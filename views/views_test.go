@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+
+	"tripplan/static"
 )
 
 func render(t *testing.T, c templ.Component) string {
@@ -45,11 +47,11 @@ func TestLayoutBasics(t *testing.T) {
 		`<html lang="en"`,
 		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
 		"<title>Welcome · Tripplan</title>",
-		`href="/static/img/logo.svg"`,
-		`<link rel="stylesheet" href="/static/css/app.css">`,
-		`<script src="/static/js/htmx.min.js" defer></script>`,
-		`<script src="/static/js/htmx-ext-sse.min.js" defer></script>`,
-		`<script src="/static/js/app.js" defer></script>`,
+		`href="`+static.URL("img/logo.svg")+`"`,
+		`<link rel="stylesheet" href="`+static.URL("css/app.css")+`">`,
+		`<script src="`+static.URL("js/htmx.min.js")+`" defer></script>`,
+		`<script src="`+static.URL("js/htmx-ext-sse.min.js")+`" defer></script>`,
+		`<script src="`+static.URL("js/app.js")+`" defer></script>`,
 		`<meta name="htmx-config"`,
 		`<div id="flash" aria-live="polite"`,
 		`<main id="main"`,

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"tripplan/static"
 )
 
 // signedInBrowser signs a user in with a cookie session and accepts the terms (unless done
@@ -151,12 +153,12 @@ func TestCollectionPagesInABrowser(t *testing.T) {
 	// The place page has the map, drawn from configured tiles, and works without it.
 	detail := a.page(t, ana, base)
 	for _, want := range []string{"Gyeongbokgung Palace", "경복궁", "data-map", `data-lat="37.5`, `data-tiles="https://tiles.test/{z}/{x}/{y}.png"`,
-		`data-attribution="Test tiles"`, "/static/vendor/leaflet/leaflet.js", "Open in OpenStreetMap", "Go at 9 &lt;sharp&gt;", "data-map-offline"} {
+		`data-attribution="Test tiles"`, `data-leaflet-js="` + static.URL("vendor/leaflet/leaflet.js") + `"`, "Open in OpenStreetMap", "Go at 9 &lt;sharp&gt;", "data-map-offline"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("place page lacks %s", want)
 		}
 	}
-	if res := a.do(req{Method: "GET", Path: "/static/vendor/leaflet/leaflet.js"}); res.Status != http.StatusOK || !strings.Contains(string(res.Body), "Leaflet 1.9.4") {
+	if res := a.do(req{Method: "GET", Path: static.URL("vendor/leaflet/leaflet.js")}); res.Status != http.StatusOK || !strings.Contains(string(res.Body), "Leaflet 1.9.4") {
 		t.Errorf("vendored Leaflet: %d", res.Status)
 	}
 

@@ -110,15 +110,16 @@ func (w *etagWriter) finish() error {
 }
 
 // matches applies If-None-Match's weak comparison: any listed tag (or *) equal to tag,
-// ignoring W/ prefixes.
+// ignoring W/ prefixes and encoding suffixes (entity: the client may hold the answer
+// compressed, under the tag compress gave it).
 func matches(header, tag string) bool {
 	if header == "" {
 		return false
 	}
-	want := strings.TrimPrefix(tag, "W/")
+	want := entity(tag)
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == want {
+		if t == "*" || entity(t) == want {
 			return true
 		}
 	}

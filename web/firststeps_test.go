@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tripplan/internal/places"
+	"tripplan/static"
 )
 
 // The destination of a plan over the JSON API: stored, answered, kept by clients that do not
@@ -130,7 +131,7 @@ func TestTitleLengths(t *testing.T) {
 	// The forms say the limit and show a counter.
 	for _, path := range []string{"/plans/new", "/collections/new", "/collections/" + col.CollectionID} {
 		page := a.page(t, b, path)
-		if !strings.Contains(page, `maxlength="50"`) || !strings.Contains(page, "data-count-for=") || !strings.Contains(page, "/static/js/forms.js") {
+		if !strings.Contains(page, `maxlength="50"`) || !strings.Contains(page, "data-count-for=") || !strings.Contains(page, static.URL("js/forms.js")) {
 			t.Errorf("%s lacks the limit or the counter", path)
 		}
 	}

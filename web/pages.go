@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"io"
-	"io/fs"
 	"net/http"
 	"strings"
 
@@ -103,15 +102,6 @@ func (s *Server) home(c echo.Context) error {
 			PlaceCount: col.PlaceCount, MemberCount: col.MemberCount})
 	}
 	return render(c, http.StatusOK, views.Home(s.pageFor(c, l.T("home.title")), v))
-}
-
-// staticFiles serves the embedded assets with a short cache lifetime.
-func staticFiles(fsys fs.FS) http.Handler {
-	files := http.FileServerFS(fsys)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		files.ServeHTTP(w, r)
-	})
 }
 
 // profilePage lets the user change their nickname, sign out or delete their account.

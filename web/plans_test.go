@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"tripplan/static"
 )
 
 func TestPlans(t *testing.T) {
@@ -133,7 +135,7 @@ func TestPlanPageInABrowser(t *testing.T) {
 	// The plan page shows the day grid, the linked collection's draggable places and the dialogs.
 	page := a.page(t, ana, "/plans/"+f.plan.PlanID)
 	for _, want := range []string{`id="day"`, `data-slot="540"`, `data-collection-place-id="` + f.places[0].CollectionPlaceID + `"`,
-		"Gyeongbokgung Palace", `id="block-dialog"`, `id="picker-dialog"`, "/static/js/plan.js", "Day 3"} {
+		"Gyeongbokgung Palace", `id="block-dialog"`, `id="picker-dialog"`, static.URL("js/plan.js"), "Day 3"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("plan page lacks %s", want)
 		}

@@ -8,7 +8,6 @@ import (
 
 	"tripplan/internal/planner"
 	"tripplan/internal/signin"
-	"tripplan/static"
 	"tripplan/views"
 )
 
@@ -30,7 +29,7 @@ func (s *Server) routes() {
 			MaxAge:           600,
 		}))
 	}
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+	e.Use(s.logRequests, compress, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
 	}),
 		s.authenticate, s.speak, s.crossOriginProtection, checkIdempotencyKey, conditionalGET)
@@ -44,7 +43,7 @@ func (s *Server) routes() {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.json", s.openAPIDocument)
-	s.page(http.MethodGet, "/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticFiles(static.FS))))
+	s.page(http.MethodGet, "/static/*", staticFile)
 
 	// Authentication (API.md §3).
 	e.POST("/auth/reissue", s.reissue, signIn)

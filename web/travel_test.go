@@ -14,6 +14,7 @@ import (
 
 	"tripplan/internal/i18n"
 	"tripplan/internal/route"
+	"tripplan/static"
 )
 
 func (f *planFixture) route(t *testing.T, token string, day int) dayRouteJSON {
@@ -109,7 +110,7 @@ func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 		}
 	}
 	if !strings.Contains(page, "Not enough time:") || !strings.Contains(page, `data-stops="[{&#34;n&#34;:1,&#34;name&#34;:&#34;Gyeongbokgung Palace&#34;`) ||
-		!strings.Contains(page, "Open in Google Maps") || !strings.Contains(page, "/static/js/map.js") {
+		!strings.Contains(page, "Open in Google Maps") || !strings.Contains(page, static.URL("js/map.js")) {
 		t.Fatalf("plan page lacks the route")
 	}
 	// The undecided block's two candidates are on the map, lighter.

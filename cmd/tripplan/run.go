@@ -20,6 +20,7 @@ import (
 	"tripplan/internal/postgres"
 	"tripplan/internal/storage"
 	"tripplan/internal/timezone"
+	"tripplan/static"
 	"tripplan/web"
 )
 
@@ -77,6 +78,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	defer files.Close()
 	timezone.Warm() // plans take their first place's zone; load the boundaries before that is asked
+	// Static files are compressed once at their best levels (about 3 s of one core): do it now,
+	// beside serving; a file asked for first waits for its own.
+	go static.Files.Precompress()
 	provider := cfg.placeProvider()
 	queue, err := extraction.NewQueue(db.DB.DB, &extraction.Worker{
 		Store: db, Fetcher: &fetch.Fetcher{AllowHosts: cfg.ExtractAllowHosts},

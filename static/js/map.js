@@ -1,11 +1,14 @@
-// Draws the maps of [data-map] elements with the vendored Leaflet (static/vendor/leaflet):
-// a place page's pin (data-lat, data-lng, data-label), or a plan day's route (data-stops: the
+// Draws the maps of [data-map] elements with the vendored Leaflet (static/vendor/leaflet),
+// loaded only when a map first comes near the screen (its hashed paths are this script's
+// data-leaflet-* attributes, views' mapScript): a place page's pin (data-lat, data-lng, data-label), or a plan day's route (data-stops: the
 // confirmed places, numbered in time order and joined by a line; data-pending: candidates of
 // undecided blocks, lighter). The page works without it: coordinates, links to maps sites and
 // the list of legs are plain text beside the map. When tiles cannot load (offline, blocked, no
 // tile server configured) the points stay and a note says the background is missing.
 (function () {
   "use strict";
+
+  var files = document.currentScript ? document.currentScript.dataset : {};
 
   function points(el, name) {
     try {
@@ -129,7 +132,13 @@
     var isDay = el.hasAttribute("data-stops");
     if (!isDay && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
     canvas.setAttribute("data-drawn", "");
-    L.Icon.Default.imagePath = "/static/vendor/leaflet/images/";
+    // The default pin's images by their full (hashed) paths, not Leaflet's guess from its CSS.
+    L.Icon.Default.imagePath = "";
+    L.Icon.Default.mergeOptions({
+      iconUrl: files.leafletIcon,
+      iconRetinaUrl: files.leafletIcon2x,
+      shadowUrl: files.leafletShadow,
+    });
     var map = L.map(canvas, { scrollWheelZoom: false, zoomControl: false });
     speak(L, map);
     background(L, el, map);
@@ -137,13 +146,72 @@
     else pin(L, el, map);
   }
 
-  function drawAll(root) {
-    if (root.matches && root.matches("[data-map]")) draw(root);
-    root.querySelectorAll("[data-map]").forEach(draw);
+  // leaflet loads Leaflet's style sheet and script once, then calls done; the style sheet
+  // first, so the map measures itself with Leaflet's rules in force.
+  var loading = null;
+  function leaflet(done) {
+    if (!loading) {
+      loading = [];
+      var css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = files.leafletCss;
+      var js = document.createElement("script");
+      js.src = files.leafletJs;
+      var pending = 2;
+      var ready = function () {
+        if (--pending > 0) return;
+        var waiting = loading;
+        loading = null; // window.L is there from now on
+        waiting.forEach(function (f) {
+          f();
+        });
+      };
+      css.onload = css.onerror = ready;
+      js.onload = ready; // on error no map is drawn: the page's text stands alone
+      document.head.appendChild(css);
+      document.head.appendChild(js);
+    }
+    loading.push(done);
   }
-  // Deferred scripts run in document order, so Leaflet is there by now.
-  drawAll(document);
+
+  function show(el) {
+    if (window.L) draw(el);
+    else
+      leaflet(function () {
+        draw(el);
+      });
+  }
+
+  // A map is drawn when it comes within 200 px of the viewport (or at once without
+  // IntersectionObserver); a map in a closed or hidden part waits until that part is shown.
+  var watcher =
+    "IntersectionObserver" in window
+      ? new IntersectionObserver(
+          function (entries) {
+            entries.forEach(function (e) {
+              if (!e.isIntersecting) return;
+              watcher.unobserve(e.target);
+              show(e.target);
+            });
+          },
+          { rootMargin: "200px 0px" },
+        )
+      : null;
+
+  function watchAll(root) {
+    var maps = Array.prototype.slice.call(root.querySelectorAll("[data-map]"));
+    if (root.matches && root.matches("[data-map]")) maps.push(root);
+    maps.forEach(function (el) {
+      if (watcher) watcher.observe(el);
+      else show(el);
+    });
+  }
+  watchAll(document);
   document.addEventListener("htmx:afterSettle", function (evt) {
-    drawAll(evt.target);
+    watchAll(evt.target);
+  });
+  // A map swapped out is no longer watched.
+  document.addEventListener("htmx:beforeCleanupElement", function (evt) {
+    if (watcher && evt.target.matches && evt.target.matches("[data-map]")) watcher.unobserve(evt.target);
   });
 })();
