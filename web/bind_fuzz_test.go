@@ -141,6 +141,7 @@ var bodyRoutes = map[string]string{
 	"PATCH /plans/:planId/blocks/:blockId/selection":         "selectionRequest",
 	"PATCH /plans/:planId/budgets":                           "budgetRequest",
 	"POST /plans/:planId/expenses":                           "newExpenseRequest",
+	"POST /plans/:planId/settlements":                        "settlementRequest",
 	"PUT /plans/:planId/expenses/:expenseId":                 "json.RawMessage",
 	"POST /plans/:planId/blocks/:blockId/opinions":           "opinionRequest",
 	"PUT /plans/:planId/blocks/:blockId/opinions/:opinionId": "opinionRequest",
@@ -172,6 +173,7 @@ var bodyRoutes = map[string]string{
 	"POST /plans/:planId/deleted-blocks/:deletionId/restore":               "",
 	"DELETE /plans/:planId/blocks/:blockId/candidates/:candidateId":        "",
 	"DELETE /plans/:planId/expenses/:expenseId":                            "",
+	"DELETE /plans/:planId/settlements/:settlementId":                      "",
 	"DELETE /plans/:planId/blocks/:blockId/opinions/:opinionId":            "",
 }
 
