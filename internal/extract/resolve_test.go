@@ -111,12 +111,13 @@ func TestResolve(t *testing.T) {
 		{Name: "Gyeongbokgung"},
 		{Name: "Nowhere Cafe", Guess: true},
 	}}
-	places, detected, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a)
 	if err != nil {
 		t.Fatal(err)
 	}
+	detected := res.Detected
 	var ids []string
-	for _, p := range places {
+	for _, p := range res.Places {
 		ids = append(ids, p.ID)
 	}
 	// Park Hyatt in the page's main city; 광장시장 and Gwangjang Market are one place; Edge is
@@ -139,33 +140,39 @@ func TestResolveUsesContext(t *testing.T) {
 		{Name: "Park Hyatt", Address: "Seoul"},
 		{Name: "Gwangjang Market", Latitude: "35.1", Longitude: "129.0"}, // in Busan: not the Seoul market
 	}}
-	places, _, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(places) != 1 || places[0].ID != "hyatt-seoul" {
-		t.Errorf("places %+v", places)
+	if len(res.Places) != 1 || res.Places[0].ID != "hyatt-seoul" {
+		t.Errorf("places %+v", res.Places)
 	}
 
-	// A name found only in another city is searched again with the page's city.
+	// A name found only in another city is searched again with the page's city, and, found
+	// nowhere else, dropped: it is not listed as unmatched either, having matched.
 	s = &fakeSearcher{places: testPlaces[:1]}
 	a = &Analysis{City: "Busan", Cities: []string{"Busan"}, Candidates: []Candidate{{Name: "Gwangjang Market"}}}
-	places, _, err = Resolve(t.Context(), s, a)
-	if err != nil || len(places) != 1 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
-		t.Errorf("places %+v, queries %q, err %v", places, s.queries, err)
+	res, err = Resolve(t.Context(), s, a)
+	if err != nil || len(res.Places) != 0 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
+		t.Errorf("places %+v, queries %q, err %v", res.Places, s.queries, err)
+	}
+	// … unless the sentence it is in names the place's city.
+	a.Candidates[0].Quote = "On a day trip to Seoul we ate at Gwangjang Market."
+	if res, err = Resolve(t.Context(), s, a); err != nil || len(res.Places) != 1 || res.Places[0].ID != "gwangjang" {
+		t.Errorf("named near: places %+v, err %v", res.Places, err)
 	}
 
 	// A page that names no city keeps no guess, and searches none.
 	s = &fakeSearcher{places: testPlaces}
-	places, detected, err := Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
-	if err != nil || len(places) != 0 || detected != 0 || len(s.queries) != 0 {
-		t.Errorf("places %+v, detected %d, queries %q, err %v", places, detected, s.queries, err)
+	res, err = Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
+	if err != nil || len(res.Places) != 0 || res.Detected != 0 || len(s.queries) != 0 {
+		t.Errorf("places %+v, detected %d, queries %q, err %v", res.Places, res.Detected, s.queries, err)
 	}
 }
 
 func TestResolveError(t *testing.T) {
 	boom := errors.New("search is down")
-	_, _, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
+	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v", err)
 	}
