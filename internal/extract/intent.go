@@ -86,7 +86,7 @@ var (
 		"行かなかった", "行けなかった", "行かず", "スキップ", "パスし", "閉まって", "おすすめしない", "行く必要はない")
 	// skipExceptions are phrases with a skip cue that do not skip the place.
 	skipExceptions = regexp.MustCompile(`(?i)\b(?:skip(?:ped|ping)?[- ]the[- ](?:line|lines|queue|queues)|avoid(?:ed|ing)? the (?:crowds?|queues?|lines?|rush|heat|wait)|avoid (?:crowds|queues|lines)|to avoid)\b`)
-	passCues = cues([]string{"passed through", "passing through", "pass through", "passed by", "changed trains at",
+	passCues       = cues([]string{"passed through", "passing through", "pass through", "passed by", "changed trains at",
 		"change trains at", "changed trains in", "changed at", "change at", "transfer at", "transferred at", "transfer in",
 		"transferred in", "took the bus past", "drove past", "drove through", "walked past", "went past", "went through",
 		"on the way to", "on our way to", "on my way to", "en route to", "stopover in", "stopover at", "layover in",
