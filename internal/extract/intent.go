@@ -28,13 +28,14 @@ const maxQuoteRunes = 160
 //     worth", "tourist trap", "was closed", "안 갔", "못 갔", "건너뛰", "비추", "가지 마", "패스했",
 //     "行かなかった", "スキップ"), except "skip the line" and "avoid the crowds".
 //  2. PASSING: transit ("passed through", "changed trains at", "transfer at", "took the bus
-//     past", "on the way to", "layover", "환승", "지나갔", "경유", "거쳐", "乗り換え", "経由"),
+//     past", "on the way to", "layover", "환승", "지나갔", "을 지나", "경유", "거쳐", "乗り換え", "経由"),
 //     except for the destination of a journey: what follows "on the way to" / "en route to"
 //     in English, what precedes "가는 길" / "가던 길" in Korean and "へ行く途中" in Japanese.
 //  3. RECOMMENDED: "must-see", "must visit", "recommend", "don't miss", "worth a visit",
 //     "추천", "강추", "꼭 ", "가볼 만", "필수", "おすすめ", "必見", "ぜひ".
 //  4. VISITED: the writer's own visit, in the past tense ("we visited", "went to", "had lunch
-//     at", "stayed at", "갔다", "다녀왔", "먹었", "들렀", "묵었", "行きました", "食べ").
+//     at", "stayed at", "갔", "다녀왔", "먹었", "들렀", "묵었", "行きました", "食べ"): travel posts
+//     speak in the first person, so a past visit verb is taken as the writer's.
 //
 // Otherwise a name is MENTIONED. English cues match whole words, case aside; Korean and
 // Japanese ones as text.
@@ -91,7 +92,7 @@ var (
 		"transferred in", "took the bus past", "drove past", "drove through", "walked past", "went past", "went through",
 		"on the way to", "on our way to", "on my way to", "en route to", "stopover in", "stopover at", "layover in",
 		"layover at", "connecting flight"},
-		"환승", "갈아탔", "갈아타", "지나갔", "지나가", "지나쳐", "지나친", "스쳐", "경유", "거쳐", "거쳤",
+		"환승", "갈아탔", "갈아타", "지나갔", "지나가", "지나쳐", "지나친", "을 지나", "를 지나", "스쳐", "경유", "거쳐", "거쳤",
 		"乗り換え", "乗換", "経由", "通過", "通り過ぎ", "素通り")
 	recommendCues = cues([]string{"must-see", "must see", "must-visit", "must visit", "must-try", "must try", "must-do",
 		"recommend", "recommended", "highly recommend", "don't miss", "do not miss", "can't miss", "cannot miss",
@@ -105,7 +106,7 @@ var (
 		"stayed at", "stayed in", "we stayed", "explored", "toured", "checked out", "walked around", "spent the",
 		"spent a", "climbed", "hiked", "we tried", "i tried", "popped into", "dropped by", "we saw", "i saw", "we enjoyed",
 		"got to see", "made it to"},
-		"갔다", "갔어", "갔는데", "갔던", "갔고", "갔습니다", "다녀왔", "다녀옴", "방문했", "방문함", "방문하였", "먹었", "먹음",
+		"갔", "다녀왔", "다녀옴", "방문했", "방문함", "방문하였", "먹었", "먹음",
 		"먹고 왔", "들렀", "들름", "가봤", "가 봤", "가보았", "구경했", "묵었", "숙박했", "마셨", "산책했", "올라갔",
 		"行きました", "行った", "行ってきました", "訪れ", "訪問し", "食べ", "寄りました", "寄った", "泊まり", "泊まった", "飲んだ")
 )

@@ -177,3 +177,50 @@ func TestResolveError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestResolveMentionsAndUnmatched(t *testing.T) {
+	places := append(slices.Clone(testPlaces),
+		planner.Place{ID: "changgyeong", Name: "Changgyeonggung Palace", Names: []string{"창경궁", "Changgyeonggung"}, City: "Seoul"},
+		planner.Place{ID: "marais-cafe", Name: "Breizh Café Le Marais", City: "Paris"},
+		planner.Place{ID: "tower", Name: "N Seoul Tower", Names: []string{"남산타워", "Namsan Tower"}, City: "Seoul"})
+	page := Page{URL: "https://example.com/seoul", ContentType: "text/html", Body: []byte(`<html><head><title>Seoul weekend</title></head><body><article>
+<p>We had dinner at Gwangjang Market. 광장시장은 꼭 가보세요.</p>
+<p>We skipped Namsan Tower. 남산타워는 안 갔다.</p>
+<p>주소: 서울 종로구 창경궁로 185</p>
+<p>창경궁로 따라 걸었다. Then we walked along Jongno-gu streets in Seoul.</p>
+<ul><li>Hanok Teahouse Moon</li><li>Le Marais</li><li>Jongno-gu</li></ul>
+</article></body></html>`)}
+	a, err := Analyze(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.City != "Seoul" {
+		t.Fatalf("city %q", a.City)
+	}
+	res, err := Resolve(t.Context(), &fakeSearcher{places: places}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range res.Places {
+		got[p.ID] = p.Mention + " | " + p.Quote
+	}
+	want := map[string]string{
+		// Two mentions of one place: the recommendation wins over the visit.
+		"gwangjang": MentionRecommended + " | 광장시장은 꼭 가보세요.",
+		// Every mention skipped.
+		"tower": MentionSkipped + " | We skipped Namsan Tower.",
+	}
+	if len(got) != len(want) {
+		t.Errorf("places %v, want %v (no palace from a road, no café from a district)", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+	// The listed name no place matched; not the road, the district, nor a guess.
+	if len(res.Unmatched) != 1 || res.Unmatched[0] != (Unmatched{Name: "Hanok Teahouse Moon", Quote: "Hanok Teahouse Moon"}) {
+		t.Errorf("unmatched %+v", res.Unmatched)
+	}
+}
