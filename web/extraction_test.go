@@ -56,6 +56,8 @@ func pageServer(t testing.TB) (srv *httptest.Server, hostPort string, release ch
 	mux.HandleFunc("/seoul", html(seoulListicle))
 	mux.HandleFunc("/sourdough", html(noPlaces))
 	mux.HandleFunc("/honestly", html(seoulHonestly))
+	mux.HandleFunc("/teahouses", html(`<!doctype html><html><head><title>Tea in Seoul</title></head><body><article>
+<h1>Tea in Seoul</h1><h2>Hanok Teahouse Moon</h2><p>No sign on the door.</p></article></body></html>`))
 	mux.HandleFunc("/to-metadata", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
 	})
@@ -659,5 +661,12 @@ func TestExtractionMentionsAndUnmatchedNames(t *testing.T) {
 	res = a.do(req{Method: "POST", Path: job + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{got["Gwangjang Market"].PlaceID}}})
 	if res.Status != http.StatusOK {
 		t.Errorf("the found places can still be added: %d %s", res.Status, res.Body)
+	}
+
+	// A page whose only names are unknown to the place search completes with them.
+	j = f.waitJob(t, f.ana, f.startJob(t, f.ana, srv.URL+"/teahouses").JobID)
+	if j.Status != "COMPLETED" || j.Result == nil || len(j.Result.Places) != 0 || len(j.Result.Unmatched) != 1 ||
+		j.Result.Unmatched[0].Name != "Hanok Teahouse Moon" {
+		t.Errorf("only unmatched names: %+v %+v", j, j.Result)
 	}
 }

@@ -98,14 +98,15 @@ var (
 		"recommend", "recommended", "highly recommend", "don't miss", "do not miss", "can't miss", "cannot miss",
 		"worth a visit", "worth visiting", "worth the trip", "worth the visit", "worth it", "be sure to",
 		"you have to go", "you have to visit", "you should go", "you should visit", "favourite", "favorite",
-		"highlight of", "the highlight", "unmissable"},
+		"highlight of", "the highlight", "unmissable", "loved", "the best", "best thing", "amazing", "wonderful", "delicious"},
 		"추천", "강추", "꼭 ", "가볼 만", "가볼만", "가 볼 만", "필수", "놓치지 마", "놓치지마", "인생 맛집", "최고였",
 		"おすすめ", "オススメ", "お勧め", "必見", "ぜひ", "是非")
 	visitCues = cues([]string{"visited", "we went", "i went", "went to", "had lunch", "had dinner", "had breakfast",
 		"had brunch", "had coffee", "had a drink", "had drinks", "ate at", "we ate", "i ate", "stopped at", "stopped by",
 		"stayed at", "stayed in", "we stayed", "explored", "toured", "checked out", "walked around", "spent the",
 		"spent a", "climbed", "hiked", "we tried", "i tried", "popped into", "dropped by", "we saw", "i saw", "we enjoyed",
-		"got to see", "made it to"},
+		"got to see", "made it to", "we walked", "i walked", "wandered", "crossed to", "got lost in", "finished at",
+		"lunch was", "dinner was", "breakfast was", "we spent", "i spent", "browsed", "i bought", "we bought"},
 		"갔", "다녀왔", "다녀옴", "방문했", "방문함", "방문하였", "먹었", "먹음",
 		"먹고 왔", "들렀", "들름", "가봤", "가 봤", "가보았", "구경했", "묵었", "숙박했", "마셨", "산책했", "올라갔",
 		"行きました", "行った", "行ってきました", "訪れ", "訪問し", "食べ", "寄りました", "寄った", "泊まり", "泊まった", "飲んだ")

@@ -32,14 +32,17 @@ func TestMentionCues(t *testing.T) {
 		{"Took the bus past Dongdaemun Design Plaza.", "Dongdaemun Design Plaza", MentionPassing},
 		{"Transfer at Hongik University station for the airport line.", "Hongik University", MentionPassing},
 		{"We walked through Insadong on the way to Gyeongbokgung Palace.", "Insadong", MentionPassing},
-		// … the destination is not passed.
-		{"We walked through Insadong on the way to Gyeongbokgung Palace.", "Gyeongbokgung Palace", MentionMentioned},
+		// … the destination is not passed (here, gone to: "we walked").
+		{"We walked through Insadong on the way to Gyeongbokgung Palace.", "Gyeongbokgung Palace", MentionVisited},
+		{"We changed trains at Seoul Station on the way to Busan Tower.", "Busan Tower", MentionMentioned},
 		// English: recommended and visited.
 		{"Bukchon Hanok Village is a must-see.", "Bukchon Hanok Village", MentionRecommended},
 		{"I highly recommend Gwangjang Market.", "Gwangjang Market", MentionRecommended},
 		{"Don't miss the Secret Garden at Changdeokgung.", "Changdeokgung", MentionRecommended},
 		{"We visited Changdeokgung in the morning.", "Changdeokgung", MentionVisited},
 		{"We had lunch at Tosokchon Samgyetang.", "Tosokchon Samgyetang", MentionVisited},
+		{"Café de Flore is expensive and I loved every minute of it.", "Café de Flore", MentionRecommended},
+		{"Dinner was steak frites at Le Relais de l'Entrecôte.", "Le Relais de l'Entrecôte", MentionVisited},
 		{"Seoul Forest is a big park.", "Seoul Forest", MentionMentioned},
 		// Clauses: each name with its own verb.
 		{"We skipped Namsan Tower but visited Gyeongbokgung Palace.", "Namsan Tower", MentionSkipped},
@@ -85,7 +88,7 @@ func TestMentionStrongest(t *testing.T) {
 	// skipped or passing one over a neutral one.
 	page := Page{ContentType: "text/html", Body: []byte(`<html><head><title>Seoul in two days</title></head><body><article>
 <h2>Gyeongbokgung Palace</h2>
-<p>We skipped Gyeongbokgung Palace on the first day. We visited Gyeongbokgung Palace on the second day and loved it.</p>
+<p>We skipped Gyeongbokgung Palace on the first day. We visited Gyeongbokgung Palace on the second day.</p>
 <h2>Namsan Tower</h2>
 <p>In the end we skipped Namsan Tower because of the fog.</p>
 <h2>Seoul Station</h2>
@@ -97,7 +100,7 @@ func TestMentionStrongest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][2]string{
-		"Gyeongbokgung Palace": {MentionVisited, "We visited Gyeongbokgung Palace on the second day and loved it."},
+		"Gyeongbokgung Palace": {MentionVisited, "We visited Gyeongbokgung Palace on the second day."},
 		"Namsan Tower":         {MentionSkipped, "In the end we skipped Namsan Tower because of the fog."},
 		"Seoul Station":        {MentionPassing, "We changed trains at Seoul Station."},
 		"Gwangjang Market":     {MentionRecommended, "Our favourite: Gwangjang Market, a must-see."},

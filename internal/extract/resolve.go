@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -101,22 +102,20 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis) (*Resolution, error) 
 // that neither hold nor lie within another candidate's name or a found place's, and are not
 // the page's title.
 func unmatched(missed, all []Candidate, found []Match, title string) []Unmatched {
-	var names []string
+	var places, names [][]string
 	for _, m := range found {
-		names = append(names, strings.ToLower(m.Name))
+		places = append(places, normWords(m.Name))
 	}
 	for _, c := range all {
-		if c.Guess {
-			continue
+		if !c.Guess {
+			names = append(names, normWords(c.Name))
 		}
-		names = append(names, strings.ToLower(c.Name))
 	}
 	var out []Unmatched
 	seen := map[string]bool{}
 	for _, c := range missed {
 		f := newForm(c.Name)
-		lower := strings.ToLower(c.Name)
-		if !listable(c) || !f.strong || f.area || isCityName(c.Name) || seen[f.compact] || overlapsAny(lower, names) ||
+		if !listable(c) || !f.strong || f.area || isCityName(c.Name) || seen[f.compact] || overlaps(f.words, places) || overlaps(f.words, names) ||
 			strings.EqualFold(c.Name, title) {
 			continue
 		}
@@ -163,10 +162,19 @@ func listable(c Candidate) bool {
 // headingNouns end Korean headings rather than places' names.
 var headingNouns = setOf("날", "여행", "여행기", "코스", "산책", "일정", "후기", "추천", "정리", "투어", "가이드")
 
-// overlapsAny says whether name holds, or lies within, another of names.
-func overlapsAny(name string, names []string) bool {
+// overlaps says whether words hold, or lie within, the words of another of names
+// ("Gwangjang Market — bindaetteok" and "Gwangjang Market"; not "Tea" and "Hanok Teahouse
+// Moon"). Words of scripts written without spaces are compared as text ("串カツ" is in
+// "串カツだるま").
+func overlaps(words []string, names [][]string) bool {
+	in := func(outer, inner []string) bool {
+		if a, b := strings.Join(outer, ""), strings.Join(inner, ""); !isLatin(a) || !isLatin(b) {
+			return strings.Contains(a, b)
+		}
+		return countWords(outer, inner) > 0
+	}
 	for _, n := range names {
-		if n != name && (strings.Contains(n, name) || strings.Contains(name, n)) {
+		if !slices.Equal(n, words) && (in(words, n) || in(n, words)) {
 			return true
 		}
 	}
