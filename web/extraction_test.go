@@ -658,6 +658,14 @@ func TestExtractionMentionsAndUnmatchedNames(t *testing.T) {
 	if detail.SocialMedia == nil || detail.SocialMedia.URL != srv.URL+"/honestly" {
 		t.Errorf("the custom place keeps its page: %+v", detail.SocialMedia)
 	}
+	if page := a.htmx(b, "GET", "/collections/"+f.collection, ""); page.Status != http.StatusOK || !strings.Contains(string(page.Body), "Hanok Teahouse Moon") {
+		t.Errorf("the collection's page with a custom place: %d %.300s", page.Status, page.Body)
+	}
+	// A custom place reaches the linked plan as the collection's place.
+	if tb := decodeBlock(t, f.add(f.ana, placeBlock(tea.CollectionPlaceID, 2, "15:00", "16:00"))); tb.SelectedBlock == nil ||
+		tb.SelectedBlock.Place.Name != "Hanok Teahouse Moon" {
+		t.Errorf("block of the custom place: %+v", tb)
+	}
 	res = a.do(req{Method: "POST", Path: job + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{got["Gwangjang Market"].PlaceID}}})
 	if res.Status != http.StatusOK {
 		t.Errorf("the found places can still be added: %d %s", res.Status, res.Body)
