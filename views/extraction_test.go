@@ -29,3 +29,11 @@ func TestExtractionPanelInKorean(t *testing.T) {
 		t.Errorf("added: %s", added)
 	}
 }
+
+// A job that found only names unknown to the search offers them, and no empty checklist.
+func TestExtractionPanelWithOnlyUnmatchedNames(t *testing.T) {
+	html := renderIn(t, enCtx, ExtractionJob(JobView{CollectionID: "c1", ID: "j1", Status: "COMPLETED", Done: true,
+		Unmatched: []UnmatchedName{{Name: "Hanok Teahouse Moon"}}}))
+	mustContain(t, html, "Not found in the place search", "Add as custom place", `hx-delete="/collections/c1/extraction-jobs/j1"`)
+	mustNotContain(t, html, `extraction-jobs/j1/places"`, "Add the ticked places")
+}
