@@ -315,6 +315,33 @@ func (e ExtractionJobFailureCode) Valid() bool {
 	}
 }
 
+// Defines values for ExtractionJobResultPlacesMention.
+const (
+	ExtractionJobResultPlacesMentionMENTIONED   ExtractionJobResultPlacesMention = "MENTIONED"
+	ExtractionJobResultPlacesMentionPASSING     ExtractionJobResultPlacesMention = "PASSING"
+	ExtractionJobResultPlacesMentionRECOMMENDED ExtractionJobResultPlacesMention = "RECOMMENDED"
+	ExtractionJobResultPlacesMentionSKIPPED     ExtractionJobResultPlacesMention = "SKIPPED"
+	ExtractionJobResultPlacesMentionVISITED     ExtractionJobResultPlacesMention = "VISITED"
+)
+
+// Valid indicates whether the value is a known member of the ExtractionJobResultPlacesMention enum.
+func (e ExtractionJobResultPlacesMention) Valid() bool {
+	switch e {
+	case ExtractionJobResultPlacesMentionMENTIONED:
+		return true
+	case ExtractionJobResultPlacesMentionPASSING:
+		return true
+	case ExtractionJobResultPlacesMentionRECOMMENDED:
+		return true
+	case ExtractionJobResultPlacesMentionSKIPPED:
+		return true
+	case ExtractionJobResultPlacesMentionVISITED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ExtractionJobStatus.
 const (
 	ExtractionJobStatusCOMPLETED    ExtractionJobStatus = "COMPLETED"
@@ -1910,12 +1937,24 @@ type ExtractionJob struct {
 		MediaType string `json:"media_type"`
 		Places    []struct {
 			Address string `json:"address"`
-			Name    string `json:"name"`
-			PlaceID string `json:"place_id"`
+
+			// Mention Why the page names the place, from the clause it is named in (English, Korean and Japanese cues): the writer went there (VISITED), recommends it (RECOMMENDED), skipped it or warns against it (SKIPPED), only passed through on the way elsewhere (PASSING), or none of these (MENTIONED). A place named several times keeps its strongest positive mention (RECOMMENDED, then VISITED); without one, SKIPPED or PASSING wins over MENTIONED. Clients propose (tick) every place but SKIPPED and PASSING ones.
+			Mention ExtractionJobResultPlacesMention `json:"mention"`
+			Name    string                           `json:"name"`
+			PlaceID string                           `json:"place_id"`
+
+			// Quote The sentence the place is named in, cut at word boundaries; empty for a name read from the page's structured data
+			Quote string `json:"quote"`
 		} `json:"places"`
 		Summary string `json:"summary"`
 		Title   string `json:"title"`
-		URL     string `json:"url"`
+
+		// Unmatched Names the page lists (headings, list items, structured data) that the place search did not find; each can be added as a custom place (POST …/custom-places). Streets, districts, cities and phrases picked out of running text are never listed.
+		Unmatched []struct {
+			Name  string `json:"name"`
+			Quote string `json:"quote"`
+		} `json:"unmatched"`
+		URL string `json:"url"`
 	} `json:"result"`
 	Status ExtractionJobStatus `json:"status"`
 }
@@ -1925,6 +1964,9 @@ type ExtractionJobDecisionStatus string
 
 // ExtractionJobFailureCode defines model for ExtractionJob.FailureCode.
 type ExtractionJobFailureCode string
+
+// ExtractionJobResultPlacesMention Why the page names the place, from the clause it is named in (English, Korean and Japanese cues): the writer went there (VISITED), recommends it (RECOMMENDED), skipped it or warns against it (SKIPPED), only passed through on the way elsewhere (PASSING), or none of these (MENTIONED). A place named several times keeps its strongest positive mention (RECOMMENDED, then VISITED); without one, SKIPPED or PASSING wins over MENTIONED. Clients propose (tick) every place but SKIPPED and PASSING ones.
+type ExtractionJobResultPlacesMention string
 
 // ExtractionJobStatus defines model for ExtractionJob.Status.
 type ExtractionJobStatus string
@@ -2854,6 +2896,29 @@ type StartExtractionJSONBody struct {
 
 // StartExtractionParams defines parameters for StartExtraction.
 type StartExtractionParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// AddExtractedCustomPlaceJSONBody defines parameters for AddExtractedCustomPlace.
+type AddExtractedCustomPlaceJSONBody struct {
+	Name string `json:"name"`
+}
+
+// AddExtractedCustomPlaceParams defines parameters for AddExtractedCustomPlace.
+type AddExtractedCustomPlaceParams struct {
 	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
@@ -3806,6 +3871,9 @@ type RenameCollectionJSONRequestBody RenameCollectionJSONBody
 // StartExtractionJSONRequestBody defines body for StartExtraction for application/json ContentType.
 type StartExtractionJSONRequestBody StartExtractionJSONBody
 
+// AddExtractedCustomPlaceJSONRequestBody defines body for AddExtractedCustomPlace for application/json ContentType.
+type AddExtractedCustomPlaceJSONRequestBody AddExtractedCustomPlaceJSONBody
+
 // AddExtractedPlacesJSONRequestBody defines body for AddExtractedPlaces for application/json ContentType.
 type AddExtractedPlacesJSONRequestBody AddExtractedPlacesJSONBody
 
@@ -4697,6 +4765,34 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /collections/{collectionId}/extraction-jobs/{jobId} (the `GetExtraction` operationId).
 	GetExtraction(ctx context.Context, collectionID string, jobID string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddExtractedCustomPlaceWithBody Add a name the caller's job could not find as a custom place of the collection; answers 201
+	//
+	// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+	// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+	// place id, `point` null), its address the city the page is about, and keeps the page as
+	// its source (social_media). The job stays undecided, so its found places can still be
+	// added. A custom place of the same name already in the collection is 409
+	// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+	AddExtractedCustomPlaceWithBody(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddExtractedCustomPlace Add a name the caller's job could not find as a custom place of the collection; answers 201
+	//
+	// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+	// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+	// place id, `point` null), its address the city the page is about, and keeps the page as
+	// its source (social_media). The job stays undecided, so its found places can still be
+	// added. A custom place of the same name already in the collection is 409
+	// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+	AddExtractedCustomPlace(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, body AddExtractedCustomPlaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AddExtractedPlacesWithBody Add places chosen from the caller's completed job (decision SELECTED)
 	//
@@ -6083,6 +6179,54 @@ func (c *Client) DismissExtraction(ctx context.Context, collectionID string, job
 // Corresponds with GET /collections/{collectionId}/extraction-jobs/{jobId} (the `GetExtraction` operationId).
 func (c *Client) GetExtraction(ctx context.Context, collectionID string, jobID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetExtractionRequest(c.Server, collectionID, jobID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddExtractedCustomPlaceWithBody Add a name the caller's job could not find as a custom place of the collection; answers 201
+//
+// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+// place id, `point` null), its address the city the page is about, and keeps the page as
+// its source (social_media). The job stays undecided, so its found places can still be
+// added. A custom place of the same name already in the collection is 409
+// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+func (c *Client) AddExtractedCustomPlaceWithBody(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddExtractedCustomPlaceRequestWithBody(c.Server, collectionID, jobID, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddExtractedCustomPlace Add a name the caller's job could not find as a custom place of the collection; answers 201
+//
+// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+// place id, `point` null), its address the city the page is about, and keeps the page as
+// its source (social_media). The job stays undecided, so its found places can still be
+// added. A custom place of the same name already in the collection is 409
+// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+func (c *Client) AddExtractedCustomPlace(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, body AddExtractedCustomPlaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddExtractedCustomPlaceRequest(c.Server, collectionID, jobID, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9020,6 +9164,75 @@ func NewGetExtractionRequest(server string, collectionID string, jobID string) (
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddExtractedCustomPlaceRequest calls the generic AddExtractedCustomPlace builder with application/json body
+func NewAddExtractedCustomPlaceRequest(server string, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, body AddExtractedCustomPlaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddExtractedCustomPlaceRequestWithBody(server, collectionID, jobID, params, "application/json", bodyReader)
+}
+
+// NewAddExtractedCustomPlaceRequestWithBody constructs an http.Request for the AddExtractedCustomPlace method, with any body, and a specified content type
+func NewAddExtractedCustomPlaceRequestWithBody(server string, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "collectionId", collectionID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "jobId", jobID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/collections/%s/extraction-jobs/%s/custom-places", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13794,6 +14007,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /collections/{collectionId}/extraction-jobs/{jobId} (the `GetExtraction` operationId).
 	GetExtractionWithResponse(ctx context.Context, collectionID string, jobID string, reqEditors ...RequestEditorFn) (*GetExtractionResponse, error)
 
+	// AddExtractedCustomPlaceWithBodyWithResponse Add a name the caller's job could not find as a custom place of the collection; answers 201
+	//
+	// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+	// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+	// place id, `point` null), its address the city the page is about, and keeps the page as
+	// its source (social_media). The job stays undecided, so its found places can still be
+	// added. A custom place of the same name already in the collection is 409
+	// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+	AddExtractedCustomPlaceWithBodyWithResponse(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddExtractedCustomPlaceResponse, error)
+
+	// AddExtractedCustomPlaceWithResponse Add a name the caller's job could not find as a custom place of the collection; answers 201
+	//
+	// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+	// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+	// place id, `point` null), its address the city the page is about, and keeps the page as
+	// its source (social_media). The job stays undecided, so its found places can still be
+	// added. A custom place of the same name already in the collection is 409
+	// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+	AddExtractedCustomPlaceWithResponse(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, body AddExtractedCustomPlaceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddExtractedCustomPlaceResponse, error)
+
 	// AddExtractedPlacesWithBodyWithResponse Add places chosen from the caller's completed job (decision SELECTED)
 	//
 	// place_ids must come from the job's result; places already in the collection are skipped. They keep the page as their source (social_media).
@@ -16158,6 +16399,104 @@ func (r GetExtractionResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetExtractionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddExtractedCustomPlaceResponse201Headers the declared response headers of an HTTP 201 response for AddExtractedCustomPlace
+type AddExtractedCustomPlaceResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+}
+
+type AddExtractedCustomPlaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CollectionPlace
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *AddExtractedCustomPlaceResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddExtractedCustomPlaceResponse) GetJSON201() *CollectionPlace {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r AddExtractedCustomPlaceResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r AddExtractedCustomPlaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddExtractedCustomPlaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddExtractedCustomPlaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddExtractedCustomPlaceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23588,6 +23927,46 @@ func (c *ClientWithResponses) GetExtractionWithResponse(ctx context.Context, col
 	return ParseGetExtractionResponse(rsp)
 }
 
+// AddExtractedCustomPlaceWithBodyWithResponse Add a name the caller's job could not find as a custom place of the collection; answers 201
+//
+// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+// place id, `point` null), its address the city the page is about, and keeps the page as
+// its source (social_media). The job stays undecided, so its found places can still be
+// added. A custom place of the same name already in the collection is 409
+// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+func (c *ClientWithResponses) AddExtractedCustomPlaceWithBodyWithResponse(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddExtractedCustomPlaceResponse, error) {
+	rsp, err := c.AddExtractedCustomPlaceWithBody(ctx, collectionID, jobID, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddExtractedCustomPlaceResponse(rsp)
+}
+
+// AddExtractedCustomPlaceWithResponse Add a name the caller's job could not find as a custom place of the collection; answers 201
+//
+// `name` must be one of the job's `result.unmatched` names (400 INVALID_REQUEST, field
+// `name`, otherwise). The new place is entered by hand (`provider` MANUAL, no provider
+// place id, `point` null), its address the city the page is about, and keeps the page as
+// its source (social_media). The job stays undecided, so its found places can still be
+// added. A custom place of the same name already in the collection is 409
+// COLLECTION_PLACE_ALREADY_EXISTS; a dismissed or another member's job is 404 JOB_NOT_FOUND.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/custom-places (the `AddExtractedCustomPlace` operationId).
+func (c *ClientWithResponses) AddExtractedCustomPlaceWithResponse(ctx context.Context, collectionID string, jobID string, params *AddExtractedCustomPlaceParams, body AddExtractedCustomPlaceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddExtractedCustomPlaceResponse, error) {
+	rsp, err := c.AddExtractedCustomPlace(ctx, collectionID, jobID, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddExtractedCustomPlaceResponse(rsp)
+}
+
 // AddExtractedPlacesWithBodyWithResponse Add places chosen from the caller's completed job (decision SELECTED)
 //
 // place_ids must come from the job's result; places already in the collection are skipped. They keep the page as their source (social_media).
@@ -26389,6 +26768,101 @@ func ParseGetExtractionResponse(rsp *http.Response) (*GetExtractionResponse, err
 		}
 		response.ApplicationProblemJSONDefault = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseAddExtractedCustomPlaceResponse parses an HTTP response from a AddExtractedCustomPlaceWithResponse call
+func ParseAddExtractedCustomPlaceResponse(rsp *http.Response) (*AddExtractedCustomPlaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddExtractedCustomPlaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CollectionPlace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers AddExtractedCustomPlaceResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
 	}
 
 	return response, nil

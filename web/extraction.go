@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/extraction"
@@ -37,14 +39,15 @@ type jobJSON struct {
 }
 
 type jobResultJSON struct {
-	DetectedCount int                   `json:"detected_count"`
-	MatchedCount  int                   `json:"matched_count"`
-	MediaType     string                `json:"media_type"`
-	URL           string                `json:"url"`
-	AuthorName    string                `json:"author_name"`
-	Title         string                `json:"title"`
-	Summary       string                `json:"summary"`
-	Places        []planner.ResultPlace `json:"places"`
+	DetectedCount int                     `json:"detected_count"`
+	MatchedCount  int                     `json:"matched_count"`
+	MediaType     string                  `json:"media_type"`
+	URL           string                  `json:"url"`
+	AuthorName    string                  `json:"author_name"`
+	Title         string                  `json:"title"`
+	Summary       string                  `json:"summary"`
+	Places        []planner.ResultPlace   `json:"places"`
+	Unmatched     []planner.UnmatchedName `json:"unmatched"`
 }
 
 func instant(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -58,9 +61,16 @@ func toJobJSON(j *planner.ExtractionJob) jobJSON {
 	}
 	if r := j.Result; r != nil {
 		out.Result = &jobResultJSON{DetectedCount: r.DetectedCount, MatchedCount: r.MatchedCount, MediaType: r.MediaType, URL: r.URL,
-			AuthorName: r.AuthorName, Title: r.Title, Summary: r.Summary, Places: r.Places}
-		if out.Result.Places == nil {
-			out.Result.Places = []planner.ResultPlace{}
+			AuthorName: r.AuthorName, Title: r.Title, Summary: r.Summary, Places: make([]planner.ResultPlace, len(r.Places)),
+			Unmatched: r.Unmatched}
+		for i, p := range r.Places {
+			if p.Mention == "" { // found before mentions were kept
+				p.Mention = planner.MentionMentioned
+			}
+			out.Result.Places[i] = p
+		}
+		if out.Result.Unmatched == nil {
+			out.Result.Unmatched = []planner.UnmatchedName{}
 		}
 	}
 	return out
@@ -162,6 +172,36 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 	return respondChange(c, http.StatusOK, out, nil, collectionPath(c.Param("collectionId")))
 }
 
+type addCustomRequest struct {
+	Name string `json:"name" form:"name"`
+}
+
+// addCustomFromExtraction adds a name the job could not find as a custom place of the
+// collection; the panel swaps the name's row for a note that it was added.
+func (s *Server) addCustomFromExtraction(c echo.Context) error {
+	var in addCustomRequest
+	if err := c.Bind(&in); err != nil {
+		return err
+	}
+	name := strings.TrimSpace(in.Name)
+	var v planner.Validation
+	v.Checkf(name != "" && utf8.RuneCountInString(name) <= planner.CustomPlaceNameMax, "name", "must be 1–%d characters", planner.CustomPlaceNameMax)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	cp, err := s.store.AddCustomPlaceFromJob(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), c.Param("jobId"), name)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, collectionPath(cp.CollectionID)+"/places/"+cp.ID)
+	var added templ.Component
+	if wantsPartial(c) {
+		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
+		added = views.CustomPlaceAdded(name)
+	}
+	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, collectionPath(cp.CollectionID))
+}
+
 // dismissExtraction sets the caller's job aside.
 func (s *Server) dismissExtraction(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -181,7 +221,11 @@ func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView
 		v.Title, v.Summary, v.Author, v.MediaType, v.SourceURL = r.Title, r.Summary, r.AuthorName, r.MediaType, r.URL
 		v.Detected = r.DetectedCount
 		for _, p := range r.Places {
-			v.Places = append(v.Places, views.SearchResult{PlaceID: p.PlaceID, Name: p.Name, Address: p.Address})
+			v.Places = append(v.Places, views.JobPlace{SearchResult: views.SearchResult{PlaceID: p.PlaceID, Name: p.Name, Address: p.Address},
+				Mention: p.Mention, Quote: p.Quote, Ticked: p.Proposed()})
+		}
+		for _, u := range r.Unmatched {
+			v.Unmatched = append(v.Unmatched, views.UnmatchedName{Name: u.Name, Quote: u.Quote})
 		}
 	}
 	return v

@@ -30,6 +30,18 @@ const seoulListicle = `<!doctype html><html><head><title>Three days in Seoul: wh
 const noPlaces = `<!doctype html><html><head><title>How to bake sourdough</title></head>
 <body><h1>Sourdough at home</h1><p>Mix flour and water, wait, fold, wait again.</p><ul><li>Flour</li><li>Water</li><li>Salt</li></ul></body></html>`
 
+// A page that skips one place, passes through another and lists two tea houses the place
+// search does not know; its address line names a road (창경궁로), not Changgyeonggung Palace.
+const seoulHonestly = `<!doctype html><html><head><title>A Seoul weekend, honestly</title></head>
+<body><article><h1>A Seoul weekend, honestly</h1>
+<p>We visited Gyeongbokgung Palace in the morning.</p>
+<p>We skipped N Seoul Tower because of the fog.</p>
+<p>We changed trains at Seoul Station on the way to Gwangjang Market.</p>
+<p>Gwangjang Market is a must-see.</p>
+<h2>Hanok Teahouse Moon</h2><p>A tiny tea house with no sign.</p>
+<h2>Dalbit Tea Room</h2><p>Its sister, around the corner.</p>
+<p>주소: 서울 종로구 창경궁로 185</p></article></body></html>`
+
 // pageServer serves the test's pages; /slow holds its first answer until release is closed.
 func pageServer(t testing.TB) (srv *httptest.Server, hostPort string, release chan struct{}) {
 	release = make(chan struct{})
@@ -43,6 +55,9 @@ func pageServer(t testing.TB) (srv *httptest.Server, hostPort string, release ch
 	}
 	mux.HandleFunc("/seoul", html(seoulListicle))
 	mux.HandleFunc("/sourdough", html(noPlaces))
+	mux.HandleFunc("/honestly", html(seoulHonestly))
+	mux.HandleFunc("/teahouses", html(`<!doctype html><html><head><title>Tea in Seoul</title></head><body><article>
+<h1>Tea in Seoul</h1><h2>Hanok Teahouse Moon</h2><p>No sign on the door.</p></article></body></html>`))
 	mux.HandleFunc("/to-metadata", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
 	})
@@ -555,5 +570,111 @@ func BenchmarkExtractionBesideASlowUser(b *testing.B) {
 		if json.Unmarshal(a.do(req{Method: "GET", Path: path, Token: f.ana}).Body, &j); j.Status != "EXTRACTING" {
 			b.Fatalf("Ana's job stopped being slow: %+v", j)
 		}
+	}
+}
+
+func TestExtractionMentionsAndUnmatchedNames(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	srv, host, _ := pageServer(t)
+	a.workJobs(host)
+	job := "/collections/" + f.collection + "/extraction-jobs/"
+
+	j := f.waitJob(t, f.ben, f.startJob(t, f.ben, srv.URL+"/honestly").JobID)
+	if j.Status != "COMPLETED" || j.Result == nil {
+		t.Fatalf("job: %+v", j)
+	}
+	got := map[string]planner.ResultPlace{}
+	for _, p := range j.Result.Places {
+		got[p.Name] = p
+	}
+	want := map[string][2]string{
+		"Gyeongbokgung Palace": {"VISITED", "We visited Gyeongbokgung Palace in the morning."},
+		"N Seoul Tower":        {"SKIPPED", "We skipped N Seoul Tower because of the fog."},
+		"Seoul Station":        {"PASSING", "We changed trains at Seoul Station on the way to Gwangjang Market."},
+		"Gwangjang Market":     {"RECOMMENDED", "Gwangjang Market is a must-see."}, // the destination, then recommended
+	}
+	if len(got) != len(want) { // not Changgyeonggung Palace, from the road of the address
+		t.Errorf("places %+v, want %v", j.Result.Places, want)
+	}
+	for name, w := range want {
+		if p := got[name]; p.Mention != w[0] || p.Quote != w[1] {
+			t.Errorf("%s: %q %q, want %q %q", name, p.Mention, p.Quote, w[0], w[1])
+		}
+	}
+	if u := j.Result.Unmatched; len(u) != 2 || u[0] != (planner.UnmatchedName{Name: "Hanok Teahouse Moon", Quote: "Hanok Teahouse Moon"}) ||
+		u[1].Name != "Dalbit Tea Room" {
+		t.Errorf("unmatched %+v", u)
+	}
+
+	// The panel ticks what the writer went to or recommends, not what they skipped or passed,
+	// and offers the tea house as a custom place.
+	b := a.signedInBrowser(t, "pf-ben", "Ben")
+	panel := fragment(t, a.htmx(b, "GET", job+j.JobID, ""), http.StatusOK)
+	for name, ticked := range map[string]bool{"Gyeongbokgung Palace": true, "Gwangjang Market": true, "N Seoul Tower": false, "Seoul Station": false} {
+		input := `value="` + got[name].PlaceID + `"`
+		if !strings.Contains(panel, input) || strings.Contains(panel, input+" checked") != ticked {
+			t.Errorf("%s should be ticked: %v\n%s", name, ticked, panel)
+		}
+	}
+	for _, text := range []string{"Skipped by the writer", "Only passed through", "“We skipped N Seoul Tower because of the fog.”",
+		"Not found in the place search", `hx-post="` + job + j.JobID + `/custom-places"`, "Hanok Teahouse Moon", "Add as custom place"} {
+		if !strings.Contains(panel, text) {
+			t.Errorf("the panel lacks %q:\n%s", text, panel)
+		}
+	}
+
+	// Adding the name: only a listed one, by the job's owner; once; the job stays undecided.
+	custom := job + j.JobID + "/custom-places"
+	a.do(req{Method: "POST", Path: custom, Token: f.ben, Body: map[string]string{"name": "Gwangjang Market"}}).problem(t, 400, "INVALID_REQUEST")
+	a.do(req{Method: "POST", Path: custom, Token: f.ben, Body: map[string]string{"name": " "}}).problem(t, 400, "INVALID_REQUEST")
+	a.do(req{Method: "POST", Path: custom, Token: f.ana, Body: map[string]string{"name": "Hanok Teahouse Moon"}}).problem(t, 404, "JOB_NOT_FOUND")
+	added := fragment(t, a.htmx(b, "POST", custom, "name=Hanok+Teahouse+Moon"), http.StatusCreated)
+	if !strings.Contains(added, "Hanok Teahouse Moon added as a custom place") {
+		t.Errorf("answer to the button: %s", added)
+	}
+	a.do(req{Method: "POST", Path: custom, Token: f.ben, Body: map[string]string{"name": "Hanok Teahouse Moon"}}).problem(t, 409, "COLLECTION_PLACE_ALREADY_EXISTS")
+	res := a.do(req{Method: "POST", Path: custom, Token: f.ben, Body: map[string]string{"name": "Dalbit Tea Room"}})
+	var room collectionPlaceJSON
+	if json.Unmarshal(res.Body, &room); res.Status != http.StatusCreated || room.Place.Name != "Dalbit Tea Room" || room.Place.Address != "Seoul" ||
+		room.Place.ProviderPlaceID != "" || room.Place.Point != nil || room.AddedBy.Nickname != "Ben" {
+		t.Fatalf("add Dalbit Tea Room: %d %s", res.Status, res.Body)
+	}
+	var list struct {
+		Contents []collectionPlaceJSON `json:"contents"`
+	}
+	json.Unmarshal(a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/places?size=50", Token: f.ana}).Body, &list)
+	var tea *collectionPlaceJSON
+	for i, cp := range list.Contents {
+		if cp.Place.Name == "Hanok Teahouse Moon" {
+			tea = &list.Contents[i]
+		}
+	}
+	if tea == nil || tea.Place.Address != "Seoul" || tea.Place.Point != nil || tea.AddedBy.Nickname != "Ben" {
+		t.Fatalf("the custom place in the collection: %+v (of %d)", tea, len(list.Contents))
+	}
+	var detail collectionPlaceDetailJSON
+	json.Unmarshal(a.do(req{Method: "GET", Path: "/collections/" + f.collection + "/places/" + tea.CollectionPlaceID, Token: f.ana}).Body, &detail)
+	if detail.SocialMedia == nil || detail.SocialMedia.URL != srv.URL+"/honestly" {
+		t.Errorf("the custom place keeps its page: %+v", detail.SocialMedia)
+	}
+	if page := a.htmx(b, "GET", "/collections/"+f.collection, ""); page.Status != http.StatusOK || !strings.Contains(string(page.Body), "Hanok Teahouse Moon") {
+		t.Errorf("the collection's page with a custom place: %d %.300s", page.Status, page.Body)
+	}
+	// A custom place reaches the linked plan as the collection's place.
+	if tb := decodeBlock(t, f.add(f.ana, placeBlock(tea.CollectionPlaceID, 2, "15:00", "16:00"))); tb.SelectedBlock == nil ||
+		tb.SelectedBlock.Place.Name != "Hanok Teahouse Moon" {
+		t.Errorf("block of the custom place: %+v", tb)
+	}
+	res = a.do(req{Method: "POST", Path: job + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{got["Gwangjang Market"].PlaceID}}})
+	if res.Status != http.StatusOK {
+		t.Errorf("the found places can still be added: %d %s", res.Status, res.Body)
+	}
+
+	// A page whose only names are unknown to the place search completes with them.
+	j = f.waitJob(t, f.ana, f.startJob(t, f.ana, srv.URL+"/teahouses").JobID)
+	if j.Status != "COMPLETED" || j.Result == nil || len(j.Result.Places) != 0 || len(j.Result.Unmatched) != 1 ||
+		j.Result.Unmatched[0].Name != "Hanok Teahouse Moon" {
+		t.Errorf("only unmatched names: %+v %+v", j, j.Result)
 	}
 }

@@ -139,6 +139,9 @@ var accessTable = map[string]accessRow{
 	"POST /collections/:collectionId/extraction-jobs/:jobId/places": {access: jobOwner, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.col+"/extraction-jobs/"+f.job+"/places", map[string]any{"place_ids": []string{f.spare}})
 	})},
+	"POST /collections/:collectionId/extraction-jobs/:jobId/custom-places": {access: jobOwner, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.col+"/extraction-jobs/"+f.job+"/custom-places", map[string]any{"name": "Fixture Teahouse"})
+	})},
 	"DELETE /collections/:collectionId/extraction-jobs/:jobId": {access: jobOwner, build: fx(func(f *matrixFixture) req {
 		return req{Method: "DELETE", Path: f.col + "/extraction-jobs/" + f.job}
 	})},
@@ -398,7 +401,7 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 	}
 	f.job = job.JobID
 	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', result = $2 WHERE id = $1`, f.job,
-		`{"detected_count":1,"matched_count":1,"media_type":"BLOG","url":"https://blog.example/fixture","places":[{"place_id":"`+f.spare+`","name":"Spare","address":""}]}`); err != nil {
+		`{"detected_count":1,"matched_count":1,"media_type":"BLOG","url":"https://blog.example/fixture","places":[{"place_id":"`+f.spare+`","name":"Spare","address":""}],"unmatched":[{"name":"Fixture Teahouse","quote":""}],"city":"Seoul"}`); err != nil {
 		t.Fatal(err)
 	}
 

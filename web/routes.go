@@ -104,6 +104,7 @@ func (s *Server) routes() {
 	e.GET("/collections/:collectionId/extraction-jobs/latest", s.latestExtraction, user)
 	e.GET("/collections/:collectionId/extraction-jobs/:jobId", s.getExtraction, user)
 	e.POST("/collections/:collectionId/extraction-jobs/:jobId/places", s.addFromExtraction, user)
+	e.POST("/collections/:collectionId/extraction-jobs/:jobId/custom-places", s.addCustomFromExtraction, user)
 	e.DELETE("/collections/:collectionId/extraction-jobs/:jobId", s.dismissExtraction, user)
 
 	// Plans.

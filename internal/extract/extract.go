@@ -59,6 +59,11 @@ type Candidate struct {
 	// numbered line, bold text, a video's description). Resolve keeps a guess only when it
 	// names a place exactly, in one of the page's cities.
 	Guess bool
+	// Mention is why the page names the place (MentionVisited, MentionSkipped…, see
+	// mentionOf), Quote the sentence it is named in, at most 160 characters ("" for a name
+	// read from structured data). A name found several times keeps its strongest mention.
+	Mention string
+	Quote   string
 }
 
 // Media types of an Analysis.

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Place names are compared in a normalised form: accents folded, lower case, "&" read as
@@ -20,12 +21,13 @@ type form struct {
 	compact string   // the words joined without spaces
 	core    string   // the words that are neither generic nor a city's, joined
 	strong  bool     // the core holds a distinctive word
+	area    bool     // the name is a street's, a road's or a district's (see isAreaName)
 }
 
 // newForm normalises a name.
 func newForm(name string) form {
 	words := normWords(name)
-	f := form{words: words, compact: strings.Join(words, "")}
+	f := form{words: words, compact: strings.Join(words, ""), area: isAreaName(name, words)}
 	var core []string
 	for _, w := range dropCityWords(words) {
 		if genericWords[w] {
@@ -170,6 +172,8 @@ func match(q, n form, guess bool) float64 {
 		return 0
 	case q.compact == n.compact:
 		return 1
+	case q.area, shortCore(q):
+		return 0 // a street, district or short name names only what is called just that
 	case q.strong && n.strong && q.core == n.core:
 		if guess && len(q.words) < 2 && isLatin(q.compact) && len(q.words) < len(dropCityWords(n.words)) {
 			return 0
@@ -179,6 +183,63 @@ func match(q, n form, guess bool) float64 {
 		return 0.8
 	}
 	return 0
+}
+
+// shortCore says whether a name's core is too short to tell a place apart without its
+// generic words: under five letters, or two characters of a CJK script.
+func shortCore(f form) bool {
+	n := 0
+	for _, r := range f.core {
+		if r > unicode.MaxLatin1 && !unicode.In(r, unicode.Latin) {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n < 5
+}
+
+// areaWords end (or, for streets in Romance languages, start) the names of streets, roads
+// and districts, which are never a landmark's: Korean romanised suffixes written apart
+// ("Jongno-gu", "Sejong-daero", "Changgyeonggung-ro", "Samcheong-dong"), Japanese ones,
+// and street words.
+var (
+	areaLast = setOf("gu", "dong", "ro", "gil", "daero", "ri", "eup", "myeon", "ga", "ku", "cho", "chome",
+		"street", "st", "road", "rd", "avenue", "ave", "boulevard", "blvd", "lane", "drive", "district",
+		"quarter", "arrondissement", "neighborhood", "neighbourhood", "ward")
+	areaFirst = setOf("rue", "avenue", "boulevard", "bd", "quai", "via", "viale", "calle", "carrer", "rua", "strada")
+	// areaNames are districts often written about under their bare name.
+	areaNames = setOf("le marais", "marais", "latin quarter", "quartier latin", "st germain", "saint germain")
+)
+
+// areaSuffixes end Korean and Japanese names of roads and districts ("창경궁로", "세종대로",
+// "종로구", "삼청동", "銀座四丁目").
+var areaSuffixes = []string{"대로", "로", "길", "구", "동", "읍", "면", "丁目", "通り", "区"}
+
+// isAreaName says whether a name (with its normalised words) is a street's, a road's or a
+// district's: it matches a place only when the place is called exactly that ("Le Marais",
+// "Hwangnidan-gil"), never a landmark that shares a word with it ("창경궁로" is a road, not
+// Changgyeonggung Palace).
+func isAreaName(name string, words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if areaNames[strings.Join(words, " ")] || len(words) > 1 && (areaLast[words[len(words)-1]] || areaFirst[words[0]]) {
+		return true
+	}
+	last := strings.TrimSpace(name)
+	if i := strings.LastIndexByte(last, ' '); i >= 0 {
+		last = last[i+1:]
+	}
+	if !hasWide(last) || utf8.RuneCountInString(last) < 3 {
+		return false
+	}
+	for _, s := range areaSuffixes {
+		if strings.HasSuffix(last, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // overlap is the Jaccard similarity of two sets of words.

@@ -23,6 +23,7 @@ type collector struct {
 	list    []Candidate
 	index   map[string]int
 	guesses int
+	context string // the sentence or line being read, for the mentions found in it
 }
 
 func newCollector() *collector { return &collector{index: map[string]int{}} }
@@ -32,6 +33,10 @@ func (c *collector) add(cand Candidate) {
 	cand.Name = trimName(cand.Name)
 	if cand.Name == "" || utf8.RuneCountInString(cand.Name) > maxNameRunes {
 		return
+	}
+	if cand.Mention == "" {
+		sentence, at := sentenceWith(c.context, cand.Name)
+		cand.Mention, cand.Quote = mentionOf(sentence, cand.Name, at), quoteOf(sentence, at, len(cand.Name))
 	}
 	key := strings.Join(normWords(cand.Name), " ")
 	if i, ok := c.index[key]; ok {
@@ -56,6 +61,9 @@ func (c *collector) full(guess bool) bool {
 func (c *collector) merge(i int, cand Candidate) {
 	old := &c.list[i]
 	old.Guess = old.Guess && cand.Guess
+	if strongerMention(old.Mention, cand.Mention) || old.Quote == "" && old.Mention == cand.Mention {
+		old.Mention, old.Quote = cand.Mention, cand.Quote
+	}
 	if old.Address == "" {
 		old.Address = cand.Address
 	}
@@ -69,8 +77,10 @@ func (c *collector) merge(i int, cand Candidate) {
 // enough to be a name, its parts around separators ("1. Gwangjang Market — bindaetteok",
 // "Gyeongbokgung and Bukchon"), and the guesses in it.
 func (c *collector) outline(text string) {
+	defer c.read("")
 	for _, line := range strings.Split(text, "\n") {
-		line = cleanLine(line)
+		c.read(line)
+		line = cleanLine(withoutAddress(line))
 		for _, piece := range pieces(line) {
 			if isShort(piece) {
 				c.add(Candidate{Name: piece})
@@ -83,13 +93,59 @@ func (c *collector) outline(text string) {
 // prose adds the names in running text: numbered and bulleted lines as outline, guesses in
 // the rest.
 func (c *collector) prose(text string) {
+	defer c.read("")
 	for _, line := range strings.Split(text, "\n") {
 		if listLine.MatchString(line) {
 			c.outline(line)
-		} else {
-			c.guess(line)
+			continue
+		}
+		for _, s := range sentences(line) {
+			c.read(s)
+			c.guess(withoutAddress(s))
 		}
 	}
+}
+
+// read sets the sentence or line the names added next are found in ("" for none).
+func (c *collector) read(context string) { c.context = context }
+
+// withoutAddress cuts a line or sentence at the postal address it gives (see addressLine),
+// so that no street, district or block of the address is read as a place: "📍 Senso-ji –
+// 2-3-1 Asakusa" is read as "📍 Senso-ji –", "주소: 서울 종로구 창경궁로 185" not at all.
+func withoutAddress(s string) string {
+	if i := addressStart(s); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// sentenceWith returns the sentence of context that names name, and the byte offset of the
+// name in it (-1 when no sentence names it as written: then the first sentence).
+func sentenceWith(context, name string) (string, int) {
+	all := sentences(context)
+	for _, s := range all {
+		if at := indexFold(s, name); at >= 0 {
+			return s, at
+		}
+	}
+	if len(all) == 0 {
+		return "", -1
+	}
+	return all[0], -1
+}
+
+// indexFold is the byte offset of name in text, case aside, or -1.
+func indexFold(text, name string) int {
+	if text == "" {
+		return -1
+	}
+	if i := strings.Index(text, name); i >= 0 {
+		return i
+	}
+	if lt := strings.ToLower(text); len(lt) == len(text) {
+		return strings.Index(lt, strings.ToLower(name))
+	}
+	return -1
 }
 
 // listLine matches a numbered or bulleted line: "1. Gwangjang Market", "2) …", "#3 …",
@@ -427,7 +483,7 @@ func hangulWords(text string) []string {
 		}
 		stem := w
 		for _, p := range particles {
-			if s := strings.TrimSuffix(w, p); s != w {
+			if s := strings.TrimSuffix(w, p); s != w && particleFits(s, p) {
 				stem = s
 				break
 			}
@@ -442,6 +498,32 @@ func hangulWords(text string) []string {
 		}
 	}
 	return out
+}
+
+// afterConsonant and afterVowel are the forms of particles that follow a syllable with and
+// without a final consonant ("창경궁은", "우도는"); 로 also follows a final ㄹ ("서울로").
+var (
+	afterConsonant = setOf("은", "이", "을", "과", "이랑", "으로", "으로는")
+	afterVowel     = setOf("는", "가", "를", "와", "랑", "로")
+)
+
+// particleFits says whether particle p can follow stem: "창경궁로" is a road's name, not
+// "창경궁" with 로, which would have been "창경궁으로".
+func particleFits(stem, p string) bool {
+	last, _ := utf8.DecodeLastRuneInString(stem)
+	if last < 0xAC00 || last > 0xD7A3 {
+		return true
+	}
+	final := (last - 0xAC00) % 28
+	switch {
+	case afterConsonant[p]:
+		return final != 0 && !(strings.HasPrefix(p, "으로") && final == 8)
+	case p == "로":
+		return final == 0 || final == 8 // ㄹ
+	case afterVowel[p]:
+		return final == 0
+	}
+	return true
 }
 
 // verbEndings end Korean verbs and adjectives, which are never a place's name.

@@ -121,12 +121,13 @@ func TestExtractionQuality(t *testing.T) {
 		}
 		s := &dbSearcher{db: db}
 		start := time.Now()
-		got, detected, err := extract.Resolve(t.Context(), s, a)
+		res, err := extract.Resolve(t.Context(), s, a)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
+		detected := res.Detected
 		var names []string
-		for _, p := range got {
+		for _, p := range res.Places {
 			names = append(names, p.Name)
 		}
 		hits := len(intersect(names, f.Expect))
@@ -139,6 +140,13 @@ func TestExtractionQuality(t *testing.T) {
 		}
 		if extra := minus(names, f.Expect); len(extra) > 0 {
 			t.Logf("%-24s   unexpected: %s", "", strings.Join(extra, "; "))
+		}
+		if len(res.Unmatched) > 0 {
+			var un []string
+			for _, u := range res.Unmatched {
+				un = append(un, u.Name)
+			}
+			t.Logf("%-24s   unmatched: %s", "", strings.Join(un, "; "))
 		}
 	}
 	precision, recall := float64(correct)/float64(max(found, 1)), float64(correct)/float64(max(expected, 1))

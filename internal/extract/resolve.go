@@ -3,8 +3,11 @@ package extract
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"tripplan/internal/planner"
 )
@@ -14,39 +17,168 @@ type Searcher interface {
 	Search(ctx context.Context, query string) ([]planner.Place, error)
 }
 
+// Match is a place a page names, with why and where it names it (the strongest of its
+// candidates' mentions, see Candidate.Mention).
+type Match struct {
+	planner.Place
+	Mention string
+	Quote   string
+}
+
+// Unmatched is a name read from the page's structure that no place matched.
+type Unmatched struct {
+	Name  string
+	Quote string
+}
+
+// Resolution is what Resolve found: the places in page order, the names it could not
+// match, and how many candidates it searched (guesses only when they matched).
+type Resolution struct {
+	Places    []Match
+	Unmatched []Unmatched
+	Detected  int
+}
+
+// maxUnmatched is the most unmatched names a Resolution keeps.
+const maxUnmatched = 30
+
 // Resolve turns candidates into real places. Each candidate's name is searched, and searched
 // again with the city as context (the city its address names, else the page's City) when the
 // first search finds the name only in other cities. A place is kept only when one of its
 // names (the name or an alternate, such as the local-script one) really is the candidate's
 // name: equal once case, accents, punctuation and spacing are set aside ("Kinkakuji" =
-// "Kinkaku-ji"); equal but for generic words and city names, keeping a distinctive word
-// ("Gyeongbokgung" = "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt Busan", while "Best
-// food" or "Seoul Station" name no other place); or, for a candidate from the page's
-// structure, misspelt by a letter. A guess must name a place in one of the page's cities (a
-// page that names no city keeps no guess), and so must a match that is not exact when the
-// page names cities. A candidate's coordinates, when known, must be within 25 km of the
-// place's. The best match wins: exact before others, and, among equals, a place within a
-// kilometre of the candidate's position or in the page's cities (its main city first).
+// "Kinkaku-ji"); equal but for generic words and city names, keeping a distinctive word of
+// five letters or more ("Gyeongbokgung" = "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt
+// Busan", while "Best food" or "Seoul Station" name no other place); or, for a candidate
+// from the page's structure, misspelt by a letter. The name of a street, road or district
+// ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais") matches only a place called exactly
+// that. A guess must name a place in one of the page's cities (a page that names no city
+// keeps no guess); when the page names cities, so must any other match, unless the sentence
+// the name is in names the place's city. A candidate's coordinates, when known, must be
+// within 25 km of the place's. The best match wins: exact before others, and, among equals,
+// a place within a kilometre of the candidate's position or in the page's cities (its main
+// city first).
 //
-// Places are deduplicated (by ID, else by provider and provider place id) and come in page
-// order. detected counts the candidates searched, guesses only when they matched.
-func Resolve(ctx context.Context, s Searcher, a *Analysis) (places []planner.Place, detected int, err error) {
+// Places are deduplicated (by ID, else by provider and provider place id), come in page
+// order, and keep the strongest mention of the candidates that found them. Names of the
+// page's structure that found nothing (not guesses, streets or districts, nor parts of a
+// name that did) are kept as Unmatched, at most maxUnmatched.
+func Resolve(ctx context.Context, s Searcher, a *Analysis) (*Resolution, error) {
 	r := &resolver{s: s, a: a, results: map[string][]planner.Place{}, forms: map[string]form{}}
-	seen := map[string]bool{}
+	out := &Resolution{}
+	seen := map[string]int{}
+	var missed []Candidate
 	for _, c := range a.Candidates {
 		m, err := r.resolve(ctx, c)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if !c.Guess || m.found {
-			detected++
+			out.Detected++
 		}
-		if key := placeKey(m.place); m.found && !seen[key] {
-			seen[key] = true
-			places = append(places, m.place)
+		if !m.found {
+			if !c.Guess {
+				missed = append(missed, c)
+			}
+			continue
+		}
+		mention := firstNonEmpty(c.Mention, MentionMentioned)
+		key := placeKey(m.place)
+		if i, ok := seen[key]; ok {
+			if old := &out.Places[i]; strongerMention(old.Mention, mention) || old.Quote == "" && old.Mention == mention {
+				old.Mention, old.Quote = mention, c.Quote
+			}
+			continue
+		}
+		seen[key] = len(out.Places)
+		out.Places = append(out.Places, Match{Place: m.place, Mention: mention, Quote: c.Quote})
+	}
+	out.Unmatched = unmatched(missed, a.Candidates, out.Places, a.Title)
+	return out, nil
+}
+
+// unmatched picks from the missed candidates the ones worth listing: names that look like a
+// place's (see listable), with a distinctive word, neither a street or district nor a city,
+// that neither hold nor lie within another candidate's name or a found place's, and are not
+// the page's title.
+func unmatched(missed, all []Candidate, found []Match, title string) []Unmatched {
+	var places, names [][]string
+	for _, m := range found {
+		places = append(places, normWords(m.Name))
+	}
+	for _, c := range all {
+		if !c.Guess {
+			names = append(names, normWords(c.Name))
 		}
 	}
-	return places, detected, nil
+	var out []Unmatched
+	seen := map[string]bool{}
+	for _, c := range missed {
+		f := newForm(c.Name)
+		if !listable(c) || !f.strong || f.area || isCityName(c.Name) || seen[f.compact] || overlaps(f.words, places) || overlaps(f.words, names) ||
+			strings.EqualFold(c.Name, title) {
+			continue
+		}
+		seen[f.compact] = true
+		out = append(out, Unmatched{Name: c.Name, Quote: c.Quote})
+		if len(out) == maxUnmatched {
+			break
+		}
+	}
+	return out
+}
+
+// listable says whether a name looks like a place's rather than a heading or a phrase:
+// one the page gives an address or position for; in Latin script, two to four words, each
+// capitalised but for connectors, without digits ("Greenwich Village", "Prince Street
+// Pizza", not "Free museums", "Rome in 3 Days" or "Serve"); in Korean, one or two words
+// without digits, not ending with a word such as "날" (day) or "코스" (route); in Japanese,
+// at most twelve characters of kanji and katakana, without digits.
+func listable(c Candidate) bool {
+	if c.Address != "" || c.Latitude != "" {
+		return true
+	}
+	words := strings.Fields(c.Name)
+	if strings.ContainsFunc(c.Name, unicode.IsDigit) || len(words) == 0 {
+		return false
+	}
+	switch {
+	case isLatin(c.Name):
+		if len(words) < 2 || len(words) > 4 {
+			return false
+		}
+		for _, w := range words {
+			if !isCapitalised(w) && !isConnector(w) {
+				return false
+			}
+		}
+		return true
+	case countIn(c.Name, unicode.Hangul) > 0:
+		return len(words) <= 2 && !headingNouns[words[len(words)-1]]
+	}
+	return utf8.RuneCountInString(c.Name) <= 12 && countIn(c.Name, unicode.Hiragana) == 0
+}
+
+// headingNouns end Korean headings rather than places' names.
+var headingNouns = setOf("날", "여행", "여행기", "코스", "산책", "일정", "후기", "추천", "정리", "투어", "가이드")
+
+// overlaps says whether words hold, or lie within, the words of another of names
+// ("Gwangjang Market — bindaetteok" and "Gwangjang Market"; not "Tea" and "Hanok Teahouse
+// Moon"). Words of scripts written without spaces are compared as text ("串カツ" is in
+// "串カツだるま").
+func overlaps(words []string, names [][]string) bool {
+	in := func(outer, inner []string) bool {
+		if a, b := strings.Join(outer, ""), strings.Join(inner, ""); !isLatin(a) || !isLatin(b) {
+			return strings.Contains(a, b)
+		}
+		return countWords(outer, inner) > 0
+	}
+	for _, n := range names {
+		if !slices.Equal(n, words) && (in(words, n) || in(n, words)) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolver resolves one analysis's candidates, remembering searches and normalised names.
@@ -116,7 +248,7 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 			continue
 		case known && km <= 1:
 			score += 0.05
-		case c.Guess && !local, len(cities) > 0 && !local && score < 1:
+		case c.Guess && !local, len(cities) > 0 && !local && !namedNear(c.Quote, p):
 			continue
 		}
 		score += bonus
@@ -147,6 +279,18 @@ func (r *resolver) form(name string) form {
 		r.forms[name] = f
 	}
 	return f
+}
+
+// namedNear says whether a quote names the city a place is in.
+func namedNear(quote string, p planner.Place) bool {
+	cc := cityCounter{}
+	cc.add(quote, 1)
+	for city := range cc {
+		if inCity(city, p.City, p.Address, p.LocalAddress) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeKey identifies a place: by ID, else by provider and provider place id.

@@ -111,12 +111,13 @@ func TestResolve(t *testing.T) {
 		{Name: "Gyeongbokgung"},
 		{Name: "Nowhere Cafe", Guess: true},
 	}}
-	places, detected, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a)
 	if err != nil {
 		t.Fatal(err)
 	}
+	detected := res.Detected
 	var ids []string
-	for _, p := range places {
+	for _, p := range res.Places {
 		ids = append(ids, p.ID)
 	}
 	// Park Hyatt in the page's main city; 광장시장 and Gwangjang Market are one place; Edge is
@@ -139,34 +140,87 @@ func TestResolveUsesContext(t *testing.T) {
 		{Name: "Park Hyatt", Address: "Seoul"},
 		{Name: "Gwangjang Market", Latitude: "35.1", Longitude: "129.0"}, // in Busan: not the Seoul market
 	}}
-	places, _, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(places) != 1 || places[0].ID != "hyatt-seoul" {
-		t.Errorf("places %+v", places)
+	if len(res.Places) != 1 || res.Places[0].ID != "hyatt-seoul" {
+		t.Errorf("places %+v", res.Places)
 	}
 
-	// A name found only in another city is searched again with the page's city.
+	// A name found only in another city is searched again with the page's city, and, found
+	// nowhere else, dropped: it is not listed as unmatched either, having matched.
 	s = &fakeSearcher{places: testPlaces[:1]}
 	a = &Analysis{City: "Busan", Cities: []string{"Busan"}, Candidates: []Candidate{{Name: "Gwangjang Market"}}}
-	places, _, err = Resolve(t.Context(), s, a)
-	if err != nil || len(places) != 1 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
-		t.Errorf("places %+v, queries %q, err %v", places, s.queries, err)
+	res, err = Resolve(t.Context(), s, a)
+	if err != nil || len(res.Places) != 0 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
+		t.Errorf("places %+v, queries %q, err %v", res.Places, s.queries, err)
+	}
+	// … unless the sentence it is in names the place's city.
+	a.Candidates[0].Quote = "On a day trip to Seoul we ate at Gwangjang Market."
+	if res, err = Resolve(t.Context(), s, a); err != nil || len(res.Places) != 1 || res.Places[0].ID != "gwangjang" {
+		t.Errorf("named near: places %+v, err %v", res.Places, err)
 	}
 
 	// A page that names no city keeps no guess, and searches none.
 	s = &fakeSearcher{places: testPlaces}
-	places, detected, err := Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
-	if err != nil || len(places) != 0 || detected != 0 || len(s.queries) != 0 {
-		t.Errorf("places %+v, detected %d, queries %q, err %v", places, detected, s.queries, err)
+	res, err = Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
+	if err != nil || len(res.Places) != 0 || res.Detected != 0 || len(s.queries) != 0 {
+		t.Errorf("places %+v, detected %d, queries %q, err %v", res.Places, res.Detected, s.queries, err)
 	}
 }
 
 func TestResolveError(t *testing.T) {
 	boom := errors.New("search is down")
-	_, _, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
+	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestResolveMentionsAndUnmatched(t *testing.T) {
+	places := append(slices.Clone(testPlaces),
+		planner.Place{ID: "changgyeong", Name: "Changgyeonggung Palace", Names: []string{"창경궁", "Changgyeonggung"}, City: "Seoul"},
+		planner.Place{ID: "marais-cafe", Name: "Breizh Café Le Marais", City: "Paris"},
+		planner.Place{ID: "tower", Name: "N Seoul Tower", Names: []string{"남산타워", "Namsan Tower"}, City: "Seoul"})
+	page := Page{URL: "https://example.com/seoul", ContentType: "text/html", Body: []byte(`<html><head><title>Seoul weekend</title></head><body><article>
+<p>We had dinner at Gwangjang Market. 광장시장은 꼭 가보세요.</p>
+<p>We skipped Namsan Tower. 남산타워는 안 갔다.</p>
+<p>주소: 서울 종로구 창경궁로 185</p>
+<p>창경궁로 따라 걸었다. Then we walked along Jongno-gu streets in Seoul.</p>
+<ul><li>Hanok Teahouse Moon</li><li>Le Marais</li><li>Jongno-gu</li></ul>
+</article></body></html>`)}
+	a, err := Analyze(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.City != "Seoul" {
+		t.Fatalf("city %q", a.City)
+	}
+	res, err := Resolve(t.Context(), &fakeSearcher{places: places}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range res.Places {
+		got[p.ID] = p.Mention + " | " + p.Quote
+	}
+	want := map[string]string{
+		// Two mentions of one place: the recommendation wins over the visit.
+		"gwangjang": MentionRecommended + " | 광장시장은 꼭 가보세요.",
+		// Every mention skipped.
+		"tower": MentionSkipped + " | We skipped Namsan Tower.",
+	}
+	if len(got) != len(want) {
+		t.Errorf("places %v, want %v (no palace from a road, no café from a district)", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+	// The listed name no place matched; not the road, the district, nor a guess.
+	if len(res.Unmatched) != 1 || res.Unmatched[0] != (Unmatched{Name: "Hanok Teahouse Moon", Quote: "Hanok Teahouse Moon"}) {
+		t.Errorf("unmatched %+v", res.Unmatched)
 	}
 }

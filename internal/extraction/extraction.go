@@ -174,17 +174,21 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobSearching); err != nil {
 		return nil, "", err
 	}
-	found, detected, err := extract.Resolve(ctx, w.Searcher, a)
+	res, err := extract.Resolve(ctx, w.Searcher, a)
 	if err != nil {
 		return nil, "", err
 	}
-	if len(found) == 0 {
+	if len(res.Places) == 0 && len(res.Unmatched) == 0 {
 		return nil, planner.FailureNoPlace, errors.New("no place found on the page")
 	}
-	r := &planner.ExtractionResult{DetectedCount: detected, MatchedCount: len(found), MediaType: a.MediaType, URL: page.URL,
-		AuthorName: a.Author, Title: a.Title, Summary: a.Summary, Places: make([]planner.ResultPlace, len(found))}
-	for i, p := range found {
-		r.Places[i] = planner.ResultPlace{PlaceID: p.ID, Name: p.Name, Address: p.Address}
+	r := &planner.ExtractionResult{DetectedCount: res.Detected, MatchedCount: len(res.Places), MediaType: a.MediaType, URL: page.URL,
+		AuthorName: a.Author, Title: a.Title, Summary: a.Summary, City: a.City,
+		Places: make([]planner.ResultPlace, len(res.Places)), Unmatched: make([]planner.UnmatchedName, len(res.Unmatched))}
+	for i, p := range res.Places {
+		r.Places[i] = planner.ResultPlace{PlaceID: p.ID, Name: p.Name, Address: p.Address, Mention: p.Mention, Quote: p.Quote}
+	}
+	for i, u := range res.Unmatched {
+		r.Unmatched[i] = planner.UnmatchedName{Name: u.Name, Quote: u.Quote}
 	}
 	return r, "", nil
 }

@@ -28,6 +28,7 @@ var dynamicPrefixes = map[string]string{
 	"errors.opinion_":          "web/versions.go: an opinion's type in a stale change's lines",
 	"extraction.failure_":      "internal/extraction: why reading a link failed, by failure code",
 	"extraction.step_":         "views/extraction.templ: the step a link is at, by job status",
+	"extraction.mention_":      "views/extraction.templ: why a found place is not ticked, by its mention",
 	"plan.by_":                 "web/travel.go: the fastest way between blocks, by mode",
 }
 

@@ -61,14 +61,45 @@ type ExtractionResult struct {
 	Title         string        `json:"title"`
 	Summary       string        `json:"summary"`
 	Places        []ResultPlace `json:"places"`
+	// Unmatched are names the page lists that the place search did not find, which the
+	// member may add as custom places (AddCustomPlaceFromJob).
+	Unmatched []UnmatchedName `json:"unmatched"`
+	// City is the city the page is about ("" when it cannot tell): a custom place's address.
+	City string `json:"city,omitempty"`
 }
 
-// ResultPlace is a place a job found.
+// Mentions of a result place: why the page names it (see internal/extract).
+const (
+	MentionVisited     = "VISITED"
+	MentionRecommended = "RECOMMENDED"
+	MentionSkipped     = "SKIPPED"
+	MentionPassing     = "PASSING"
+	MentionMentioned   = "MENTIONED"
+)
+
+// ResultPlace is a place a job found, with why and where the page names it.
 type ResultPlace struct {
 	PlaceID string `json:"place_id"`
 	Name    string `json:"name"`
 	Address string `json:"address"`
+	Mention string `json:"mention"` // one of the Mention constants; MENTIONED for results kept before mentions were
+	Quote   string `json:"quote"`   // the sentence the page names it in, at most 160 characters ("" when none)
 }
+
+// Proposed says whether the panel ticks the place: not when the writer skipped it or only
+// passed through.
+func (p ResultPlace) Proposed() bool {
+	return p.Mention != MentionSkipped && p.Mention != MentionPassing
+}
+
+// UnmatchedName is a name a page lists that the place search did not find.
+type UnmatchedName struct {
+	Name  string `json:"name"`
+	Quote string `json:"quote"`
+}
+
+// CustomPlaceNameMax is the longest name of a custom place added from a job.
+const CustomPlaceNameMax = 100
 
 // AddedFromJob is the answer to adding a job's places to the collection.
 type AddedFromJob struct {

@@ -107,8 +107,9 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 		}
 		var exists bool
 		if planner.ValidID(placeID) {
-			// A manually entered place belongs to the plans that hold it: no collection can
-			// name it (PLACE_NOT_FOUND, as if it did not exist).
+			// A manually entered place belongs to the plan or collection it was entered in
+			// (AddManualBlock, AddCustomPlaceFromJob): no collection can name it by id
+			// (PLACE_NOT_FOUND, as if it did not exist).
 			if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM places WHERE id = $1 AND provider <> 'MANUAL')`, placeID); err != nil {
 				return err
 			}

@@ -307,6 +307,66 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 	return out, err
 }
 
+// AddCustomPlaceFromJob adds, as a custom place of the collection, a name the caller's
+// completed job listed as not found in the place search: a new place of provider MANUAL
+// named so, its address the city the page is about, keeping the page it came from. The job
+// stays undecided (its found places may still be added). Checks, in order: membership,
+// JOB_NOT_FOUND (another member's job, or dismissed), INVALID_REQUEST (no result yet, or a
+// name the job did not list), COLLECTION_PLACE_ALREADY_EXISTS (the collection has a custom
+// place of that name).
+func (db *DB) AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error) {
+	var out *planner.CollectionPlace
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionMember(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		if err != nil {
+			return err
+		}
+		if j.DecisionStatus == planner.DecisionIgnored {
+			return jobNotFound()
+		}
+		listed := false
+		if j.Result != nil {
+			for _, u := range j.Result.Unmatched {
+				listed = listed || u.Name == name
+			}
+		}
+		if !listed {
+			return &planner.Error{Code: planner.CodeInvalidRequest, Detail: "Choose a name the job could not find.",
+				Fields: []planner.FieldError{{Field: "name", Reason: "must be a name the job listed as not found"}}}
+		}
+		var exists bool
+		if err := tx.GetContext(ctx, &exists, `
+			SELECT EXISTS (SELECT 1 FROM collection_places cp JOIN places p ON p.id = cp.place_id
+			WHERE cp.collection_id = $1 AND p.provider = 'MANUAL' AND p.name = $2)`, collectionID, name); err != nil {
+			return err
+		}
+		if exists {
+			return planner.Errorf(planner.CodeCollectionPlaceAlreadyExists, "This place is already in the collection.")
+		}
+		placeID, id := planner.NewID(), planner.NewID()
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO places (id, provider, name, address, city) VALUES ($1, 'MANUAL', $2, $3, $3)`,
+			placeID, name, j.Result.City); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO collection_places (id, collection_id, place_id, added_by, social_media_id)
+			VALUES ($1, $2, $3, $4, NULLIF($5, ''))`, id, collectionID, placeID, m.ID, j.Result.SocialMediaID); err != nil {
+			return err
+		}
+		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
+			return err
+		}
+		return record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
+			planner.Details{Place: name, Names: planner.NamesOf(name, nil)}).toOthers(collectionLink(collectionID), ""))
+	})
+	return out, err
+}
+
 // WorkJob is the worker's view of a job: its URL and status, without a caller. A dismissed job
 // is, for the worker, gone: JOB_NOT_FOUND, as for one deleted with its collection.
 func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error) {

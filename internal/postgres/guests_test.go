@@ -241,6 +241,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.AddPlacesFromJob(ctx, cg, f.col, f.job, []string{f.places[2]})
 			return err
 		},
+		"AddCustomPlaceFromJob": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.AddCustomPlaceFromJob(ctx, cg, f.col, f.job, "Hanok Teahouse Moon")
+			return err
+		},
 		// Invite links and removed members.
 		"CreateShareLink": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.CreateShareLink(ctx, pg, planner.SharePlan, f.plan)
