@@ -100,7 +100,7 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis) (*Resolution, error) 
 // unmatched picks from the missed candidates the ones worth listing: names that look like a
 // place's (see listable), with a distinctive word, neither a street or district nor a city,
 // that neither hold nor lie within another candidate's name or a found place's, and are not
-// the page's title.
+// the page's title or a part of it (the site's name in "Seoul in a day : Naver Blog").
 func unmatched(missed, all []Candidate, found []Match, title string) []Unmatched {
 	var places, names [][]string
 	for _, m := range found {
@@ -116,7 +116,7 @@ func unmatched(missed, all []Candidate, found []Match, title string) []Unmatched
 	for _, c := range missed {
 		f := newForm(c.Name)
 		if !listable(c) || !f.strong || f.area || isCityName(c.Name) || seen[f.compact] || overlaps(f.words, places) || overlaps(f.words, names) ||
-			strings.EqualFold(c.Name, title) {
+			inTitle(c.Name, title) {
 			continue
 		}
 		seen[f.compact] = true
@@ -126,6 +126,17 @@ func unmatched(missed, all []Candidate, found []Match, title string) []Unmatched
 		}
 	}
 	return out
+}
+
+// inTitle reports whether name is the title or one of its parts between separators.
+func inTitle(name, title string) bool {
+	parts := strings.FieldsFunc(strings.ReplaceAll(title, " - ", "|"), func(r rune) bool { return strings.ContainsRune(":|–—·•»", r) })
+	for _, p := range append(parts, title) {
+		if strings.EqualFold(strings.TrimSpace(p), strings.TrimSpace(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // listable says whether a name looks like a place's rather than a heading or a phrase:

@@ -224,3 +224,11 @@ func TestResolveMentionsAndUnmatched(t *testing.T) {
 		t.Errorf("unmatched %+v", res.Unmatched)
 	}
 }
+
+func TestInTitle(t *testing.T) {
+	for name, want := range map[string]bool{"Naver Blog": true, "Seoul in a day": true, "seoul in a day : naver blog - tripadvisor": true, "Tripadvisor": true, "Gwangjang Market": false} {
+		if got := inTitle(name, "Seoul in a day : Naver Blog - Tripadvisor"); got != want {
+			t.Errorf("inTitle(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
