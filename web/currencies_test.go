@@ -19,19 +19,7 @@ import (
 func settlementOf(t *testing.T, f *planFixture) (balances map[string]string, transfers []string) {
 	t.Helper()
 	res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/settlement", Token: f.ben})
-	var s struct {
-		Members []struct {
-			Nickname string          `json:"nickname"`
-			Paid     json.RawMessage `json:"paid"`
-			Share    json.RawMessage `json:"share"`
-			Balance  json.RawMessage `json:"balance"`
-		} `json:"members"`
-		Transfers []struct {
-			From   addedByJSON     `json:"from"`
-			To     addedByJSON     `json:"to"`
-			Amount json.RawMessage `json:"amount"`
-		} `json:"transfers"`
-	}
+	var s settlementTestJSON
 	if err := json.Unmarshal(res.Body, &s); err != nil || res.Status != http.StatusOK {
 		t.Fatalf("settlement: %d %s", res.Status, res.Body)
 	}

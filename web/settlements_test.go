@@ -20,9 +20,8 @@ type settleFixture struct {
 func newSettleFixture(t *testing.T) *settleFixture {
 	f := &settleFixture{planFixture: newPlanFixture(t)}
 	f.path = "/plans/" + f.plan.PlanID
-	var g memberGroupJSON[planMemberJSON]
-	json.Unmarshal(f.a.do(req{Method: "GET", Path: f.path + "/members", Token: f.ben}).Body, &g)
-	f.anaID, f.benID = g.Members[0].PlanMemberID, g.Members[1].PlanMemberID
+	ids := f.planMemberIDs(t)
+	f.benID, f.anaID = ids[0], ids[1]
 	if res := f.a.do(req{Method: "POST", Path: f.path + "/expenses", Token: f.ana, Body: map[string]any{"day": 1, "paid_by": f.anaID,
 		"items": []map[string]any{{"name": "Dinner", "cost": 30000}}}}); res.Status != http.StatusCreated {
 		t.Fatalf("dinner: %d %s", res.Status, res.Body)
@@ -39,6 +38,7 @@ func (f *settleFixture) record(token, from, to string, amount any) response {
 type settlementTestJSON struct {
 	Members []struct {
 		PlanMemberID string      `json:"plan_member_id"`
+		Nickname     string      `json:"nickname"`
 		Paid         json.Number `json:"paid"`
 		Share        json.Number `json:"share"`
 		Sent         json.Number `json:"sent"`

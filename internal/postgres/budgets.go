@@ -50,6 +50,16 @@ func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]pla
 	return out, nil
 }
 
+// readerCosts checks that the user may read the plan and reads its costs (planCosts).
+func readerCosts(ctx context.Context, tx *sqlx.Tx, planID, userID string) (membership, []planner.Cost, error) {
+	me, err := planReader(ctx, tx, planID, userID)
+	if err != nil {
+		return me, nil, err
+	}
+	costs, err := planCosts(ctx, tx, planID)
+	return me, costs, err
+}
+
 // loadBudget reads a plan's budget: its total cost is every additional expense, plus for each
 // time block its selected candidate's costs, or with none selected the most expensive
 // candidate's (the worst case), in the plan's currency (planner.Counted); the traveller count
@@ -90,11 +100,7 @@ func budgetWith(ctx context.Context, q sqlx.QueryerContext, planID string, costs
 func (db *DB) BudgetOverview(ctx context.Context, userID, planID string, recent int) (*planner.BudgetOverview, error) {
 	var out planner.BudgetOverview
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planReader(ctx, tx, planID, userID)
-		if err != nil {
-			return err
-		}
-		costs, err := planCosts(ctx, tx, planID)
+		me, costs, err := readerCosts(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
@@ -237,11 +243,7 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 func (db *DB) SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error) {
 	var out *planner.Ledger
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planReader(ctx, tx, planID, userID)
-		if err != nil {
-			return err
-		}
-		costs, err := planCosts(ctx, tx, planID)
+		me, costs, err := readerCosts(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
