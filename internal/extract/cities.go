@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -144,10 +145,54 @@ func (cc cityCounter) add(text string, weight int) {
 	}
 	text = unTokyo(text)
 	for _, sp := range wideSpellings {
-		if n := strings.Count(text, sp.text); n > 0 {
+		if n := countWide(text, sp.text); n > 0 {
 			cc[sp.city] += n * weight
 		}
 	}
+}
+
+// cityWords may follow a city's Korean name in the same word, with or without a particle
+// after them: 여행 (trip), 역 (station)… ("서울역에서"). A particle alone may too ("서울에서");
+// anything else makes another word: "런던베이글" is a café, not London.
+var cityWords = []string{"여행", "여행기", "시", "시내", "역", "항", "공항", "근교", "일정", "코스", "투어", "맛집", "카페"}
+
+// cityEnding says whether tail, the Hangul right after a city's name, leaves it a city.
+func cityEnding(tail string) bool {
+	if tail == "" || slices.Contains(particles, tail) {
+		return true
+	}
+	for _, w := range cityWords {
+		if rest, ok := strings.CutPrefix(tail, w); ok && (rest == "" || slices.Contains(particles, rest)) {
+			return true
+		}
+	}
+	return false
+}
+
+// countWide counts the mentions of a city's name written in another script than Latin: in
+// Hangul, only where it is a word of its own or ends as cityEnding allows.
+func countWide(text, name string) int {
+	if !isHangul(name) {
+		return strings.Count(text, name)
+	}
+	n := 0
+	for rest := text; ; {
+		i := strings.Index(rest, name)
+		if i < 0 {
+			return n
+		}
+		rest = rest[i+len(name):]
+		tail := rest[:len(rest)-len(strings.TrimLeftFunc(rest, isHangulRune))]
+		if cityEnding(tail) {
+			n++
+		}
+	}
+}
+
+func isHangulRune(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
+
+func isHangul(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !isHangulRune(r) }) < 0
 }
 
 // ranked returns the cities mentioned, most weighty first.

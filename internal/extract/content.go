@@ -37,6 +37,7 @@ type stats struct {
 	link   int // inside links (but for links to map services, which are content)
 	inner  int // inside links within the site or the page
 	links  int // links counted in link
+	frames int // iframes with an address
 	score  float64
 }
 
@@ -75,6 +76,9 @@ func measure(root *html.Node, base *url.URL) layout {
 			}
 			return st
 		case html.ElementNode:
+			if n.DataAtom == atom.Iframe && strings.TrimSpace(attr(n, "src")) != "" {
+				st.frames++
+			}
 			if skipped[n.DataAtom] || hiddenOrSide(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style {
 				return st
 			}
@@ -88,7 +92,7 @@ func measure(root *html.Node, base *url.URL) layout {
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			cs := walk(c, link, inner)
-			st.text, st.link, st.inner, st.links = st.text+cs.text, st.link+cs.link, st.inner+cs.inner, st.links+cs.links
+			st.text, st.link, st.inner, st.links, st.frames = st.text+cs.text, st.link+cs.link, st.inner+cs.inner, st.links+cs.links, st.frames+cs.frames
 			if c.Type == html.TextNode || c.Type == html.ElementNode && !isContainer(c) {
 				st.own, st.commas = st.own+cs.own, st.commas+cs.commas
 			}
@@ -155,7 +159,7 @@ func (st *stats) density() float64 {
 // content (nearMain: under the main content's parent), or the page has no main content.
 func (l layout) linkList(n *html.Node, inMain, nearMain bool) bool {
 	st := l.stats[n]
-	if st == nil || inMain || l.above[n] || st.links == 0 || st.density() < linkDense || st.links == 1 && st.link < st.text {
+	if st == nil || inMain || l.above[n] || st.links == 0 || st.frames > 0 || st.density() < linkDense || st.links == 1 && st.link < st.text {
 		return false
 	}
 	return 2*st.inner >= st.link || l.top > 0 && !nearMain

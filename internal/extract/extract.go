@@ -300,19 +300,21 @@ func pageDoc(p Page) (doc, []string) {
 	return d, wanted[:min(len(wanted), maxFrames)]
 }
 
-// Frames followed: at most maxFrames are asked for, and only from a page (or frame) with
-// fewer than framedText letters of its own.
+// Frames followed: at most maxFrames are asked for; a frame whose id says it is the main one
+// (Naver's "mainFrame") always, others only from a page (or frame) with fewer than framedText
+// letters of its own.
 const (
 	maxFrames  = 2
 	framedText = 200
 )
 
-// framesWanted are the addresses of a page's frames on its own site, those whose id says they
-// are the main frame apart, when the page has little text of its own.
+// framesWanted are the addresses of a page's frames on its own site: those whose id says they
+// are the main frame, and the others when the page has little text of its own.
 func framesWanted(d doc, base *url.URL) (main, other []string) {
-	if base == nil || len(d.frames) == 0 || ownText(d.blocks) >= framedText {
+	if base == nil || len(d.frames) == 0 {
 		return nil, nil
 	}
+	little := ownText(d.blocks) < framedText
 	for _, f := range d.frames {
 		u, err := base.Parse(f.src)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" || !sameSite(u, base) {
@@ -320,9 +322,10 @@ func framesWanted(d doc, base *url.URL) (main, other []string) {
 		}
 		u.Fragment = ""
 		if s := u.String(); s != base.String() {
-			if strings.Contains(strings.ToLower(f.id), "main") {
+			switch {
+			case strings.Contains(strings.ToLower(f.id), "main"):
 				main = append(main, s)
-			} else {
+			case little:
 				other = append(other, s)
 			}
 		}

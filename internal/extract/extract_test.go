@@ -351,3 +351,19 @@ Kinkaku-ji.</p><ul><li>Nishiki Market</li></ul><footer>© me</footer>`)})
 		t.Error("Text of an image")
 	}
 }
+
+func TestKoreanCityMentions(t *testing.T) {
+	for text, want := range map[string]int{
+		"런던베이글뮤지엄 안국점": 0, "런던 여행": 1, "런던에서 먹은": 1, "서울역에서 런던으로": 2, "서울숲": 0, "부산, 서울": 2,
+	} {
+		cc := cityCounter{}
+		cc.add(text, 1)
+		n := 0
+		for _, v := range cc {
+			n += v
+		}
+		if n != want {
+			t.Errorf("%q: %d city mentions %v, want %d", text, n, cc, want)
+		}
+	}
+}
