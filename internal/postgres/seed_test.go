@@ -449,6 +449,15 @@ func TestConstraintNames(t *testing.T) {
 		{"expenses_kind_shape", "23514",
 			`INSERT INTO expenses (id, plan_id, kind, candidate_id, plan_day_id, rank) VALUES ($1, $2, 'ADDITIONAL', $3, $4, 1)`,
 			[]any{planner.NewID(), demo.plan, demo.candidates["seoul-tosokchon-samgyetang"], demo.days[1]}},
+		{"expenses_rate", "23514", // a currency without its rate
+			`UPDATE expenses SET currency = 'JPY' WHERE id = (SELECT id FROM expenses WHERE plan_id = $1 LIMIT 1)`,
+			[]any{demo.plan}},
+		{"expenses_rate", "23514", // a rate that is not above 0
+			`UPDATE expenses SET currency = 'JPY', exchange_rate = 0 WHERE id = (SELECT id FROM expenses WHERE plan_id = $1 LIMIT 1)`,
+			[]any{demo.plan}},
+		{"expenses_split_mode", "23514",
+			`UPDATE expenses SET split_mode = 'HALF' WHERE id = (SELECT id FROM expenses WHERE plan_id = $1 LIMIT 1)`,
+			[]any{demo.plan}},
 		{"expense_items_cost", "23514",
 			`INSERT INTO expense_items (id, expense_id, name, cost, position) SELECT $1, id, 'Refund', -1, 9 FROM expenses LIMIT 1`,
 			[]any{planner.NewID()}},
