@@ -25,8 +25,13 @@ func TestExtractionPanelInKorean(t *testing.T) {
 		}
 	}
 	mustNotContain(t, html, "Skipped by the writer", "Not found in the place search")
-	if added := renderIn(t, koCtx, CustomPlaceAdded("달빛 찻집")); !strings.Contains(added, "달빛 찻집을(를) 직접 입력한 장소로 추가했어요") {
-		t.Errorf("added: %s", added)
+	for name, want := range map[string]string{ // the particle follows the name's last syllable
+		"달빛 찻집": "달빛 찻집을 직접 입력한 장소로 추가했어요",
+		"소리 카페": "소리 카페를 직접 입력한 장소로 추가했어요",
+	} {
+		if added := renderIn(t, koCtx, CustomPlaceAdded(name)); !strings.Contains(added, want) {
+			t.Errorf("added %s: %s", name, added)
+		}
 	}
 }
 
