@@ -271,7 +271,7 @@ func TestJSONExport(t *testing.T) {
 	f := newExportFixture(t)
 	res := f.a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/export.json", Token: f.ben})
 	var x planExportJSON
-	if err := json.Unmarshal(res.Body, &x); err != nil || res.Status != 200 || x.Format != "tripplan.plan" || x.Version != 1 {
+	if err := json.Unmarshal(res.Body, &x); err != nil || res.Status != 200 || x.Format != "tripplan.plan" || x.Version != 2 {
 		t.Fatalf("%d %v %.300s", res.Status, err, res.Body)
 	}
 	if x.Plan.PlanID != f.plan.PlanID || x.Plan.TimeZone != "Asia/Seoul" || len(x.Members) != 2 || len(x.Collections) != 1 ||
