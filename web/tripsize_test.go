@@ -10,8 +10,8 @@ import (
 
 // trip is a plan seeded in bulk for the reads-by-size measures: every day holds perDay PLACE
 // blocks of three candidates each (two blocks of three confirmed, the third undecided), the
-// candidates' places drawn in turn from a pool of up to 150 places (a trip's collection: the
-// same places come back), each of the four members' opinion on one candidate of each block, an
+// candidates' places drawn in turn from a pool of 150 places with a photo each (a trip's
+// collection: the same places come back), each of the four members' opinion on one candidate of each block, an
 // expense of two items for each candidate and an additional expense each day.
 type trip struct {
 	plan  string // /plans/{id}
@@ -35,6 +35,10 @@ func seedTrip(tb testing.TB, a *testApp, owner, ownerID, name string, days, perD
 		a.joinPlan(p.PlanID, id)
 	}
 	for _, q := range []string{
+		// The pool's places have a photo, as the provider's places have (the catalog's have
+		// none): the plan's thumbnail is the first.
+		`UPDATE places SET photos = ARRAY['https://img.example/' || id || '.jpg']
+		WHERE id IN (SELECT id FROM places WHERE latitude IS NOT NULL ORDER BY id LIMIT 150) AND cardinality(photos) = 0 AND $2 > 0 AND $1 <> ''`,
 		// Blocks every 90 minutes from 06:00, an hour each.
 		`INSERT INTO time_blocks (id, plan_id, plan_day_id, type, start_time, end_time)
 		SELECT substr(md5(d.id || k), 1, 21), $1, d.id, 'PLACE',
