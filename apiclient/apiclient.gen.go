@@ -533,13 +533,13 @@ func (e PlanExportFormat) Valid() bool {
 
 // Defines values for PlanExportVersion.
 const (
-	PlanExportVersionN1 PlanExportVersion = 1
+	PlanExportVersionN2 PlanExportVersion = 2
 )
 
 // Valid indicates whether the value is a known member of the PlanExportVersion enum.
 func (e PlanExportVersion) Valid() bool {
 	switch e {
-	case PlanExportVersionN1:
+	case PlanExportVersionN2:
 		return true
 	default:
 		return false
@@ -2202,17 +2202,41 @@ type PlanExport struct {
 	Budget      map[string]interface{}   `json:"budget"`
 	Collections []map[string]interface{} `json:"collections"`
 	Days        []struct {
-		Blocks    []map[string]interface{} `json:"blocks"`
-		Date      openapi_types.Date       `json:"date"`
-		Day       int                      `json:"day"`
-		DayOfWeek string                   `json:"day_of_week"`
+		Blocks []struct {
+			BlockStatus string `json:"block_status"`
+			Candidates  []struct {
+				// AddedBy a plan_member_id in members or former_members
+				AddedBy string `json:"added_by"`
+				BlockID string `json:"block_id"`
+				Memo    string `json:"memo"`
+
+				// PlaceID an id in places; null for free time
+				PlaceID  *string `json:"place_id"`
+				Selected bool    `json:"selected"`
+			} `json:"candidates"`
+			EndTime string `json:"end_time"`
+
+			// Opinions by block_id, each opinion's added_by a plan_member_id in members or former_members
+			Opinions    map[string][]map[string]interface{} `json:"opinions"`
+			StartTime   string                              `json:"start_time"`
+			TimeBlockID string                              `json:"time_block_id"`
+			Type        string                              `json:"type"`
+			Version     int                                 `json:"version"`
+		} `json:"blocks"`
+		Date      openapi_types.Date `json:"date"`
+		Day       int                `json:"day"`
+		DayOfWeek string             `json:"day_of_week"`
 	} `json:"days"`
-	Expenses   []map[string]interface{} `json:"expenses"`
-	ExportedAt time.Time                `json:"exported_at"`
-	Format     PlanExportFormat         `json:"format"`
-	Members    []PlanMember             `json:"members"`
-	Plan       Plan                     `json:"plan"`
-	Version    PlanExportVersion        `json:"version"`
+	Expenses      []map[string]interface{} `json:"expenses"`
+	ExportedAt    time.Time                `json:"exported_at"`
+	Format        PlanExportFormat         `json:"format"`
+	FormerMembers []PlanMember             `json:"former_members"`
+	Members       []PlanMember             `json:"members"`
+
+	// Places each place of the candidates once
+	Places  []Place           `json:"places"`
+	Plan    Plan              `json:"plan"`
+	Version PlanExportVersion `json:"version"`
 }
 
 // PlanExportFormat defines model for PlanExport.Format.
@@ -5545,7 +5569,7 @@ type ClientInterface interface {
 
 	// ExportPlanJSON The whole plan as one JSON document, for a backup (members and guests)
 	//
-	// `{format: "tripplan.plan", version: 1, exported_at, plan, members, collections, budget, days: [DayInfo + blocks: [TimeBlock + opinions: {block_id: [Opinion]}]], expenses: [Expense]}`, served as an attachment.
+	// `{format: "tripplan.plan", version: 2, exported_at, plan, members, former_members, collections, budget, places: [Place], days: [DayInfo + blocks: [{time_block_id, type, block_status, start_time, end_time, version, candidates: [{block_id, memo, place_id, selected, added_by}], opinions: {block_id: [Opinion]}}]], expenses: [Expense]}`, served as an attachment (compact JSON). Each place is listed once, in `places`, and each member once, in `members` (active) or `former_members` (who left, named by what they added): candidates name their place by `place_id` (null for free time), candidates and opinions their author by `added_by` (a plan_member_id), and an expense's `block` is `{block_id}` (the candidate). Version 1 repeated the place in every candidate and the author in every candidate and opinion; what the API derives from the candidates (selected_block, candidate_count, opinion_summary) is left out. The large plan of the reads-by-size benchmark (300 time blocks, 900 candidates, 1,200 opinions, 930 expenses) is under 1 MB.
 	//
 	// Corresponds with GET /plans/{planId}/export.json (the `ExportPlanJSON` operationId).
 	ExportPlanJSON(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7860,7 +7884,7 @@ func (c *Client) ExportPlanICS(ctx context.Context, planID string, reqEditors ..
 
 // ExportPlanJSON The whole plan as one JSON document, for a backup (members and guests)
 //
-// `{format: "tripplan.plan", version: 1, exported_at, plan, members, collections, budget, days: [DayInfo + blocks: [TimeBlock + opinions: {block_id: [Opinion]}]], expenses: [Expense]}`, served as an attachment.
+// `{format: "tripplan.plan", version: 2, exported_at, plan, members, former_members, collections, budget, places: [Place], days: [DayInfo + blocks: [{time_block_id, type, block_status, start_time, end_time, version, candidates: [{block_id, memo, place_id, selected, added_by}], opinions: {block_id: [Opinion]}}]], expenses: [Expense]}`, served as an attachment (compact JSON). Each place is listed once, in `places`, and each member once, in `members` (active) or `former_members` (who left, named by what they added): candidates name their place by `place_id` (null for free time), candidates and opinions their author by `added_by` (a plan_member_id), and an expense's `block` is `{block_id}` (the candidate). Version 1 repeated the place in every candidate and the author in every candidate and opinion; what the API derives from the candidates (selected_block, candidate_count, opinion_summary) is left out. The large plan of the reads-by-size benchmark (300 time blocks, 900 candidates, 1,200 opinions, 930 expenses) is under 1 MB.
 //
 // Corresponds with GET /plans/{planId}/export.json (the `ExportPlanJSON` operationId).
 func (c *Client) ExportPlanJSON(ctx context.Context, planID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14884,7 +14908,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExportPlanJSONWithResponse The whole plan as one JSON document, for a backup (members and guests)
 	//
-	// `{format: "tripplan.plan", version: 1, exported_at, plan, members, collections, budget, days: [DayInfo + blocks: [TimeBlock + opinions: {block_id: [Opinion]}]], expenses: [Expense]}`, served as an attachment.
+	// `{format: "tripplan.plan", version: 2, exported_at, plan, members, former_members, collections, budget, places: [Place], days: [DayInfo + blocks: [{time_block_id, type, block_status, start_time, end_time, version, candidates: [{block_id, memo, place_id, selected, added_by}], opinions: {block_id: [Opinion]}}]], expenses: [Expense]}`, served as an attachment (compact JSON). Each place is listed once, in `places`, and each member once, in `members` (active) or `former_members` (who left, named by what they added): candidates name their place by `place_id` (null for free time), candidates and opinions their author by `added_by` (a plan_member_id), and an expense's `block` is `{block_id}` (the candidate). Version 1 repeated the place in every candidate and the author in every candidate and opinion; what the API derives from the candidates (selected_block, candidate_count, opinion_summary) is left out. The large plan of the reads-by-size benchmark (300 time blocks, 900 candidates, 1,200 opinions, 930 expenses) is under 1 MB.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25340,7 +25364,7 @@ func (c *ClientWithResponses) ExportPlanICSWithResponse(ctx context.Context, pla
 
 // ExportPlanJSONWithResponse The whole plan as one JSON document, for a backup (members and guests)
 //
-// `{format: "tripplan.plan", version: 1, exported_at, plan, members, collections, budget, days: [DayInfo + blocks: [TimeBlock + opinions: {block_id: [Opinion]}]], expenses: [Expense]}`, served as an attachment.
+// `{format: "tripplan.plan", version: 2, exported_at, plan, members, former_members, collections, budget, places: [Place], days: [DayInfo + blocks: [{time_block_id, type, block_status, start_time, end_time, version, candidates: [{block_id, memo, place_id, selected, added_by}], opinions: {block_id: [Opinion]}}]], expenses: [Expense]}`, served as an attachment (compact JSON). Each place is listed once, in `places`, and each member once, in `members` (active) or `former_members` (who left, named by what they added): candidates name their place by `place_id` (null for free time), candidates and opinions their author by `added_by` (a plan_member_id), and an expense's `block` is `{block_id}` (the candidate). Version 1 repeated the place in every candidate and the author in every candidate and opinion; what the API derives from the candidates (selected_block, candidate_count, opinion_summary) is left out. The large plan of the reads-by-size benchmark (300 time blocks, 900 candidates, 1,200 opinions, 930 expenses) is under 1 MB.
 //
 // Returns a wrapper object for the known response body format(s).
 //

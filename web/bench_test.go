@@ -1,9 +1,11 @@
 package web
 
 import (
+	"cmp"
 	"io"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // benchGet measures one GET over loopback HTTP against the real server and database.
@@ -124,5 +126,67 @@ func BenchmarkAddBlock(b *testing.B) {
 			b.Fatalf("add %d: %d %s", i, res.Status, res.Body)
 		}
 		i++
+	}
+}
+
+// BenchmarkPlanReadsBySize times every read of a plan on a 3-day plan of 4 blocks a day and a
+// 30-day plan of 10 (each block three candidates with four members' opinions and expenses),
+// alternating the two in one loop so that a busy machine slows both alike. It reports each
+// one's time (small-ns/op, large-ns/op) and large/small; for the reads whose output is the
+// whole plan (exports, print page) also the bytes out and the time per byte, large/small
+// (per-byte-ratio).
+func BenchmarkPlanReadsBySize(b *testing.B) {
+	a := newTestApp(b)
+	a.loadCatalog()
+	owner := a.member("size-owner", "Ana")
+	small := seedTrip(b, a, owner, "size-owner", "small", 3, 4)
+	large := seedTrip(b, a, owner, "size-owner", "large", 30, 10)
+	api := &http.Client{}
+	get := func(b *testing.B, rq req) (time.Duration, int) {
+		r, _ := http.NewRequest("GET", a.http.URL+rq.Path, nil)
+		if rq.Token != "" {
+			r.Header.Set("Authorization", "Bearer "+rq.Token)
+		}
+		for k, v := range rq.Header {
+			r.Header.Set(k, v)
+		}
+		client := cmp.Or(rq.Client, api)
+		start := time.Now()
+		res, err := client.Do(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		took := time.Since(start)
+		if res.StatusCode != http.StatusOK {
+			b.Fatalf("%s: %d", rq.Path, res.StatusCode)
+		}
+		return took, int(n)
+	}
+	for _, rd := range planReads {
+		b.Run(rd.name, func(b *testing.B) {
+			var ts, tl time.Duration
+			var bs, bl, n int
+			get(b, rd.request(small)) // the day caches filled, connections open
+			get(b, rd.request(large))
+			b.ResetTimer()
+			for b.Loop() {
+				d, size := get(b, rd.request(small))
+				ts, bs = ts+d, size
+				d, size = get(b, rd.request(large))
+				tl, bl = tl+d, size
+				n++
+			}
+			perSmall, perLarge := float64(ts)/float64(n), float64(tl)/float64(n)
+			b.ReportMetric(perSmall, "small-ns/op")
+			b.ReportMetric(perLarge, "large-ns/op")
+			b.ReportMetric(perLarge/perSmall, "ratio")
+			if rd.whole {
+				b.ReportMetric(float64(bs), "small-B")
+				b.ReportMetric(float64(bl), "large-B")
+				b.ReportMetric((perLarge/float64(bl))/(perSmall/float64(bs)), "per-byte-ratio")
+			}
+		})
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // signedInBrowser signs a user in with a cookie session and accepts the terms (unless done
 // before), as the sign-in and onboarding pages do.
-func (a *testApp) signedInBrowser(t *testing.T, providerID, nickname string) *http.Client {
+func (a *testApp) signedInBrowser(t testing.TB, providerID, nickname string) *http.Client {
 	t.Helper()
 	b := browser(t)
 	if res := a.do(req{Method: "POST", Path: "/dev/auth/login", Client: b, Body: map[string]string{

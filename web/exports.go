@@ -157,7 +157,7 @@ func asciiFileName(title string) string {
 
 // exportICS answers the plan's confirmed blocks as an iCalendar file.
 func (s *Server) exportICS(c echo.Context) error {
-	x, err := s.store.PlanExport(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	x, err := s.store.PlanSchedule(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Server) writeICS(c echo.Context, x *planner.PlanExport, refresh time.Du
 
 // exportGPX answers the plan's places and days as GPX 1.1.
 func (s *Server) exportGPX(c echo.Context) error {
-	x, err := s.store.PlanExport(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	x, err := s.store.PlanSchedule(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}
@@ -185,50 +185,116 @@ func (s *Server) exportGPX(c echo.Context) error {
 	return attachment(c, x.Plan.Title, "gpx", "application/gpx+xml", buf.Bytes())
 }
 
-// exportDayJSON is a day of the backup with its time blocks, each candidate's opinions by
-// its block id.
+// exportDayJSON is a day of the backup with its time blocks.
 type exportDayJSON struct {
 	dayInfoJSON
 	Blocks []exportBlockJSON `json:"blocks"`
 }
 
+// exportBlockJSON is a time block of the backup: the TimeBlock fields, its candidates naming
+// their places by id (the places are listed once, in planExportJSON.Places), and each
+// candidate's opinions by its block id. What the API derives from the candidates — the
+// selected block, the count, the opinion summaries — is left out.
 type exportBlockJSON struct {
-	timeBlockJSON
-	Opinions map[string][]opinionJSON `json:"opinions"`
+	TimeBlockID string                         `json:"time_block_id"`
+	Type        string                         `json:"type"`
+	BlockStatus string                         `json:"block_status"`
+	StartTime   string                         `json:"start_time"`
+	EndTime     string                         `json:"end_time"`
+	Version     int                            `json:"version"`
+	Candidates  []exportCandidateJSON          `json:"candidates"`
+	Opinions    map[string][]exportOpinionJSON `json:"opinions"`
 }
+
+// exportCandidateJSON is a candidate of the backup; place_id is null for free time, added_by
+// the plan_member_id of a member in members or former_members.
+type exportCandidateJSON struct {
+	BlockID  string  `json:"block_id"`
+	Memo     string  `json:"memo"`
+	PlaceID  *string `json:"place_id"`
+	Selected bool    `json:"selected"`
+	AddedBy  string  `json:"added_by"`
+}
+
+// exportOpinionJSON is an Opinion of the backup, added_by the plan_member_id of a member in
+// members or former_members.
+type exportOpinionJSON struct {
+	opinionJSON
+	AddedBy string `json:"added_by"`
+}
+
+// exportFormatVersion is the backup's format version: 2 lists each place once, in places,
+// and each member once, in members and former_members, where version 1 repeated them in every
+// candidate, opinion and expense.
+const exportFormatVersion = 2
 
 // planExportJSON is the whole plan, for a backup.
 type planExportJSON struct {
-	Format      string               `json:"format"`
-	Version     int                  `json:"version"`
-	ExportedAt  string               `json:"exported_at"`
-	Plan        planJSON             `json:"plan"`
-	Members     []planMemberJSON     `json:"members"`
-	Collections []planCollectionJSON `json:"collections"`
-	Budget      budgetJSON           `json:"budget"`
-	Days        []exportDayJSON      `json:"days"`
-	Expenses    []expenseJSON        `json:"expenses"`
+	Format     string           `json:"format"`
+	Version    int              `json:"version"`
+	ExportedAt string           `json:"exported_at"`
+	Plan       planJSON         `json:"plan"`
+	Members    []planMemberJSON `json:"members"`
+	// FormerMembers are the members who left, named by the candidates and opinions they added.
+	FormerMembers []planMemberJSON     `json:"former_members"`
+	Collections   []planCollectionJSON `json:"collections"`
+	Budget        budgetJSON           `json:"budget"`
+	Places        []placeJSON          `json:"places"`
+	Days          []exportDayJSON      `json:"days"`
+	Expenses      []exportExpenseJSON  `json:"expenses"`
+}
+
+// exportExpenseJSON is an Expense of the backup: its block names the candidate by id only
+// (the candidate names its place).
+type exportExpenseJSON struct {
+	expenseJSON
+	Block *exportExpenseBlockJSON `json:"block"`
+}
+
+type exportExpenseBlockJSON struct {
+	BlockID string `json:"block_id"`
 }
 
 func (s *Server) toPlanExportJSON(ctx context.Context, x *planner.PlanExport) planExportJSON {
-	out := planExportJSON{Format: "tripplan.plan", Version: 1, ExportedAt: time.Now().UTC().Format(time.RFC3339),
-		Plan: toPlanJSON(&x.Plan), Members: make([]planMemberJSON, len(x.Members)), Collections: toPlanCollectionsJSON(x.Collections),
-		Budget: toBudgetJSON(&x.Budget), Days: make([]exportDayJSON, len(x.Days)), Expenses: make([]expenseJSON, len(x.Expenses))}
+	out := planExportJSON{Format: "tripplan.plan", Version: exportFormatVersion, ExportedAt: time.Now().UTC().Format(time.RFC3339),
+		Plan: toPlanJSON(&x.Plan), Members: make([]planMemberJSON, len(x.Members)), FormerMembers: []planMemberJSON{}, Collections: toPlanCollectionsJSON(x.Collections),
+		Budget: toBudgetJSON(&x.Budget), Places: []placeJSON{}, Days: make([]exportDayJSON, len(x.Days)), Expenses: make([]exportExpenseJSON, len(x.Expenses))}
+	listedMember := map[string]bool{}
 	for i, m := range x.Members {
 		out.Members[i] = toPlanMemberJSON(m)
+		listedMember[m.ID] = true
+	}
+	member := func(m planner.Member) string { // its id, the member listed once
+		if !listedMember[m.ID] {
+			listedMember[m.ID] = true
+			out.FormerMembers = append(out.FormerMembers, toPlanMemberJSON(m))
+		}
+		return m.ID
 	}
 	day := map[int]*exportDayJSON{}
 	for i, d := range x.Days {
 		out.Days[i] = exportDayJSON{dayInfoJSON: toDayInfoJSON(d), Blocks: []exportBlockJSON{}}
 		day[d.Day] = &out.Days[i]
 	}
+	listed := map[string]bool{}
 	for i := range x.Blocks {
 		b := &x.Blocks[i]
-		eb := exportBlockJSON{timeBlockJSON: s.toTimeBlockJSON(ctx, b), Opinions: map[string][]opinionJSON{}}
-		for _, c := range b.Candidates {
-			ops := make([]opinionJSON, len(x.Opinions[c.ID]))
-			for j, o := range x.Opinions[c.ID] {
-				ops[j] = toOpinionJSON(o)
+		eb := exportBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()), StartTime: b.Start.String(),
+			EndTime: b.End.String(), Version: b.Version, Candidates: make([]exportCandidateJSON, len(b.Candidates)), Opinions: map[string][]exportOpinionJSON{}}
+		for j := range b.Candidates {
+			c := &b.Candidates[j]
+			ec := exportCandidateJSON{BlockID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: member(c.AddedBy)}
+			if p := c.Place; p != nil {
+				ec.PlaceID = &p.ID
+				if !listed[p.ID] {
+					listed[p.ID] = true
+					out.Places = append(out.Places, s.toPlaceJSON(ctx, *p))
+				}
+			}
+			eb.Candidates[j] = ec
+			ops := make([]exportOpinionJSON, len(x.Opinions[c.ID]))
+			for k, o := range x.Opinions[c.ID] {
+				ops[k] = exportOpinionJSON{opinionJSON: toOpinionJSON(o), AddedBy: member(o.AddedBy)}
 			}
 			eb.Opinions[c.ID] = ops
 		}
@@ -237,7 +303,11 @@ func (s *Server) toPlanExportJSON(ctx context.Context, x *planner.PlanExport) pl
 		}
 	}
 	for i := range x.Expenses {
-		out.Expenses[i] = s.toExpenseJSON(ctx, &x.Expenses[i])
+		e := &x.Expenses[i]
+		out.Expenses[i] = exportExpenseJSON{expenseJSON: s.toExpenseJSON(ctx, e)}
+		if e.Block != nil {
+			out.Expenses[i].Block = &exportExpenseBlockJSON{BlockID: e.Block.CandidateID}
+		}
 	}
 	return out
 }
@@ -248,7 +318,7 @@ func (s *Server) exportJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := json.MarshalIndent(s.toPlanExportJSON(c.Request().Context(), x), "", "  ")
+	body, err := json.Marshal(s.toPlanExportJSON(c.Request().Context(), x))
 	if err != nil {
 		return err
 	}
@@ -312,7 +382,7 @@ func (s *Server) feed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := s.store.PlanExport(ctx, userID, planID)
+	x, err := s.store.PlanSchedule(ctx, userID, planID)
 	if err != nil {
 		return err
 	}
@@ -328,7 +398,7 @@ func (s *Server) feed(c echo.Context) error {
 // printPage is the plan laid out for paper, day by day.
 func (s *Server) printPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	x, err := s.store.PlanExport(ctx, caller(c).UserID, c.Param("planId"))
+	x, err := s.store.PlanSchedule(ctx, caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}

@@ -279,7 +279,7 @@ func noRedirects(jar http.CookieJar) *http.Client {
 }
 
 // browser is a client with a cookie jar that does not follow redirects.
-func browser(t *testing.T) *http.Client {
+func browser(t testing.TB) *http.Client {
 	jar, err := cookiejar.New(nil)
 	if err != nil {
 		t.Fatal(err)

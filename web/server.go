@@ -183,6 +183,7 @@ type Store interface {
 	LeavePlanPresence(ctx context.Context, conn string) error
 	PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error)
 	PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
+	PlanSchedule(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
 	ExpenseSheet(ctx context.Context, viewer, planID string) (*planner.ExpenseSheet, error)
 	CreateCalendarFeed(ctx context.Context, userID, planID string) (string, error)
 	DeleteCalendarFeed(ctx context.Context, userID, planID string) error

@@ -10,7 +10,8 @@ import (
 )
 
 // planCosts reads every expense of a plan as its budget counts it (planner.Cost): where it is,
-// its total in its own currency and its terms, in one query; planner.Counted picks and
+// its total in its own currency (its items summed in one pass, not a query per expense) and
+// its terms, in one query; planner.Counted picks and
 // converts the ones that count. A candidate without an expense counts as nothing.
 func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]planner.Cost, error) {
 	var rows []struct {
@@ -29,7 +30,7 @@ func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]pla
 		SELECT e.id, e.kind, COALESCE(d.day, bd.day, 0) AS day, COALESCE(c.time_block_id, '') AS time_block_id,
 		       COALESCE(e.candidate_id, '') AS candidate_id, COALESCE(c.selected, false) AS selected,
 		       COALESCE(p.category_level1, '') AS category,
-		       COALESCE((SELECT sum(i.cost) FROM expense_items i WHERE i.expense_id = e.id), 0) AS total,
+		       COALESCE(it.total, 0) AS total,
 		       pl.currency AS plan_currency, `+termsColumns+`
 		FROM expenses e
 		JOIN plans pl ON pl.id = e.plan_id
@@ -38,6 +39,8 @@ func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]pla
 		LEFT JOIN places p ON p.id = c.place_id
 		LEFT JOIN time_blocks b ON b.id = c.time_block_id
 		LEFT JOIN plan_days bd ON bd.id = b.plan_day_id
+		LEFT JOIN (SELECT i.expense_id, sum(i.cost) AS total FROM expense_items i
+		           JOIN expenses x ON x.id = i.expense_id WHERE x.plan_id = $1 GROUP BY i.expense_id) it ON it.expense_id = e.id
 		WHERE e.plan_id = $1 AND (e.kind = 'ADDITIONAL' OR c.id IS NOT NULL)
 		ORDER BY e.id`, planID); err != nil {
 		return nil, err

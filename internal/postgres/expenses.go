@@ -575,8 +575,13 @@ func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) (
 			WHERE b.plan_day_id = $1 GROUP BY b.id ORDER BY min(b.start_time), min(b.end_time), b.id`, d.ID); err != nil {
 			return err
 		}
-		expenses, err := expensesWithItems(ctx, tx, planID,
-			`(e.plan_day_id = $2 OR c.time_block_id IN (SELECT id FROM time_blocks WHERE plan_day_id = $2))`, d.ID)
+		// The day's expenses found through its own indexes (the additional ones by day, the
+		// candidates' through the day's blocks), not by filtering every expense of the plan.
+		expenses, err := expensesWithItems(ctx, tx, planID, `e.id IN (
+			SELECT x.id FROM expenses x WHERE x.kind = 'ADDITIONAL' AND x.plan_day_id = $2
+			UNION ALL
+			SELECT x.id FROM time_blocks b JOIN candidates cc ON cc.time_block_id = b.id JOIN expenses x ON x.candidate_id = cc.id
+			WHERE b.plan_day_id = $2)`, d.ID)
 		if err != nil {
 			return err
 		}

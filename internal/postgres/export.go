@@ -16,6 +16,17 @@ import (
 // days, its time blocks, their candidates and places, the opinions, the members, the linked
 // collections (members only), the budget, and the expenses with their items and places.
 func (db *DB) PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error) {
+	return db.planExport(ctx, viewer, planID, true)
+}
+
+// PlanSchedule loads what the calendar, the GPX and the print page show of a plan: the plan,
+// its days and its time blocks with their candidates and places (PlanExport's first six
+// statements); its Opinions, Members, Collections, Budget and Expenses are left empty.
+func (db *DB) PlanSchedule(ctx context.Context, viewer, planID string) (*planner.PlanExport, error) {
+	return db.planExport(ctx, viewer, planID, false)
+}
+
+func (db *DB) planExport(ctx context.Context, viewer, planID string, whole bool) (*planner.PlanExport, error) {
 	out := &planner.PlanExport{}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := planReader(ctx, tx, planID, viewer)
@@ -35,7 +46,7 @@ func (db *DB) PlanExport(ctx context.Context, viewer, planID string) (*planner.P
 			WHERE b.plan_id = $1 ORDER BY d.day, b.start_time, b.end_time, b.id`, planID); err != nil {
 			return err
 		}
-		if out.Blocks, err = withCandidates(ctx, tx, me.ID, rows); err != nil {
+		if out.Blocks, err = withCandidates(ctx, tx, me.ID, rows); err != nil || !whole {
 			return err
 		}
 		if out.Opinions, err = selectOpinions(ctx, tx, `o.candidate_id IN (

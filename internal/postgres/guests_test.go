@@ -310,7 +310,7 @@ var notWrites = map[string]string{
 	"DayBlocks": "read", "BlockDetail": "read", "Candidates": "read", "Discussion": "read", "LastChangedBy": "read", "Budget": "read", "SettlementData": "read",
 	"BudgetOverview": "read", "Settlements": "read", "ExpenseSheet": "read", "CollectionPlaces": "read", "CollectionPlace": "read", "Collections": "read",
 	"Collection": "read", "CollectionPlans": "read", "CollectionMembers": "read", "DayExpenses": "read",
-	"PlanExport": "read", "HasCalendarFeed": "read", "ExtractionJob": "read", "LatestExtractionJob": "read",
+	"PlanExport": "read", "PlanSchedule": "read", "HasCalendarFeed": "read", "ExtractionJob": "read", "LatestExtractionJob": "read",
 	"RecentPlans": "read", "Notifications": "read", "UnreadCount": "read", "Opinions": "read", "Opinion": "read",
 	"SearchPlaces": "read", "PlanCollections": "read", "PlanCollectionPlaces": "read", "PlanCollectionPlace": "read",
 	"Plans": "read", "Plan": "read", "PlanMembers": "read", "PlanPresence": "read", "ShareLink": "read",

@@ -15,17 +15,20 @@ import (
 )
 
 // planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
-// by day and time, else of its linked collections' places) and counts.
+// by day and time, else of its linked collections' places) and counts. The thumbnail is
+// looked for day by day, stopping at the first day that has one, not sorted out of every
+// block of the plan.
 const planSQL = `
 	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source, p.currency, p.version,
 	       p.destination_name, p.destination_lat, p.destination_lng,
 	       COALESCE(
-	           (SELECT pl.photos[1] FROM time_blocks b
-	            JOIN plan_days d ON d.id = b.plan_day_id
-	            JOIN candidates c ON c.time_block_id = b.id
-	            JOIN places pl ON pl.id = c.place_id
-	            WHERE b.plan_id = p.id AND cardinality(pl.photos) > 0
-	            ORDER BY d.day, b.start_time, c.selected DESC, c.created_at, c.id LIMIT 1),
+	           (SELECT t.photo FROM plan_days d CROSS JOIN LATERAL (
+	                SELECT pl.photos[1] AS photo FROM time_blocks b
+	                JOIN candidates c ON c.time_block_id = b.id
+	                JOIN places pl ON pl.id = c.place_id
+	                WHERE b.plan_day_id = d.id AND cardinality(pl.photos) > 0
+	                ORDER BY b.start_time, c.selected DESC, c.created_at, c.id LIMIT 1) t
+	            WHERE d.plan_id = p.id ORDER BY d.day LIMIT 1),
 	           (SELECT pl.photos[1] FROM plan_collections pc
 	            JOIN collection_places cp ON cp.collection_id = pc.collection_id
 	            JOIN places pl ON pl.id = cp.place_id
