@@ -39,7 +39,9 @@ const maxAttempts = 4
 // Store is what the worker records progress and results in.
 type Store interface {
 	WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error)
-	SetJobStatus(ctx context.Context, jobID, status string) error
+	// SetJobStage records the stage the work is at, with how many names were looked up while
+	// matching (nil otherwise); the job's status follows the stage (planner.Stage.Status).
+	SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) error
 	CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error
 	FailJob(ctx context.Context, jobID, code, message string) error
 }
@@ -54,7 +56,14 @@ type Worker struct {
 	Log      *slog.Logger
 	// Backoff is the wait before attempt n+1 (n ≥ 1); nil waits 5 s, 20 s, 45 s.
 	Backoff func(attempt int) time.Duration
+	// ProgressEvery is the least time between two records of how many names were looked up;
+	// 0 means progressEvery.
+	ProgressEvery time.Duration
 }
+
+// progressEvery keeps a page of many names from costing a write per name: the panel asks
+// once a second.
+const progressEvery = 250 * time.Millisecond
 
 // Timeout bounds one attempt: the fetch's own 10 s, then analysis and searches.
 func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 2 * time.Minute }
@@ -109,7 +118,7 @@ func (w *Worker) attempt(ctx context.Context, job *river.Job[Args], j *planner.E
 	case planner.ErrorCode(err) == planner.CodeJobNotFound: // the store noticed the job is gone
 		return err
 	case code == "" && job.Attempt < maxAttempts: // transient: try again later
-		if serr := w.Store.SetJobStatus(ctx, j.ID, planner.JobRetryWaiting); serr != nil {
+		if serr := w.Store.SetJobStage(ctx, j.ID, planner.StageRetryWaiting, nil); serr != nil {
 			return serr
 		}
 		return err
@@ -143,7 +152,7 @@ func (w *Worker) watch(ctx context.Context, stop context.CancelCauseFunc, jobID 
 
 // run does the work; a failure comes with its code, or "" when trying again may help.
 func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.ExtractionResult, string, error) {
-	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobExtracting); err != nil {
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageFetching, nil); err != nil {
 		return nil, "", err
 	}
 	page, err := w.Fetcher.Get(ctx, j.URL)
@@ -156,6 +165,9 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		case fetch.Unsupported, fetch.Blocked:
 			return nil, planner.FailureFetch, err
 		}
+		return nil, "", err
+	}
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageReading, nil); err != nil {
 		return nil, "", err
 	}
 	p := extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body}
@@ -171,10 +183,7 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 			w.log(ctx, "LLM suggestions failed; going on without them", j, err)
 		}
 	}
-	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobSearching); err != nil {
-		return nil, "", err
-	}
-	res, err := extract.Resolve(ctx, w.Searcher, a)
+	res, err := w.match(ctx, j, a)
 	if err != nil {
 		return nil, "", err
 	}
@@ -191,6 +200,25 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		r.Unmatched[i] = planner.UnmatchedName{Name: u.Name, Quote: u.Quote}
 	}
 	return r, "", nil
+}
+
+// match looks up the page's names, recording how many it has looked up as it goes: at the
+// start, then at most every ProgressEvery (the job's completion records the end).
+func (w *Worker) match(ctx context.Context, j *planner.ExtractionJob, a *extract.Analysis) (*extract.Resolution, error) {
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageMatching, &planner.Progress{Total: len(a.Candidates)}); err != nil {
+		return nil, err
+	}
+	every := cmp.Or(w.ProgressEvery, progressEvery)
+	last := time.Now()
+	var recordErr error
+	res, err := extract.Resolve(ctx, w.Searcher, a, func(done, total int) {
+		if recordErr != nil || done == total || time.Since(last) < every {
+			return
+		}
+		last = time.Now()
+		recordErr = w.Store.SetJobStage(ctx, j.ID, planner.StageMatching, &planner.Progress{Done: done, Total: total})
+	})
+	return res, cmp.Or(recordErr, err)
 }
 
 // maxFrameHops is how many frames a job fetches for a page that keeps its content in them
