@@ -290,6 +290,12 @@ func Failure(l *i18n.Localizer, code string) string {
 // running (docs/PERFORMANCE.md).
 const MaxWorkers = planner.MaxExtractionsInProgress + 1
 
+// fetchPollInterval is how often an instance looks for jobs to work: the database/sql driver
+// cannot LISTEN, so a new job waits for the next look (half of it on average; River's
+// FetchCooldown, 100 ms, is the least). It was the largest part of a normal page's time after
+// the place searches (docs/PERFORMANCE.md); a look is one indexed statement.
+const fetchPollInterval = 100 * time.Millisecond
+
 // Queue is the River client: it takes jobs and works them.
 type Queue struct {
 	client *river.Client[*sql.Tx]
@@ -326,7 +332,7 @@ func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Q
 		Workers:           workers,
 		PeriodicJobs:      periodicJobs,
 		MaxAttempts:       maxAttempts,
-		FetchPollInterval: 200 * time.Millisecond, // the database/sql driver polls (no LISTEN)
+		FetchPollInterval: fetchPollInterval,
 		Logger:            log,
 	})
 	if err != nil {
