@@ -1999,7 +1999,7 @@ type ExtractionJob struct {
 	// Stage What the work is at, finer than status, for people to follow: fetching the page and the frames it keeps its content in (FETCHING), analysing it (READING), looking up its names (MATCHING; see progress). FETCHING and READING are status EXTRACTING, MATCHING is SEARCHING; the other stages are the status of the same name.
 	Stage ExtractionJobStage `json:"stage"`
 
-	// StageStartedAt When the stage began; a stage lasting over 10 seconds is explained to people by what it is.
+	// StageStartedAt When the stage began; a stage lasting over 5 seconds is explained to people by what it is (the collection page says why it takes long).
 	StageStartedAt time.Time           `json:"stage_started_at"`
 	Status         ExtractionJobStatus `json:"status"`
 }

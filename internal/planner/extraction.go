@@ -42,8 +42,10 @@ func (s Stage) Status() string {
 	return string(s)
 }
 
-// SlowStageAfter is how long a stage may last before the panel says why it takes long.
-const SlowStageAfter = 10 * time.Second
+// SlowStageAfter is how long a stage may last before the panel says why it takes long: so that
+// a job over 10 s says why, and before the fetch gives up at its own 10 s (internal/fetch),
+// which the page then says (RETRY_WAITING).
+const SlowStageAfter = 5 * time.Second
 
 // Progress is how many of a page's names were looked up.
 type Progress struct {
