@@ -175,7 +175,9 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 	if err != nil { // only extract.ErrUnsupported: not a web page to read
 		return nil, planner.FailureFetch, err
 	}
-	p, a = w.frames(ctx, j, p, a)
+	if p, a, err = w.frames(ctx, j, p, a); err != nil {
+		return nil, "", err
+	}
 	if w.LLM != nil {
 		if more, err := w.LLM.Suggest(ctx, a, extract.Text(p)); err == nil {
 			a.Candidates = append(a.Candidates, more...)
@@ -228,8 +230,10 @@ const maxFrameHops = 2
 // frames fetches the same-site frames the analysis asks for (extract.Analysis.Frames), with
 // the same fetcher and so the same SSRF rules, at most maxFrameHops of them and together with
 // the page within the fetcher's size limit, and analyses the page again with them. A frame
-// that cannot be fetched is left out (the hop is spent): the page is read without it.
-func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract.Page, a *extract.Analysis) (extract.Page, *extract.Analysis) {
+// that cannot be fetched is left out (the hop is spent): the page is read without it. While a
+// frame is fetched the job is FETCHING again (a slow answer is the site's, not the page's).
+// The error is the store's only.
+func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract.Page, a *extract.Analysis) (extract.Page, *extract.Analysis, error) {
 	fetched := map[string]bool{p.URL: true}
 	size := int64(len(p.Body))
 	limit := cmp.Or(w.Fetcher.MaxBytes, fetch.DefaultMaxBytes)
@@ -247,7 +251,13 @@ func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract
 		fetched[next] = true
 		f := *w.Fetcher
 		f.MaxBytes = limit - size
+		if err := w.Store.SetJobStage(ctx, j.ID, planner.StageFetching, nil); err != nil {
+			return p, a, err
+		}
 		page, err := f.Get(ctx, next)
+		if serr := w.Store.SetJobStage(ctx, j.ID, planner.StageReading, nil); serr != nil {
+			return p, a, serr
+		}
 		if err != nil {
 			w.log(ctx, "frame not fetched; reading the page without it", j, err)
 			continue
@@ -262,7 +272,7 @@ func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract
 		}
 		p, a = withFrame, again
 	}
-	return p, a
+	return p, a, nil
 }
 
 func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, err error) {

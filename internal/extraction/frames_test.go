@@ -165,6 +165,11 @@ func TestWorkerReadsSameSiteFrames(t *testing.T) {
 	if got := requested(); !slices.Equal(got, []string{"/blog/post", "/frame/1", "/frame/2"}) {
 		t.Errorf("requested %q", got)
 	}
+	// Fetching each frame is fetching again, not reading.
+	if got := s.recorded(); len(got) < 7 || !slices.Equal(got[:6], []string{"FETCHING", "READING", "FETCHING", "READING", "FETCHING", "READING"}) ||
+		!strings.HasPrefix(got[6], "MATCHING 0/") {
+		t.Errorf("stages %q", got)
+	}
 
 	// Three frames deep is one hop too many: the third is never asked for, and the job finds
 	// no place.
