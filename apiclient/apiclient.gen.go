@@ -342,6 +342,39 @@ func (e ExtractionJobResultPlacesMention) Valid() bool {
 	}
 }
 
+// Defines values for ExtractionJobStage.
+const (
+	ExtractionJobStageCOMPLETED    ExtractionJobStage = "COMPLETED"
+	ExtractionJobStageFAILED       ExtractionJobStage = "FAILED"
+	ExtractionJobStageFETCHING     ExtractionJobStage = "FETCHING"
+	ExtractionJobStageMATCHING     ExtractionJobStage = "MATCHING"
+	ExtractionJobStagePENDING      ExtractionJobStage = "PENDING"
+	ExtractionJobStageREADING      ExtractionJobStage = "READING"
+	ExtractionJobStageRETRYWAITING ExtractionJobStage = "RETRY_WAITING"
+)
+
+// Valid indicates whether the value is a known member of the ExtractionJobStage enum.
+func (e ExtractionJobStage) Valid() bool {
+	switch e {
+	case ExtractionJobStageCOMPLETED:
+		return true
+	case ExtractionJobStageFAILED:
+		return true
+	case ExtractionJobStageFETCHING:
+		return true
+	case ExtractionJobStageMATCHING:
+		return true
+	case ExtractionJobStagePENDING:
+		return true
+	case ExtractionJobStageREADING:
+		return true
+	case ExtractionJobStageRETRYWAITING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ExtractionJobStatus.
 const (
 	ExtractionJobStatusCOMPLETED    ExtractionJobStatus = "COMPLETED"
@@ -1927,8 +1960,14 @@ type ExtractionJob struct {
 	FailureCode    *ExtractionJobFailureCode   `json:"failure_code"`
 	FailureMessage *string                     `json:"failure_message"`
 	JobID          string                      `json:"job_id"`
-	RequestedAt    time.Time                   `json:"requested_at"`
-	Result         *struct {
+
+	// Progress From MATCHING on, how many of the page's names were looked up (done) of those it gave (total), recorded at most every quarter second; null before (and for a result reused from an earlier job). When the job completes, done = total.
+	Progress *struct {
+		Done  int `json:"done"`
+		Total int `json:"total"`
+	} `json:"progress"`
+	RequestedAt time.Time `json:"requested_at"`
+	Result      *struct {
 		AuthorName    string `json:"author_name"`
 		DetectedCount int    `json:"detected_count"`
 		MatchedCount  int    `json:"matched_count"`
@@ -1956,7 +1995,13 @@ type ExtractionJob struct {
 		} `json:"unmatched"`
 		URL string `json:"url"`
 	} `json:"result"`
-	Status ExtractionJobStatus `json:"status"`
+
+	// Stage What the work is at, finer than status, for people to follow: fetching the page and the frames it keeps its content in (FETCHING), analysing it (READING), looking up its names (MATCHING; see progress). FETCHING and READING are status EXTRACTING, MATCHING is SEARCHING; the other stages are the status of the same name.
+	Stage ExtractionJobStage `json:"stage"`
+
+	// StageStartedAt When the stage began; a stage lasting over 5 seconds is explained to people by what it is (the collection page says why it takes long).
+	StageStartedAt time.Time           `json:"stage_started_at"`
+	Status         ExtractionJobStatus `json:"status"`
 }
 
 // ExtractionJobDecisionStatus defines model for ExtractionJob.DecisionStatus.
@@ -1967,6 +2012,9 @@ type ExtractionJobFailureCode string
 
 // ExtractionJobResultPlacesMention Why the page names the place, from the clause it is named in (English, Korean and Japanese cues): the writer went there (VISITED), recommends it (RECOMMENDED), skipped it or warns against it (SKIPPED), only passed through on the way elsewhere (PASSING), or none of these (MENTIONED). A place named several times keeps its strongest positive mention (RECOMMENDED, then VISITED); without one, SKIPPED or PASSING wins over MENTIONED. Clients propose (tick) every place but SKIPPED and PASSING ones.
 type ExtractionJobResultPlacesMention string
+
+// ExtractionJobStage What the work is at, finer than status, for people to follow: fetching the page and the frames it keeps its content in (FETCHING), analysing it (READING), looking up its names (MATCHING; see progress). FETCHING and READING are status EXTRACTING, MATCHING is SEARCHING; the other stages are the status of the same name.
+type ExtractionJobStage string
 
 // ExtractionJobStatus defines model for ExtractionJob.Status.
 type ExtractionJobStatus string

@@ -36,6 +36,11 @@ type jobJSON struct {
 	DecisionStatus string         `json:"decision_status"`
 	DecidedAt      *string        `json:"decided_at"`
 	Result         *jobResultJSON `json:"result"`
+	// Stage is what the work is at, finer than Status, since StageStartedAt; Progress, from
+	// MATCHING on, how many of the page's names were looked up.
+	Stage          planner.Stage     `json:"stage"`
+	StageStartedAt string            `json:"stage_started_at"`
+	Progress       *planner.Progress `json:"progress"`
 }
 
 type jobResultJSON struct {
@@ -54,7 +59,8 @@ func instant(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func toJobJSON(j *planner.ExtractionJob) jobJSON {
 	out := jobJSON{JobID: j.ID, RequestedAt: instant(j.RequestedAt), Status: j.Status, FailureCode: j.FailureCode,
-		FailureMessage: j.FailureMessage, DecisionStatus: j.DecisionStatus}
+		FailureMessage: j.FailureMessage, DecisionStatus: j.DecisionStatus, Stage: j.Stage, StageStartedAt: instant(j.StageStartedAt),
+		Progress: j.Progress}
 	if j.DecidedAt != nil {
 		d := instant(*j.DecidedAt)
 		out.DecidedAt = &d
@@ -213,7 +219,11 @@ func (s *Server) dismissExtraction(c echo.Context) error {
 }
 
 func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView {
-	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: j.Status, Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionPending}
+	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: j.Status, Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionPending,
+		Stage: string(j.Stage), StageAge: j.StageAge}
+	if p := j.Progress; p != nil {
+		v.Matched, v.ToMatch = p.Done, p.Total
+	}
 	if j.FailureCode != nil { // a failed job's reason, in the page's language
 		v.Failure = extraction.Failure(i18n.From(c.Request().Context()), *j.FailureCode)
 	}

@@ -142,6 +142,11 @@ func TestExtractionFromALink(t *testing.T) {
 	if done.Status != "COMPLETED" || r == nil || r.MatchedCount != 4 || r.Title == "" || r.AuthorName != "Mina Park" {
 		t.Fatalf("result: %+v %+v", done, r)
 	}
+	// The stage and how many names were looked up: all of the page's, once it is done.
+	if done.Stage != planner.StageCompleted || done.Progress == nil || done.Progress.Total < 4 || done.Progress.Done != done.Progress.Total ||
+		done.StageStartedAt == "" {
+		t.Errorf("stage %q since %q, progress %+v", done.Stage, done.StageStartedAt, done.Progress)
+	}
 	names := map[string]string{}
 	for _, p := range r.Places {
 		names[p.Name] = p.PlaceID
@@ -192,13 +197,16 @@ func TestExtractionFromALink(t *testing.T) {
 	if reused.Status != "COMPLETED" {
 		t.Fatalf("reuse: %+v", reused)
 	}
+	if j := f.waitJob(t, f.ana, reused.JobID); j.Stage != planner.StageCompleted || j.Progress != nil { // nothing was looked up
+		t.Errorf("reused: stage %q, progress %+v", j.Stage, j.Progress)
+	}
 	f.dismiss(t, f.ana, reused.JobID)
 
 	// Failures, in plain words: no places, a private address, a redirect to cloud metadata.
 	for path, code := range map[string]string{"/sourdough": "NO_PLACE_EXTRACTED", "/missing": "CONTENT_NOT_FOUND", "/to-metadata": "FETCH_FAILED"} {
 		j := f.startJob(t, f.ana, srv.URL+path)
 		done := f.waitJob(t, f.ana, j.JobID)
-		if done.Status != "FAILED" || done.FailureCode == nil || *done.FailureCode != code || done.FailureMessage == nil {
+		if done.Status != "FAILED" || done.Stage != planner.StageFailed || done.FailureCode == nil || *done.FailureCode != code || done.FailureMessage == nil {
 			t.Errorf("%s: %+v", path, done)
 		}
 		f.dismiss(t, f.ana, j.JobID)
@@ -338,7 +346,7 @@ func TestExtractionShareOfTheQueue(t *testing.T) {
 	// A finished analysis of a page (Ana's) is reused for anyone, even at the cap.
 	var done jobJSON
 	json.Unmarshal(a.startIn(f.ana, f.collection, "https://blog.example/done").Body, &done)
-	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', result = '{"places": []}' WHERE id = $1`, done.JobID); err != nil {
+	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', stage = 'COMPLETED', result = '{"places": []}' WHERE id = $1`, done.JobID); err != nil {
 		t.Fatal(err)
 	}
 	reused := a.startIn(f.ben, free, "https://blog.example/done")

@@ -400,7 +400,7 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		t.Fatalf("fixture job: %d %s", res.Status, res.Body)
 	}
 	f.job = job.JobID
-	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', result = $2 WHERE id = $1`, f.job,
+	if _, err := a.db.Exec(`UPDATE extraction_jobs SET status = 'COMPLETED', stage = 'COMPLETED', result = $2 WHERE id = $1`, f.job,
 		`{"detected_count":1,"matched_count":1,"media_type":"BLOG","url":"https://blog.example/fixture","places":[{"place_id":"`+f.spare+`","name":"Spare","address":""}],"unmatched":[{"name":"Fixture Teahouse","quote":""}],"city":"Seoul"}`); err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func TestExtractionQuality(t *testing.T) {
 		}
 		s := &dbSearcher{db: db}
 		start := time.Now()
-		res, err := extract.Resolve(t.Context(), s, a)
+		res, err := extract.Resolve(t.Context(), s, a, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

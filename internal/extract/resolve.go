@@ -63,15 +63,20 @@ const maxUnmatched = 30
 // order, and keep the strongest mention of the candidates that found them. Names of the
 // page's structure that found nothing (not guesses, streets or districts, nor parts of a
 // name that did) are kept as Unmatched, at most maxUnmatched.
-func Resolve(ctx context.Context, s Searcher, a *Analysis) (*Resolution, error) {
+//
+// progress, when not nil, is told after each candidate how many of them were looked up.
+func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, total int)) (*Resolution, error) {
 	r := &resolver{s: s, a: a, results: map[string][]planner.Place{}, forms: map[string]form{}}
 	out := &Resolution{}
 	seen := map[string]int{}
 	var missed []Candidate
-	for _, c := range a.Candidates {
+	for i, c := range a.Candidates {
 		m, err := r.resolve(ctx, c)
 		if err != nil {
 			return nil, err
+		}
+		if progress != nil {
+			progress(i+1, len(a.Candidates))
 		}
 		if !c.Guess || m.found {
 			out.Detected++

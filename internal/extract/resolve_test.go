@@ -111,7 +111,7 @@ func TestResolve(t *testing.T) {
 		{Name: "Gyeongbokgung"},
 		{Name: "Nowhere Cafe", Guess: true},
 	}}
-	res, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestResolveUsesContext(t *testing.T) {
 		{Name: "Park Hyatt", Address: "Seoul"},
 		{Name: "Gwangjang Market", Latitude: "35.1", Longitude: "129.0"}, // in Busan: not the Seoul market
 	}}
-	res, err := Resolve(t.Context(), s, a)
+	res, err := Resolve(t.Context(), s, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,19 +152,19 @@ func TestResolveUsesContext(t *testing.T) {
 	// nowhere else, dropped: it is not listed as unmatched either, having matched.
 	s = &fakeSearcher{places: testPlaces[:1]}
 	a = &Analysis{City: "Busan", Cities: []string{"Busan"}, Candidates: []Candidate{{Name: "Gwangjang Market"}}}
-	res, err = Resolve(t.Context(), s, a)
+	res, err = Resolve(t.Context(), s, a, nil)
 	if err != nil || len(res.Places) != 0 || !slices.Equal(s.queries, []string{"Gwangjang Market", "Gwangjang Market Busan"}) {
 		t.Errorf("places %+v, queries %q, err %v", res.Places, s.queries, err)
 	}
 	// … unless the sentence it is in names the place's city.
 	a.Candidates[0].Quote = "On a day trip to Seoul we ate at Gwangjang Market."
-	if res, err = Resolve(t.Context(), s, a); err != nil || len(res.Places) != 1 || res.Places[0].ID != "gwangjang" {
+	if res, err = Resolve(t.Context(), s, a, nil); err != nil || len(res.Places) != 1 || res.Places[0].ID != "gwangjang" {
 		t.Errorf("named near: places %+v, err %v", res.Places, err)
 	}
 
 	// A page that names no city keeps no guess, and searches none.
 	s = &fakeSearcher{places: testPlaces}
-	res, err = Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}})
+	res, err = Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}}, nil)
 	if err != nil || len(res.Places) != 0 || res.Detected != 0 || len(s.queries) != 0 {
 		t.Errorf("places %+v, detected %d, queries %q, err %v", res.Places, res.Detected, s.queries, err)
 	}
@@ -172,7 +172,7 @@ func TestResolveUsesContext(t *testing.T) {
 
 func TestResolveError(t *testing.T) {
 	boom := errors.New("search is down")
-	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
+	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}}, nil)
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v", err)
 	}
@@ -197,7 +197,7 @@ func TestResolveMentionsAndUnmatched(t *testing.T) {
 	if a.City != "Seoul" {
 		t.Fatalf("city %q", a.City)
 	}
-	res, err := Resolve(t.Context(), &fakeSearcher{places: places}, a)
+	res, err := Resolve(t.Context(), &fakeSearcher{places: places}, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

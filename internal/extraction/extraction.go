@@ -39,7 +39,9 @@ const maxAttempts = 4
 // Store is what the worker records progress and results in.
 type Store interface {
 	WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error)
-	SetJobStatus(ctx context.Context, jobID, status string) error
+	// SetJobStage records the stage the work is at, with how many names were looked up while
+	// matching (nil otherwise); the job's status follows the stage (planner.Stage.Status).
+	SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) error
 	CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error
 	FailJob(ctx context.Context, jobID, code, message string) error
 }
@@ -54,7 +56,14 @@ type Worker struct {
 	Log      *slog.Logger
 	// Backoff is the wait before attempt n+1 (n ≥ 1); nil waits 5 s, 20 s, 45 s.
 	Backoff func(attempt int) time.Duration
+	// ProgressEvery is the least time between two records of how many names were looked up;
+	// 0 means progressEvery.
+	ProgressEvery time.Duration
 }
+
+// progressEvery keeps a page of many names from costing a write per name: the panel asks
+// once a second.
+const progressEvery = 250 * time.Millisecond
 
 // Timeout bounds one attempt: the fetch's own 10 s, then analysis and searches.
 func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 2 * time.Minute }
@@ -109,7 +118,7 @@ func (w *Worker) attempt(ctx context.Context, job *river.Job[Args], j *planner.E
 	case planner.ErrorCode(err) == planner.CodeJobNotFound: // the store noticed the job is gone
 		return err
 	case code == "" && job.Attempt < maxAttempts: // transient: try again later
-		if serr := w.Store.SetJobStatus(ctx, j.ID, planner.JobRetryWaiting); serr != nil {
+		if serr := w.Store.SetJobStage(ctx, j.ID, planner.StageRetryWaiting, nil); serr != nil {
 			return serr
 		}
 		return err
@@ -143,7 +152,7 @@ func (w *Worker) watch(ctx context.Context, stop context.CancelCauseFunc, jobID 
 
 // run does the work; a failure comes with its code, or "" when trying again may help.
 func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.ExtractionResult, string, error) {
-	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobExtracting); err != nil {
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageFetching, nil); err != nil {
 		return nil, "", err
 	}
 	page, err := w.Fetcher.Get(ctx, j.URL)
@@ -158,12 +167,17 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 		}
 		return nil, "", err
 	}
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageReading, nil); err != nil {
+		return nil, "", err
+	}
 	p := extract.Page{URL: page.URL, ContentType: page.ContentType, Body: page.Body}
 	a, err := extract.Analyze(p)
 	if err != nil { // only extract.ErrUnsupported: not a web page to read
 		return nil, planner.FailureFetch, err
 	}
-	p, a = w.frames(ctx, j, p, a)
+	if p, a, err = w.frames(ctx, j, p, a); err != nil {
+		return nil, "", err
+	}
 	if w.LLM != nil {
 		if more, err := w.LLM.Suggest(ctx, a, extract.Text(p)); err == nil {
 			a.Candidates = append(a.Candidates, more...)
@@ -171,10 +185,7 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 			w.log(ctx, "LLM suggestions failed; going on without them", j, err)
 		}
 	}
-	if err := w.Store.SetJobStatus(ctx, j.ID, planner.JobSearching); err != nil {
-		return nil, "", err
-	}
-	res, err := extract.Resolve(ctx, w.Searcher, a)
+	res, err := w.match(ctx, j, a)
 	if err != nil {
 		return nil, "", err
 	}
@@ -193,6 +204,25 @@ func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.Ex
 	return r, "", nil
 }
 
+// match looks up the page's names, recording how many it has looked up as it goes: at the
+// start, then at most every ProgressEvery (the job's completion records the end).
+func (w *Worker) match(ctx context.Context, j *planner.ExtractionJob, a *extract.Analysis) (*extract.Resolution, error) {
+	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageMatching, &planner.Progress{Total: len(a.Candidates)}); err != nil {
+		return nil, err
+	}
+	every := cmp.Or(w.ProgressEvery, progressEvery)
+	last := time.Now()
+	var recordErr error
+	res, err := extract.Resolve(ctx, w.Searcher, a, func(done, total int) {
+		if recordErr != nil || done == total || time.Since(last) < every {
+			return
+		}
+		last = time.Now()
+		recordErr = w.Store.SetJobStage(ctx, j.ID, planner.StageMatching, &planner.Progress{Done: done, Total: total})
+	})
+	return res, cmp.Or(recordErr, err)
+}
+
 // maxFrameHops is how many frames a job fetches for a page that keeps its content in them
 // (a Naver blog post's mainFrame; a frame's own frame is a second hop).
 const maxFrameHops = 2
@@ -200,8 +230,10 @@ const maxFrameHops = 2
 // frames fetches the same-site frames the analysis asks for (extract.Analysis.Frames), with
 // the same fetcher and so the same SSRF rules, at most maxFrameHops of them and together with
 // the page within the fetcher's size limit, and analyses the page again with them. A frame
-// that cannot be fetched is left out (the hop is spent): the page is read without it.
-func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract.Page, a *extract.Analysis) (extract.Page, *extract.Analysis) {
+// that cannot be fetched is left out (the hop is spent): the page is read without it. While a
+// frame is fetched the job is FETCHING again (a slow answer is the site's, not the page's).
+// The error is the store's only.
+func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract.Page, a *extract.Analysis) (extract.Page, *extract.Analysis, error) {
 	fetched := map[string]bool{p.URL: true}
 	size := int64(len(p.Body))
 	limit := cmp.Or(w.Fetcher.MaxBytes, fetch.DefaultMaxBytes)
@@ -219,7 +251,13 @@ func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract
 		fetched[next] = true
 		f := *w.Fetcher
 		f.MaxBytes = limit - size
+		if err := w.Store.SetJobStage(ctx, j.ID, planner.StageFetching, nil); err != nil {
+			return p, a, err
+		}
 		page, err := f.Get(ctx, next)
+		if serr := w.Store.SetJobStage(ctx, j.ID, planner.StageReading, nil); serr != nil {
+			return p, a, serr
+		}
 		if err != nil {
 			w.log(ctx, "frame not fetched; reading the page without it", j, err)
 			continue
@@ -234,7 +272,7 @@ func (w *Worker) frames(ctx context.Context, j *planner.ExtractionJob, p extract
 		}
 		p, a = withFrame, again
 	}
-	return p, a
+	return p, a, nil
 }
 
 func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, err error) {
@@ -261,6 +299,12 @@ func Failure(l *i18n.Localizer, code string) string {
 // free for everyone else's, and another user's job waits at most for the quickest of the jobs
 // running (docs/PERFORMANCE.md).
 const MaxWorkers = planner.MaxExtractionsInProgress + 1
+
+// fetchPollInterval is how often an instance looks for jobs to work: the database/sql driver
+// cannot LISTEN, so a new job waits for the next look (half of it on average; River's
+// FetchCooldown, 100 ms, is the least). It was the largest part of a normal page's time after
+// the place searches (docs/PERFORMANCE.md); a look is one indexed statement.
+const fetchPollInterval = 100 * time.Millisecond
 
 // Queue is the River client: it takes jobs and works them.
 type Queue struct {
@@ -298,7 +342,7 @@ func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Q
 		Workers:           workers,
 		PeriodicJobs:      periodicJobs,
 		MaxAttempts:       maxAttempts,
-		FetchPollInterval: 200 * time.Millisecond, // the database/sql driver polls (no LISTEN)
+		FetchPollInterval: fetchPollInterval,
 		Logger:            log,
 	})
 	if err != nil {

@@ -20,11 +20,11 @@ import (
 
 // memStore is an extraction job kept in memory, with what the worker recorded.
 type memStore struct {
-	mu       sync.Mutex
-	job      planner.ExtractionJob
-	result   *planner.ExtractionResult
-	failure  string
-	statuses []string
+	mu      sync.Mutex
+	job     planner.ExtractionJob
+	result  *planner.ExtractionResult
+	failure string
+	stages  []string // each stage recorded, as "MATCHING 2/5" while matching
 }
 
 func (s *memStore) WorkJob(_ context.Context, id string) (*planner.ExtractionJob, error) {
@@ -34,11 +34,22 @@ func (s *memStore) WorkJob(_ context.Context, id string) (*planner.ExtractionJob
 	return &j, nil
 }
 
-func (s *memStore) SetJobStatus(_ context.Context, _ string, status string) error {
+func (s *memStore) SetJobStage(_ context.Context, _ string, stage planner.Stage, p *planner.Progress) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.statuses = append(s.statuses, status)
+	s.job.Stage, s.job.Status, s.job.Progress = stage, stage.Status(), p
+	rec := string(stage)
+	if p != nil {
+		rec += fmt.Sprintf(" %d/%d", p.Done, p.Total)
+	}
+	s.stages = append(s.stages, rec)
 	return nil
+}
+
+func (s *memStore) recorded() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.stages)
 }
 
 func (s *memStore) CompleteJob(_ context.Context, _ string, r *planner.ExtractionResult) error {
@@ -153,6 +164,11 @@ func TestWorkerReadsSameSiteFrames(t *testing.T) {
 	}
 	if got := requested(); !slices.Equal(got, []string{"/blog/post", "/frame/1", "/frame/2"}) {
 		t.Errorf("requested %q", got)
+	}
+	// Fetching each frame is fetching again, not reading.
+	if got := s.recorded(); len(got) < 7 || !slices.Equal(got[:6], []string{"FETCHING", "READING", "FETCHING", "READING", "FETCHING", "READING"}) ||
+		!strings.HasPrefix(got[6], "MATCHING 0/") {
+		t.Errorf("stages %q", got)
 	}
 
 	// Three frames deep is one hop too many: the third is never asked for, and the job finds

@@ -27,7 +27,8 @@ var dynamicPrefixes = map[string]string{
 	"activity.notice_opinion_": "views.opinionID: an opinion in a notification, by its type",
 	"errors.opinion_":          "web/versions.go: an opinion's type in a stale change's lines",
 	"extraction.failure_":      "internal/extraction: why reading a link failed, by failure code",
-	"extraction.step_":         "views/extraction.templ: the step a link is at, by job status",
+	"extraction.stage_":        "views/extraction.templ: the stage a link is at, by job stage",
+	"extraction.slow_":         "views/extraction.templ: why a link's stage takes long, by job stage",
 	"extraction.mention_":      "views/extraction.templ: why a found place is not ticked, by its mention",
 	"plan.by_":                 "web/travel.go: the fastest way between blocks, by mode",
 }

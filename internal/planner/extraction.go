@@ -15,6 +15,44 @@ const (
 	DecisionIgnored  = "IGNORED"
 )
 
+// Stage is what a job's work is at, finer than its status (Status), for people to follow.
+type Stage string
+
+// Stages in the order the worker goes through them; a job that will be tried again waits at
+// StageRetryWaiting and starts again at StageFetching.
+const (
+	StagePending      Stage = "PENDING"
+	StageFetching     Stage = "FETCHING" // the page and its frames
+	StageReading      Stage = "READING"  // analysing the page
+	StageMatching     Stage = "MATCHING" // looking up its names: Progress says how many
+	StageRetryWaiting Stage = "RETRY_WAITING"
+	StageCompleted    Stage = "COMPLETED"
+	StageFailed       Stage = "FAILED"
+)
+
+// Status is the job status (API v1) of the stage: FETCHING and READING are EXTRACTING,
+// MATCHING is SEARCHING, the others their own (the constraint extraction_jobs_stage_matches_status).
+func (s Stage) Status() string {
+	switch s {
+	case StageFetching, StageReading:
+		return JobExtracting
+	case StageMatching:
+		return JobSearching
+	}
+	return string(s)
+}
+
+// SlowStageAfter is how long a stage may last before the panel says why it takes long: so that
+// a job over 10 s says why, and before the fetch gives up at its own 10 s (internal/fetch),
+// which the page then says (RETRY_WAITING).
+const SlowStageAfter = 5 * time.Second
+
+// Progress is how many of a page's names were looked up.
+type Progress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
 // A user's share of the extraction queue (API-additions §6): jobs in progress (neither COMPLETED
 // nor FAILED, and not dismissed) across all collections, and jobs started in any hour. Reusing
 // a completed analysis queues nothing and counts toward neither.
@@ -45,6 +83,12 @@ type ExtractionJob struct {
 	DecisionStatus string     `db:"decision_status"`
 	DecidedAt      *time.Time `db:"decided_at"`
 	Result         *ExtractionResult
+	Stage          Stage     `db:"stage"`
+	StageStartedAt time.Time `db:"stage_started_at"`
+	// StageAge is how long the stage has lasted when the job was read (the database's clock,
+	// the one that wrote StageStartedAt).
+	StageAge time.Duration `db:"-"`
+	Progress *Progress     `db:"-"` // names looked up: from MATCHING on
 }
 
 // Done reports whether the work is over (completed or failed).

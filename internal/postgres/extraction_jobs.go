@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -17,15 +18,23 @@ import (
 const reuseWindow = "24 hours"
 
 const jobColumns = `j.id, j.collection_id, j.url, j.normalized_url, j.requested_at, j.status, j.failure_code,
-	j.failure_message, j.decision_status, j.decided_at, j.result`
+	j.failure_message, j.decision_status, j.decided_at, j.result, j.stage, j.stage_started_at, j.matched, j.to_match,
+	extract(epoch FROM now() - j.stage_started_at) AS stage_seconds`
 
 type jobRow struct {
 	planner.ExtractionJob
-	Result []byte `db:"result"`
+	Result       []byte  `db:"result"`
+	Matched      *int    `db:"matched"`
+	ToMatch      *int    `db:"to_match"`
+	StageSeconds float64 `db:"stage_seconds"`
 }
 
 func (r *jobRow) job() (*planner.ExtractionJob, error) {
 	j := r.ExtractionJob
+	j.StageAge = max(time.Duration(r.StageSeconds*float64(time.Second)), 0)
+	if r.Matched != nil && r.ToMatch != nil {
+		j.Progress = &planner.Progress{Done: *r.Matched, Total: *r.ToMatch}
+	}
 	if len(r.Result) > 0 {
 		j.Result = &planner.ExtractionResult{}
 		if err := json.Unmarshal(r.Result, j.Result); err != nil {
@@ -54,6 +63,17 @@ func ownJob(ctx context.Context, tx *sqlx.Tx, collectionID, memberID, jobID stri
 		return nil, err
 	}
 	return r.job()
+}
+
+// memberJob checks that the user is a member of the collection (collectionMember) and loads
+// one of their jobs in it, locked (ownJob).
+func memberJob(ctx context.Context, tx *sqlx.Tx, collectionID, userID, jobID string) (membership, *planner.ExtractionJob, error) {
+	m, err := collectionMember(ctx, tx, collectionID, userID)
+	if err != nil {
+		return m, nil, err
+	}
+	j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+	return m, j, err
 }
 
 // CreateExtractionJob records a member's request to analyse a URL. A member has one undecided
@@ -100,8 +120,8 @@ func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url
 			queued.Valid = true
 		}
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, result, queue_job_id)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, collectionID, m.ID, url, normalized, status, reused, queued); err != nil {
+			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, stage, result, queue_job_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)`, id, collectionID, m.ID, url, normalized, status, reused, queued); err != nil {
 			return err
 		}
 		out, err = ownJob(ctx, tx, collectionID, m.ID, id)
@@ -157,11 +177,8 @@ func claimExtraction(ctx context.Context, tx *sqlx.Tx, userID, jobID string) err
 func (db *DB) ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error) {
 	var out *planner.ExtractionJob
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
-		if err != nil {
-			return err
-		}
-		out, err = ownJob(ctx, tx, collectionID, m.ID, jobID)
+		var err error
+		_, out, err = memberJob(ctx, tx, collectionID, userID, jobID)
 		return err
 	})
 	return out, err
@@ -204,15 +221,11 @@ func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision
 
 // DismissExtractionJob sets the caller's job aside without adding anything. A job still being
 // worked on stops: cancel cancels its queue entry in the same transaction, and the worker
-// treats a dismissed job as gone (WorkJob, SetJobStatus, CompleteJob and FailJob answer
+// treats a dismissed job as gone (WorkJob, SetJobStage, CompleteJob and FailJob answer
 // JOB_NOT_FOUND), so nothing it finds is recorded.
 func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
-		if err != nil {
-			return err
-		}
-		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		_, j, err := memberJob(ctx, tx, collectionID, userID, jobID)
 		if err != nil {
 			return err
 		}
@@ -229,11 +242,7 @@ func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jo
 func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error) {
 	var out *planner.AddedFromJob
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
-		if err != nil {
-			return err
-		}
-		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		m, j, err := memberJob(ctx, tx, collectionID, userID, jobID)
 		if err != nil {
 			return err
 		}
@@ -317,11 +326,7 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 func (db *DB) AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error) {
 	var out *planner.CollectionPlace
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		m, err := collectionMember(ctx, tx, collectionID, userID)
-		if err != nil {
-			return err
-		}
-		j, err := ownJob(ctx, tx, collectionID, m.ID, jobID)
+		m, j, err := memberJob(ctx, tx, collectionID, userID, jobID)
 		if err != nil {
 			return err
 		}
@@ -381,11 +386,18 @@ func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob
 	return r.job()
 }
 
-// SetJobStatus records the work's progress (EXTRACTING, SEARCHING, RETRY_WAITING);
-// JOB_NOT_FOUND when the job is gone, dismissed or already over.
-func (db *DB) SetJobStatus(ctx context.Context, jobID, status string) error {
-	res, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = $2, updated_at = now()
-		WHERE id = $1 AND status NOT IN ('COMPLETED', 'FAILED') AND decision_status <> 'IGNORED'`, jobID, status)
+// SetJobStage records the work's progress: the stage (with the status it belongs to, see
+// planner.Stage.Status) and, while matching, how many names were looked up (nil otherwise). The
+// stage's start time moves only when the stage changes. JOB_NOT_FOUND when the job is gone,
+// dismissed or already over.
+func (db *DB) SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) error {
+	var done, total sql.NullInt64
+	if p != nil {
+		done, total = sql.NullInt64{Int64: int64(p.Done), Valid: true}, sql.NullInt64{Int64: int64(p.Total), Valid: true}
+	}
+	res, err := db.ExecContext(ctx, `UPDATE extraction_jobs SET status = $3, stage = $2, matched = $4, to_match = $5,
+		stage_started_at = CASE WHEN stage = $2 THEN stage_started_at ELSE now() END, updated_at = now()
+		WHERE id = $1 AND status NOT IN ('COMPLETED', 'FAILED') AND decision_status <> 'IGNORED'`, jobID, stage, stage.Status(), done, total)
 	if err != nil {
 		return mapError(err)
 	}
@@ -424,8 +436,8 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 		if err != nil {
 			return err
 		}
-		if _, err = tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'COMPLETED', result = $2, failure_code = NULL,
-			failure_message = NULL, updated_at = now() WHERE id = $1`, jobID, b); err != nil {
+		if _, err = tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'COMPLETED', stage = 'COMPLETED', matched = to_match, result = $2,
+			failure_code = NULL, failure_message = NULL, stage_started_at = now(), updated_at = now() WHERE id = $1`, jobID, b); err != nil {
 			return err
 		}
 		return notifyRequester(ctx, tx, jobID, planner.ActExtractionCompleted)
@@ -449,8 +461,8 @@ func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
 		if err := lockWorkJob(ctx, tx, jobID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', failure_code = $2, failure_message = $3,
-			updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE extraction_jobs SET status = 'FAILED', stage = 'FAILED', failure_code = $2,
+			failure_message = $3, stage_started_at = now(), updated_at = now() WHERE id = $1`, jobID, code, message); err != nil {
 			return err
 		}
 		return notifyRequester(ctx, tx, jobID, planner.ActExtractionFailed)

@@ -320,7 +320,7 @@ var notWrites = map[string]string{
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
 	"CalendarFeed":  "the feed's secret token is the authorization",
 	"TouchPresence": "a connection key EnterPlan issued", "LeavePlanPresence": "a connection key EnterPlan issued",
-	"WorkJob": "job worker", "SetJobStatus": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
+	"WorkJob": "job worker", "SetJobStage": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
 	"CreateAppCode": "sign-in", "RedeemAppCode": "the one-time code is the authorization",

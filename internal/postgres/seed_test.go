@@ -471,6 +471,21 @@ func TestConstraintNames(t *testing.T) {
 			`INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url)
 			 VALUES ($1, $3, $4, 'https://a.example/1', 'https://a.example/1'), ($2, $3, $4, 'https://a.example/2', 'https://a.example/2')`,
 			[]any{planner.NewID(), planner.NewID(), demo.collection, cAna}},
+		{"extraction_jobs_stage", "23514",
+			`INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, stage) VALUES ($1, $2, $3, 'https://a.example/1', 'https://a.example/1', 'DANCING')`,
+			[]any{planner.NewID(), demo.collection, cAna}},
+		{"extraction_jobs_stage_matches_status", "23514", // matching while the status says extracting
+			`INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, stage, matched, to_match)
+			 VALUES ($1, $2, $3, 'https://a.example/1', 'https://a.example/1', 'EXTRACTING', 'MATCHING', 0, 4)`,
+			[]any{planner.NewID(), demo.collection, cAna}},
+		{"extraction_jobs_progress", "23514", // more names looked up than the page gave
+			`INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, stage, matched, to_match)
+			 VALUES ($1, $2, $3, 'https://a.example/1', 'https://a.example/1', 'SEARCHING', 'MATCHING', 5, 4)`,
+			[]any{planner.NewID(), demo.collection, cAna}},
+		{"extraction_jobs_progress", "23514", // a count without the total
+			`INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, stage, matched)
+			 VALUES ($1, $2, $3, 'https://a.example/1', 'https://a.example/1', 'SEARCHING', 'MATCHING', 0)`,
+			[]any{planner.NewID(), demo.collection, cAna}},
 		{"places_provider_place", "23505",
 			`INSERT INTO places (id, provider, provider_place_id, name) VALUES ($1, 'BUILTIN', 'seoul-gyeongbokgung-palace', 'Copy')`,
 			[]any{planner.NewID()}},
@@ -495,6 +510,9 @@ func TestConstraintNames(t *testing.T) {
 			             SELECT 'j1', collection_id, id, 'https://a.example/1', 'https://a.example/1', 'IGNORED', now() FROM collection_members LIMIT 1)
 			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url)
 			SELECT 'j2', collection_id, id, 'https://a.example/2', 'https://a.example/2' FROM collection_members LIMIT 1`,
+		"a job matching all of its names": `
+			INSERT INTO extraction_jobs (id, collection_id, requested_by, url, normalized_url, status, stage, matched, to_match)
+			SELECT 'j3', collection_id, id, 'https://a.example/3', 'https://a.example/3', 'SEARCHING', 'MATCHING', 4, 4 FROM collection_members LIMIT 1`,
 		"a manual place without provider id": `INSERT INTO places (id, provider, name, address) VALUES ('m1', 'MANUAL', 'Aunt''s house', 'Busan'), ('m2', 'MANUAL', 'Aunt''s house', 'Busan')`,
 	} {
 		if err := inTx(t, db, func(tx *sqlx.Tx) error { _, err := tx.Exec(query); return err }); err != nil {
