@@ -267,3 +267,17 @@ func TestAddressLines(t *testing.T) {
 		}
 	}
 }
+
+func TestCapitalRuns(t *testing.T) {
+	for text, want := range map[string]string{
+		"Skip Oxford Street unless they shop.":              "Oxford Street",
+		"Don't bother with the London Eye.":                 "London Eye",
+		"Then dinner at Felice a Testaccio, by the market.": "Felice a Testaccio|Felice|Testaccio",
+		"We took the Ginza line to Ueno.":                   "Ueno",
+		"Lunch at Café de Flore.":                           "Café de Flore|Café|Flore",
+	} {
+		if got := strings.Join(capitalRuns(text), "|"); got != want {
+			t.Errorf("capitalRuns(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -134,9 +134,11 @@ var typeWords = setOf(
 	"club", "inn", "ryokan", "guide", "travel", "trip",
 )
 
-// connectors join words inside a place name ("Temple of the Emerald Buddha").
+// connectors join words inside a place name ("Temple of the Emerald Buddha", "Felice a
+// Testaccio").
 var connectors = setOf("of", "the", "and", "de", "du", "des", "la", "le", "les", "di", "del", "della",
-	"dei", "degli", "d", "l", "y", "i", "e", "et", "al", "da", "van", "von", "on", "en", "sur", "am", "im")
+	"dei", "degli", "d", "l", "y", "i", "e", "et", "al", "da", "van", "von", "on", "en", "sur", "am", "im",
+	"a", "à", "alla", "dal", "dalla", "sul", "sulla")
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

@@ -311,7 +311,8 @@ var commonWords = setOf(
 	"price", "prices", "won", "yen", "euro", "euros", "dollars", "instagram", "youtube", "tiktok",
 	"facebook", "twitter", "google", "maps", "map", "blog", "post", "posts", "travel", "trip",
 	"guide", "itinerary", "vlog", "part", "episode", "chapter", "intro", "outro", "exit", "line",
-	"bus", "subway", "metro", "train", "taxi", "walk", "minutes", "min", "hour", "hours",
+	"bus", "subway", "metro", "train", "taxi", "walk", "minutes", "min", "hour", "hours", "skip", "avoid",
+	"forget", "ignore", "don't", "don’t", "dont",
 )
 
 // guess adds the name-like phrases of running text as guesses: runs of capitalised words,
@@ -342,7 +343,8 @@ var abbreviations = setOf("st.", "mt.", "dr.", "ste.", "no.", "jr.", "mr.", "mrs
 // capitalRuns returns the runs of capitalised words in Latin-script text ("Gwangjang
 // Market", "Temple of the Emerald Buddha", "63 Square"), and for a run with connecting words
 // its parts too ("Tour of Gyeongbokgung" → "Gyeongbokgung"). Leading common words are left
-// out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang").
+// out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang", "Skip Oxford Street" → "Oxford
+// Street"); a run naming a transit line ("the Ginza line") is no name.
 func capitalRuns(text string) []string {
 	var out, run []string
 	end := func() {
@@ -369,6 +371,8 @@ func capitalRuns(text string) []string {
 			run = append(run, word) // "63 Square", "9/11 Memorial"
 		case len(run) > 0 && isNumber(word):
 			run = append(run, word) // "Seoullo 7017"
+		case len(run) > 0 && (word == "line" || word == "lines"):
+			run = run[:0] // a transit line ("the Ginza line"), not the place it is named after
 		default:
 			end()
 		}

@@ -52,7 +52,8 @@ const maxUnmatched = 30
 // Busan", while "Best food" or "Seoul Station" name no other place); or, for a candidate
 // from the page's structure, misspelt by a letter. The name of a street, road or district
 // ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais") matches only a place called exactly
-// that. A guess must name a place in one of the page's cities (a page that names no city
+// that, as does a name in the addresses of two or more of the places the search finds
+// ("Asakusa" is the district of "2-3-1 Asakusa", not Asakusa Shrine). A guess must name a place in one of the page's cities (a page that names no city
 // keeps no guess); when the page names cities, so must any other match, unless the sentence
 // the name is in names the place's city. A candidate's coordinates, when known, must be
 // within 25 km of the place's. The best match wins: exact before others, and, among equals,
@@ -238,12 +239,13 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 	if err != nil {
 		return found{}, false, err
 	}
+	area := areaOf(q, results)
 	for _, p := range results {
 		score := 0.0
 		for _, n := range append([]string{p.Name}, p.Names...) {
 			score = max(score, match(q, r.form(n), c.Guess))
 		}
-		if score == 0 {
+		if score == 0 || score < 1 && area {
 			continue
 		}
 		named = true
@@ -290,6 +292,25 @@ func (r *resolver) form(name string) form {
 		r.forms[name] = f
 	}
 	return f
+}
+
+// areaOf says whether a name is part of the addresses of two places or more among results:
+// then it names the district or street they are in ("Asakusa" of "2-3-1 Asakusa, Taito City"
+// is where Senso-ji and Asakusa Shrine are, not the shrine), and names a place only when it is
+// that place's very name. (A name in one address only may be the place's own: "6 Parvis
+// Notre-Dame".)
+func areaOf(q form, results []planner.Place) bool {
+	n := 0
+	for _, p := range results {
+		for _, a := range []string{p.Address, p.LocalAddress} {
+			w := normWords(a)
+			if countWords(w, q.words) > 0 || hasWide(q.compact) && strings.Contains(strings.Join(w, ""), q.compact) {
+				n++
+				break
+			}
+		}
+	}
+	return n >= 2
 }
 
 // namedNear says whether a quote names the city a place is in.

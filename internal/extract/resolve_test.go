@@ -170,6 +170,32 @@ func TestResolveUsesContext(t *testing.T) {
 	}
 }
 
+func TestResolveArea(t *testing.T) {
+	// A name in the addresses of several places names the district they are in: the shrine is
+	// not "Asakusa". A name in one address only may be the place's own ("Parvis Notre-Dame"),
+	// and the district's very name is still the district.
+	s := &fakeSearcher{places: []planner.Place{
+		{ID: "shrine", Name: "Asakusa Shrine", City: "Tokyo", Address: "2-3-1 Asakusa, Taito City, Tokyo"},
+		{ID: "hanayashiki", Name: "Asakusa Hanayashiki", City: "Tokyo", Address: "2-28-1 Asakusa, Taito City, Tokyo"},
+		{ID: "notre-dame", Name: "Notre-Dame Cathedral", City: "Paris", Address: "6 Parvis Notre-Dame - Pl. Jean-Paul II, 75004 Paris"},
+		{ID: "ginza", Name: "Ginza", City: "Tokyo", Address: "Ginza, Chuo City, Tokyo"},
+		{ID: "mitsukoshi", Name: "Ginza Mitsukoshi", City: "Tokyo", Address: "4-6-16 Ginza, Chuo City, Tokyo"},
+	}}
+	for name, want := range map[string]string{"Asakusa": "", "Notre-Dame": "notre-dame", "Ginza": "ginza", "Asakusa Shrine": "shrine"} {
+		res, err := Resolve(t.Context(), s, &Analysis{City: "Tokyo", Cities: []string{"Tokyo", "Paris"}, Candidates: []Candidate{{Name: name}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(res.Places) > 0 {
+			got = res.Places[0].ID
+		}
+		if got != want {
+			t.Errorf("%q resolved to %q, want %q", name, got, want)
+		}
+	}
+}
+
 func TestResolveError(t *testing.T) {
 	boom := errors.New("search is down")
 	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
