@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -183,6 +184,38 @@ func match(q, n form, guess bool) float64 {
 		return 0.85 + 0.05*overlap(q.words, n.words)
 	case !guess && q.strong && n.strong && typo(q.words, n.words):
 		return 0.8
+	}
+	return 0
+}
+
+// mixedMatch scores a name written half in Latin script, half in a local one, the way a
+// Japanese or Korean writer names a chain's branch: the brand as the chain writes it, then
+// the branch in the local script ("ONIBUS COFFEE 中目黒", "Blue Bottle Coffee 清澄白河"). It is
+// the place's when one of the place's names starts with the brand, with a distinctive word,
+// and a local-script name gives the branch after its own brand ("オニバスコーヒー 中目黒"):
+// 0.85, else 0.
+func mixedMatch(q form, names []string) float64 {
+	latin := 0
+	for latin < len(q.words) && isLatin(q.words[latin]) {
+		latin++
+	}
+	brand, branch := q.words[:latin], strings.Join(q.words[latin:], "")
+	if latin == 0 || branch == "" || !slices.ContainsFunc(brand, distinctive) || !hasWide(branch) ||
+		slices.ContainsFunc(q.words[latin:], isLatin) {
+		return 0
+	}
+	var brandOK, branchOK bool
+	for _, n := range names {
+		w := normWords(n)
+		if len(w) > latin && slices.Equal(w[:latin], brand) {
+			brandOK = true
+		}
+		if len(w) >= 2 && hasWide(w[0]) && strings.HasPrefix(strings.Join(w[1:], ""), branch) {
+			branchOK = true
+		}
+	}
+	if brandOK && branchOK {
+		return 0.85
 	}
 	return 0
 }

@@ -196,6 +196,57 @@ func TestResolveArea(t *testing.T) {
 	}
 }
 
+func TestMixedScriptNames(t *testing.T) {
+	onibus := []string{"Onibus Coffee Nakameguro", "オニバスコーヒー 中目黒"}
+	blue := []string{"Blue Bottle Coffee Kiyosumi-Shirakawa", "ブルーボトルコーヒー 清澄白河フラッグシップカフェ"}
+	for _, tt := range []struct {
+		page  string
+		names []string
+		match bool
+	}{
+		{"ONIBUS COFFEE 中目黒", onibus, true},
+		{"Blue Bottle Coffee 清澄白河", blue, true},
+		{"Blue Bottle Coffee 清澄白河フラッグシップカフェ", blue, true},
+		{"ONIBUS COFFEE 渋谷", onibus, false},     // another branch
+		{"Blue Bottle Coffee 中目黒", blue, false}, // another branch
+		{"COFFEE 中目黒", onibus, false},           // no brand
+		{"中目黒", onibus, false},
+	} {
+		if got := mixedMatch(newForm(tt.page), tt.names) > 0; got != tt.match {
+			t.Errorf("mixedMatch(%q, %q) = %v, want %v", tt.page, tt.names, got, tt.match)
+		}
+	}
+}
+
+func TestResolveWithinOtherName(t *testing.T) {
+	// A guess named only inside another candidate's name that found another place is that
+	// place's part: the district in a café's branch name is not proposed; named on its own, it is.
+	s := &fakeSearcher{places: []planner.Place{
+		{ID: "onibus", Name: "Onibus Coffee Nakameguro", Names: []string{"オニバスコーヒー 中目黒"}, City: "Tokyo"},
+		{ID: "nakameguro", Name: "Nakameguro", Names: []string{"中目黒"}, City: "Tokyo"},
+	}}
+	for quote, want := range map[string]string{
+		"そこから電車で移動してONIBUS COFFEE 中目黒へ。": "onibus",
+		"中目黒を散歩してからONIBUS COFFEE 中目黒へ。":  "onibus nakameguro",
+	} {
+		a := &Analysis{City: "Tokyo", Cities: []string{"Tokyo"}, Candidates: []Candidate{
+			{Name: "ONIBUS COFFEE 中目黒", Quote: quote},
+			{Name: "中目黒", Guess: true, Quote: quote},
+		}}
+		res, err := Resolve(t.Context(), s, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range res.Places {
+			ids = append(ids, p.ID)
+		}
+		if got := strings.Join(ids, " "); got != want {
+			t.Errorf("%q: places %q, want %q", quote, got, want)
+		}
+	}
+}
+
 func TestResolveError(t *testing.T) {
 	boom := errors.New("search is down")
 	_, err := Resolve(t.Context(), &fakeSearcher{err: boom}, &Analysis{Candidates: []Candidate{{Name: "Gwangjang Market"}}})
