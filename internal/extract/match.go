@@ -30,8 +30,8 @@ func newForm(name string) form {
 	words := normWords(name)
 	f := form{words: words, compact: strings.Join(words, ""), area: isAreaName(name, words)}
 	var core []string
-	for _, w := range dropCityWords(words) {
-		if genericWords[w] {
+	for i, w := range dropCityWords(words) {
+		if genericWords[w] || i > 0 && isBranchWord(w) {
 			continue
 		}
 		core = append(core, w)
@@ -118,8 +118,14 @@ var genericWords = setOf(
 	"honten", "flagship", "original", "traditional", "famous", "historic", "old", "jinja", "taisha",
 	"musee", "museo", "museu", "jardin", "jardins", "parc", "eglise", "basilique", "cathedrale", "marche",
 	"mercat", "mercado", "mercato", "chiesa", "basilica", "palazzo", "castello",
-	"본점", "本店", "본관",
+	"본점", "本店", "본관", "카페", "カフェ",
 )
+
+// isBranchWord says whether a word after a name's first names a chain's branch in Korean or
+// Japanese ("런던베이글뮤지엄 안국점", "ユニクロ 銀座店"), which may be left out like "Main Store".
+func isBranchWord(w string) bool {
+	return hasWide(w) && utf8.RuneCountInString(w) >= 2 && (strings.HasSuffix(w, "점") || strings.HasSuffix(w, "店"))
+}
 
 // typeWords name a kind of place (or qualify one) without telling which: a core of these
 // alone ("Station", "National Museum") is no evidence.

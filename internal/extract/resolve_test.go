@@ -47,6 +47,10 @@ func TestMatch(t *testing.T) {
 		{"명동교자", "명동교자 본점", false, true},
 		{"伏見稲荷大社", "伏見稲荷大社", true, true},
 		{"551蓬莱", "551蓬莱 本店", true, true},
+		{"런던베이글뮤지엄", "런던베이글뮤지엄 안국점", true, true}, // a branch
+		{"안국점", "런던베이글뮤지엄 안국점", true, false},
+		{"델문도", "카페 델문도", true, true},
+		{"카페", "카페 델문도", true, false},
 		{"", "Gwangjang Market", false, false},
 	}
 	for _, tt := range tests {
