@@ -51,9 +51,10 @@ const maxUnmatched = 30
 // five letters or more ("Gyeongbokgung" = "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt
 // Busan", while "Best food" or "Seoul Station" name no other place); for a candidate from
 // the page's structure, misspelt by a letter; or a chain's brand in Latin script with its
-// branch in the local one ("ONIBUS COFFEE 中目黒", see mixedMatch). The name of a street, road
-// or district ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais") matches only a place
-// called exactly that, as does a name in the addresses of two or more of the places the
+// branch in the local one ("ONIBUS COFFEE 中目黒", see mixedMatch); or a place's name without
+// its leading district ("블루라인파크" of 해운대구's "해운대 블루라인파크", see districtless). The
+// name of a street, road or district ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais")
+// matches only a place called exactly that, as does a name in the addresses of two or more of the places the
 // search finds ("Asakusa" is the district of "2-3-1 Asakusa", not Asakusa Shrine). A guess
 // must name a place in one of the page's cities (a page that names no city keeps no guess);
 // when the page names cities, so must any other match, unless the sentence the name is in
@@ -275,7 +276,7 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 			score = max(score, match(q, r.form(n), c.Guess))
 		}
 		if score == 0 {
-			score = mixedMatch(q, names)
+			score = max(mixedMatch(q, names), districtless(q, p, c.Guess))
 		}
 		if score == 0 || score < 1 && area {
 			continue
@@ -324,6 +325,29 @@ func (r *resolver) form(name string) form {
 		r.forms[name] = f
 	}
 	return f
+}
+
+// districtless scores a name against a place's names without their first word when that
+// word is the district of the place's address: "블루라인파크" is "해운대 블루라인파크" of
+// 해운대구, as "Blueline Park" is Haeundae Blueline Park of Haeundae-gu. Both the name and
+// what is left of the place's must keep a distinctive word ("Street" is not Carnaby Street).
+// At most 0.85.
+func districtless(q form, p planner.Place, guess bool) float64 {
+	if !q.strong {
+		return 0
+	}
+	address := normWords(p.Address + " " + p.LocalAddress)
+	best := 0.0
+	for _, n := range append([]string{p.Name}, p.Names...) {
+		w := normWords(n)
+		if len(w) < 2 || !slices.ContainsFunc(address, func(a string) bool { return a == w[0] || hasWide(a) && strings.HasPrefix(a, w[0]) }) {
+			continue
+		}
+		if rest := newForm(strings.Join(w[1:], " ")); rest.strong {
+			best = max(best, min(0.85, match(q, rest, guess)))
+		}
+	}
+	return best
 }
 
 // areaOf says whether a name is part of the addresses of two places or more among results:

@@ -222,6 +222,29 @@ func TestMixedScriptNames(t *testing.T) {
 	}
 }
 
+func TestDistrictless(t *testing.T) {
+	blueline := planner.Place{Name: "Haeundae Blueline Park", Names: []string{"해운대 블루라인파크"},
+		Address: "13 Dalmaji-gil 62beon-gil, Haeundae-gu, Busan", LocalAddress: "부산광역시 해운대구 달맞이길62번길 13"}
+	carnaby := planner.Place{Name: "Carnaby Street", Address: "Carnaby St, London W1F, UK"}
+	gwangjang := planner.Place{Name: "Gwangjang Market", Address: "88 Changgyeonggung-ro, Jongno-gu, Seoul"}
+	for _, tt := range []struct {
+		page  string
+		place planner.Place
+		guess bool
+		match bool
+	}{
+		{"블루라인파크", blueline, true, true},
+		{"Blueline Park", blueline, true, true},
+		{"Street", carnaby, true, false},     // nothing distinctive left
+		{"Market", gwangjang, false, false},  // Gwangjang is no district of its address
+		{"Haeundae", blueline, false, false}, // the district alone
+	} {
+		if got := districtless(newForm(tt.page), tt.place, tt.guess) > 0; got != tt.match {
+			t.Errorf("districtless(%q, %q) = %v, want %v", tt.page, tt.place.Name, got, tt.match)
+		}
+	}
+}
+
 func TestResolveWithinOtherName(t *testing.T) {
 	// A guess named only inside another candidate's name that found another place is that
 	// place's part: the district in a café's branch name is not proposed; named on its own, it is.
