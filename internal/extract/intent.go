@@ -94,7 +94,7 @@ var (
 		"was closed", "were closed", "was shut", "gave up on", "missed out on", "couldn't get in", "could not get in",
 		"stay away from", "overrated", "ran out of time", "don't recommend", "do not recommend", "wouldn't recommend",
 		"would not recommend", "gave it a miss", "give it a miss", "save it for", "saving it for", "saved it for"},
-		"안 갔", "안갔", "못 갔", "못갔", "안 가", "건너뛰", "건너 뛰", "비추", "가지 마", "가지마", "패스했", "패스함", "패스하",
+		"안 갔", "안갔", "못 갔", "못갔", "안 가", "안 간", "못 간", "건너뛰", "건너뛴", "건너 뛰", "비추", "가지 마", "가지마", "패스했", "패스함", "패스하",
 		"는 패스", "은 패스", "문 닫", "문닫", "휴무라", "안 들어", "못 들어", "별로였", "못 들렀", "들르지 못", "못 가", "포기했",
 		"行かなかった", "行けなかった", "行かず", "行けず", "スキップ", "パスし", "閉まって", "おすすめしない", "行く必要はない",
 		"断念", "諦め", "寄れなかった", "入れなかった")
@@ -289,6 +289,30 @@ func isDestination(clause string, start, end int) bool {
 	}
 	return false
 }
+
+// headingIntent is SKIPPED or PASSING for a heading that is one phrase with a skip or pass
+// cue and no other ("What we skipped", "Places we'd skip", "Just passing through", "건너뛴 곳",
+// "通り過ぎただけ"), else "": a heading of several parts ("What we did, and what we skipped")
+// or with a positive cue speaks of more than what it skips.
+func headingIntent(text string) string {
+	text = strings.TrimSpace(text)
+	if text == "" || headingParts.MatchString(strings.TrimRight(text, "?!.:：？！。")) {
+		return ""
+	}
+	cleaned := skipExceptions.ReplaceAllString(text, " ")
+	switch {
+	case recommendCues.in(text) || visitCues.in(text) && !skipCues.in(cleaned):
+		return ""
+	case skipCues.in(cleaned):
+		return MentionSkipped
+	case passCues.in(text):
+		return MentionPassing
+	}
+	return ""
+}
+
+// headingParts separate the parts of a heading.
+var headingParts = regexp.MustCompile(`[:：,，、;；|｜/()（）–—·•!?！？]|\s-\s|\s(?:and|or|vs)\s|그리고|및`)
 
 // sentences cuts text into sentences: after ".", "!", "?", "。", "！", "？" followed by a space
 // or the end (not after an abbreviation such as "St."), and at line breaks.

@@ -281,3 +281,57 @@ func TestCapitalRuns(t *testing.T) {
 		}
 	}
 }
+
+func TestSectionIntent(t *testing.T) {
+	for heading, want := range map[string]string{
+		"What we skipped":                                    MentionSkipped,
+		"Places we'd skip":                                   MentionSkipped,
+		"Just passing through":                               MentionPassing,
+		"건너뛴 곳":                                              MentionSkipped,
+		"이번에 안 간 곳":                                          MentionSkipped,
+		"行かなかった場所":                                           MentionSkipped,
+		"通り過ぎただけの場所":                                         MentionPassing,
+		"What we did, and what we skipped":                   "",
+		"Seoul with a toddler: what worked, what we skipped": "",
+		"Skip-the-line tickets":                              "",
+		"Must-see, even if you skip the rest":                "",
+		"Gwangjang Market":                                   "",
+	} {
+		if got := headingIntent(heading); got != want {
+			t.Errorf("headingIntent(%q) = %q, want %q", heading, got, want)
+		}
+	}
+	// The items under such a heading take its intent unless they have a cue of their own, up
+	// to the next heading of its level; the page's title gives none.
+	page := Page{ContentType: "text/html", Body: []byte(`<html><head><title>Seoul: what we skipped</title></head><body><article>
+<h1>What we skipped in Seoul</h1>
+<p>Gwangjang Market was our first stop.</p>
+<h2>What we skipped</h2>
+<ul><li>Lotte World</li><li>N Seoul Tower – we loved it last time, a must-see</li></ul>
+<h3>Queues</h3>
+<p>Namsan Tower had a long line.</p>
+<h2>Where we ate</h2>
+<ul><li>Tosokchon Samgyetang</li></ul>
+<h2>건너뛴 곳</h2>
+<ul><li>롯데월드</li></ul>
+</article></body></html>`)}
+	a, err := Analyze(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Gwangjang Market": MentionMentioned, "Lotte World": MentionSkipped, "N Seoul Tower": MentionRecommended,
+		"Namsan Tower": MentionSkipped, "Tosokchon Samgyetang": MentionMentioned, "롯데월드": MentionSkipped,
+	}
+	for _, c := range a.Candidates {
+		if w, ok := want[c.Name]; ok {
+			if c.Mention != w {
+				t.Errorf("%s: %s, want %s", c.Name, c.Mention, w)
+			}
+			delete(want, c.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not found: %v", want)
+	}
+}

@@ -24,6 +24,11 @@ type collector struct {
 	index   map[string]int
 	guesses int
 	context string // the sentence or line being read, for the mentions found in it
+	// section is the intent of the section being read, from its heading ("What we skipped":
+	// SKIPPED), given to the names in it that have no cue of their own; sectionLevel is the
+	// heading's level, which a heading of the same or a higher level ends.
+	section      string
+	sectionLevel int
 }
 
 func newCollector() *collector { return &collector{index: map[string]int{}} }
@@ -37,6 +42,9 @@ func (c *collector) add(cand Candidate) {
 	if cand.Mention == "" {
 		sentence, at := sentenceWith(c.context, cand.Name)
 		cand.Mention, cand.Quote = mentionOf(sentence, cand.Name, at), quoteOf(sentence, at, len(cand.Name))
+		if cand.Mention == MentionMentioned && c.section != "" {
+			cand.Mention = c.section
+		}
 	}
 	key := strings.Join(normWords(cand.Name), " ")
 	if i, ok := c.index[key]; ok {
@@ -89,6 +97,24 @@ func (c *collector) outline(text string) {
 		c.guess(line)
 	}
 }
+
+// heading adds the names of a heading of the given level (1 to 6, 0 when unknown) and starts
+// its section: one headed only by a skip or pass cue ("What we skipped", "건너뛴 곳", "通り過ぎた
+// だけ", see headingIntent) gives its intent to the names under it without a cue of their own,
+// up to the next heading of the same or a higher level. A page's title (level 1) heads the
+// whole page and gives none.
+func (c *collector) heading(text string, level int) {
+	if c.sectionLevel > 0 && level > 0 && level <= c.sectionLevel {
+		c.section, c.sectionLevel = "", 0
+	}
+	c.outline(text)
+	if m := headingIntent(text); m != "" && level >= 2 {
+		c.section, c.sectionLevel = m, level
+	}
+}
+
+// endSection ends the section being read, at the end of a page's body.
+func (c *collector) endSection() { c.section, c.sectionLevel = "", 0 }
 
 // prose adds the names in running text: numbered and bulleted lines as outline, guesses in
 // the rest.
