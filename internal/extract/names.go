@@ -370,7 +370,8 @@ var abbreviations = setOf("st.", "mt.", "dr.", "ste.", "no.", "jr.", "mr.", "mrs
 // Market", "Temple of the Emerald Buddha", "63 Square"), and for a run with connecting words
 // its parts too ("Tour of Gyeongbokgung" → "Gyeongbokgung"). Leading common words are left
 // out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang", "Skip Oxford Street" → "Oxford
-// Street"); a run naming a transit line ("the Ginza line") is no name.
+// Street"); a run naming a transit line ("the Ginza line") is no name; a run followed by a
+// kind of place in lower case is guessed with it too ("the COEX mall" → "COEX mall", "COEX").
 func capitalRuns(text string) []string {
 	var out, run []string
 	end := func() {
@@ -399,6 +400,9 @@ func capitalRuns(text string) []string {
 			run = append(run, word) // "Seoullo 7017"
 		case len(run) > 0 && (word == "line" || word == "lines"):
 			run = run[:0] // a transit line ("the Ginza line"), not the place it is named after
+		case len(run) > 0 && kindWords[word]:
+			out = append(out, strings.Join(append(run[:len(run):len(run)], word), " ")) // "the COEX mall"
+			end()
 		default:
 			end()
 		}
@@ -409,6 +413,11 @@ func capitalRuns(text string) []string {
 	end()
 	return out
 }
+
+// kindWords are kinds of place a writer may put in lower case after a name ("the COEX mall",
+// "the Gwangjang market"): the name with it is guessed too.
+var kindWords = setOf("mall", "market", "museum", "park", "palace", "temple", "shrine", "tower", "bridge",
+	"garden", "gardens", "beach", "square", "cathedral", "church", "castle", "lake", "village", "station")
 
 func isConnector(word string) bool { return word == "&" || connectors[strings.ToLower(word)] }
 
