@@ -106,8 +106,8 @@ var (
 		"on the way to", "on our way to", "on my way to", "en route to", "stopover in", "stopover at", "layover in",
 		"layover at", "connecting flight", "changed lines at", "change lines at", "switched lines at", "changed buses at",
 		"changed planes in", "changed planes at", "flew into", "flew in to", "flew out of", "landed at", "landed in",
-		"through the window", "from the window", "from the bus window", "from a bus window", "from the bus",
-		"from the train", "from the train window", "from a train window", "from the car window", "from the taxi"},
+		"through the window", "from the window", "from the bus window", "from a bus window", "from the train window",
+		"from a train window", "from the car window", "from the taxi window"},
 		"환승", "갈아탔", "갈아타", "지나갔", "지나가", "지나쳐", "지나친", "을 지나", "를 지나", "스쳐", "경유", "거쳐", "거쳤",
 		"차창 밖", "창밖으로", "버스에서 보", "乗り換え", "乗換", "経由", "通過", "通り過ぎ", "素通り", "前を通", "を通って",
 		"を通り", "外から見ただけ", "車窓から", "窓から")
