@@ -407,12 +407,13 @@ func (f *pageFacts) meta(title string, t thing) {
 // and returns how many candidates came from map links and how many headings and list items
 // the page has.
 func bodyCandidates(blocks []block, c *collector, cc cityCounter) (mapLinks, outline int) {
+	defer c.endSection()
 	for _, b := range blocks {
 		switch b.kind {
 		case kindHeading:
 			outline++
 			cc.add(b.text, 2)
-			c.outline(b.text)
+			c.heading(b.text, b.level)
 		case kindItem:
 			outline++
 			cc.add(b.text, 1)

@@ -25,20 +25,31 @@ const maxQuoteRunes = 160
 // looked for in this order, the first kind found deciding:
 //
 //  1. SKIPPED: negation and warnings ("skipped", "didn't go", "don't bother", "avoid", "not
-//     worth", "tourist trap", "was closed", "안 갔", "못 갔", "건너뛰", "비추", "가지 마", "패스했",
-//     "行かなかった", "スキップ"), except "skip the line" and "avoid the crowds".
-//  2. PASSING: transit ("passed through", "changed trains at", "transfer at", "took the bus
-//     past", "on the way to", "layover", "환승", "지나갔", "을 지나", "경유", "거쳐", "乗り換え", "経由"),
-//     except for the destination of a journey: what follows "on the way to" / "en route to"
-//     in English, what precedes "가는 길" / "가던 길" in Korean and "へ行く途中" in Japanese.
+//     worth", "tourist trap", "was closed", "do not recommend", "save it for", "안 갔", "못 갔",
+//     "못 들렀", "건너뛰", "비추", "가지 마", "패스했", "行かなかった", "スキップ", "断念"), except "skip
+//     the line" and "avoid the crowds".
+//  2. PASSING: transit ("passed through", "changed trains at", "changed lines at", "flew into",
+//     "took the bus past", "from the bus window", "on the way to", "layover", "환승", "지나갔",
+//     "을 지나", "경유", "거쳐", "차창 밖", "乗り換え", "経由", "前を通", "外から見ただけ"), or a place set
+//     around the name: right after "past" in a clause that moves, a side named as a direction
+//     ("from the Myeongdong side"), an arrival left straight away ("부산역 도착 → …"), a Japanese
+//     or Korean landmark placing what follows ("代々木公園のすぐ近く、…", "경복궁 근처의 카페"); except
+//     for the destination of a journey: what follows "on the way to" / "en route to" in
+//     English, what precedes "가는 길" / "가던 길" in Korean and "へ行く途中" in Japanese.
 //  3. RECOMMENDED: "must-see", "must visit", "recommend", "don't miss", "worth a visit",
 //     "추천", "강추", "꼭 ", "가볼 만", "필수", "おすすめ", "必見", "ぜひ".
 //  4. VISITED: the writer's own visit, in the past tense ("we visited", "went to", "had lunch
 //     at", "stayed at", "갔", "다녀왔", "먹었", "들렀", "묵었", "行きました", "食べ"): travel posts
 //     speak in the first person, so a past visit verb is taken as the writer's.
 //
-// Otherwise a name is MENTIONED. English cues match whole words, case aside; Korean and
-// Japanese ones as text.
+// Otherwise a name is MENTIONED. Two readings look past the name's clause: a plan in a clause
+// ending with a contrasting joint fell through ("we had planned to go to Yangdong but…",
+// "만장굴도 가려고 했는데…", "行く予定だったのですが、…": SKIPPED), and the next clause may speak of
+// the place without naming it ("…, but we only passed through", "…; we only used it to arrive
+// and leave", "…, but I would save it for another morning", "crowded, but worth it"; in Korean
+// a clause with a cue and no topic or object of its own), which decides after a contrasting
+// joint or when the name's own clause has no cue. English cues match whole words, case aside;
+// Korean and Japanese ones as text.
 
 // mentionRank orders mentions when one name is found several times: a positive intent
 // (RECOMMENDED, then VISITED) wins over everything; without one, SKIPPED and PASSING win
@@ -81,19 +92,25 @@ var (
 		"never went", "never made it", "didn't make it", "did not make it", "didn't get to", "don't bother", "do not bother",
 		"not bother", "avoid", "not worth", "wasn't worth", "isn't worth", "tourist trap", "closed when we got there",
 		"was closed", "were closed", "was shut", "gave up on", "missed out on", "couldn't get in", "could not get in",
-		"stay away from", "overrated", "ran out of time for"},
-		"안 갔", "안갔", "못 갔", "못갔", "안 가", "건너뛰", "건너 뛰", "비추", "가지 마", "가지마", "패스했", "패스함", "패스하",
-		"는 패스", "은 패스", "문 닫", "문닫", "휴무라", "안 들어", "못 들어", "별로였",
-		"行かなかった", "行けなかった", "行かず", "スキップ", "パスし", "閉まって", "おすすめしない", "行く必要はない")
+		"stay away from", "overrated", "ran out of time", "don't recommend", "do not recommend", "wouldn't recommend",
+		"would not recommend", "gave it a miss", "give it a miss", "save it for", "saving it for", "saved it for"},
+		"안 갔", "안갔", "못 갔", "못갔", "안 가", "안 간", "못 간", "건너뛰", "건너뛴", "건너 뛰", "비추", "가지 마", "가지마", "패스했", "패스함", "패스하",
+		"는 패스", "은 패스", "문 닫", "문닫", "휴무라", "안 들어", "못 들어", "별로였", "못 들렀", "들르지 못", "못 가", "포기했",
+		"行かなかった", "行けなかった", "行かず", "行けず", "スキップ", "パスし", "閉まって", "おすすめしない", "行く必要はない",
+		"断念", "諦め", "寄れなかった", "入れなかった")
 	// skipExceptions are phrases with a skip cue that do not skip the place.
 	skipExceptions = regexp.MustCompile(`(?i)\b(?:skip(?:ped|ping)?[- ]the[- ](?:line|lines|queue|queues)|avoid(?:ed|ing)? the (?:crowds?|queues?|lines?|rush|heat|wait)|avoid (?:crowds|queues|lines)|to avoid)\b`)
 	passCues       = cues([]string{"passed through", "passing through", "pass through", "passed by", "changed trains at",
 		"change trains at", "changed trains in", "changed at", "change at", "transfer at", "transferred at", "transfer in",
 		"transferred in", "took the bus past", "drove past", "drove through", "walked past", "went past", "went through",
 		"on the way to", "on our way to", "on my way to", "en route to", "stopover in", "stopover at", "layover in",
-		"layover at", "connecting flight"},
+		"layover at", "connecting flight", "changed lines at", "change lines at", "switched lines at", "changed buses at",
+		"changed planes in", "changed planes at", "flew into", "flew in to", "flew out of", "landed at", "landed in",
+		"through the window", "from the window", "from the bus window", "from a bus window", "from the train window",
+		"from a train window", "from the car window", "from the taxi window"},
 		"환승", "갈아탔", "갈아타", "지나갔", "지나가", "지나쳐", "지나친", "을 지나", "를 지나", "스쳐", "경유", "거쳐", "거쳤",
-		"乗り換え", "乗換", "経由", "通過", "通り過ぎ", "素通り")
+		"차창 밖", "창밖으로", "버스에서 보", "乗り換え", "乗換", "経由", "通過", "通り過ぎ", "素通り", "前を通", "を通って",
+		"を通り", "外から見ただけ", "車窓から", "窓から")
 	recommendCues = cues([]string{"must-see", "must see", "must-visit", "must visit", "must-try", "must try", "must-do",
 		"recommend", "recommended", "highly recommend", "don't miss", "do not miss", "can't miss", "cannot miss",
 		"worth a visit", "worth visiting", "worth the trip", "worth the visit", "worth it", "be sure to",
@@ -122,9 +139,10 @@ var (
 // clauseJoints cut a sentence into clauses; the joint stays with the clause before it.
 var clauseJoints = regexp.MustCompile(`(?i)(?:[;；]|,?\s+but\s|,?\s+whereas\s|,?\s+while\s|,?\s+although\s|,?\s+though\s|,?\s+however,?\s|,\s+and\s|,\s+then\s|\s+instead\s|지만\s|는데\s|했고\s|갔고\s|었고\s|았고\s|[がけ]ど、?|けれど、?|が、)`)
 
-// clauseAt returns the clause of sentence around the byte range [start, end).
-func clauseAt(sentence string, start, end int) (clause string, offset int) {
-	from, to := 0, len(sentence)
+// clauseAt returns the clause of sentence around the byte range [start, end), and where it
+// starts and ends.
+func clauseAt(sentence string, start, end int) (clause string, from, to int) {
+	from, to = 0, len(sentence)
 	for _, j := range clauseJoints.FindAllStringIndex(sentence, -1) {
 		switch {
 		case j[1] <= start:
@@ -133,27 +151,40 @@ func clauseAt(sentence string, start, end int) (clause string, offset int) {
 			to = j[1]
 		}
 	}
-	return sentence[from:to], from
+	return sentence[from:to], from, to
 }
 
 // mentionOf decides why sentence names name (found at byte offset at, or -1 when it was not
-// found as written).
+// found as written): from its own clause (see clauseIntent), unless that clause only tells
+// of a plan the next clause undoes, or the next clause speaks of it without naming it (see
+// nextClauseIntent).
 func mentionOf(sentence, name string, at int) string {
 	if sentence == "" {
 		return MentionMentioned
 	}
-	clause, from := sentence, 0
-	start, end := 0, len(sentence)
-	if at >= 0 {
-		start, end = at, at+len(name)
-		clause, from = clauseAt(sentence, start, end)
-		start, end = start-from, end-from
+	if at < 0 {
+		return clauseIntent(sentence, 0, len(sentence))
 	}
+	clause, from, to := clauseAt(sentence, at, at+len(name))
+	own := clauseIntent(clause, at-from, at-from+len(name))
+	contrast := contrastJoint.MatchString(clause)
+	if contrast && own != MentionRecommended && own != MentionVisited && planCues.in(clause) {
+		return MentionSkipped // "we had planned to go to X but…", "X도 가려고 했는데…"
+	}
+	if next := nextClauseIntent(sentence[to:]); next != "" && (contrast || own == MentionMentioned) {
+		return next
+	}
+	return own
+}
+
+// clauseIntent decides why clause names the name at [start, end): the first kind of cue
+// found, in the order of the list above, or a cue placed around the name (see placePassing).
+func clauseIntent(clause string, start, end int) string {
 	cleaned := skipExceptions.ReplaceAllString(clause, " ")
 	switch {
 	case skipCues.in(cleaned):
 		return MentionSkipped
-	case passCues.in(clause) && !isDestination(clause, start, end):
+	case (passCues.in(clause) || placePassing(clause, start, end)) && !isDestination(clause, start, end):
 		return MentionPassing
 	case recommendCues.in(clause):
 		return MentionRecommended
@@ -161,6 +192,87 @@ func mentionOf(sentence, name string, at int) string {
 		return MentionVisited
 	}
 	return MentionMentioned
+}
+
+// planCues tell of a plan; in a clause ending with a contrasting joint ("but", "지만", "けど")
+// the plan fell through: "we had planned to go down to Yangdong but ran out of time".
+var planCues = cues([]string{"planned to", "had planned", "was going to", "were going to", "meant to", "hoped to",
+	"wanted to", "intended to", "was hoping to", "were hoping to"},
+	"려고 했는데", "려고 했지만", "려고 했으나", "려다가", "려다 ", "계획이었는데", "계획이었지만", "예정이었는데", "예정이었지만",
+	"고 싶었는데", "고 싶었지만", "予定だった", "つもりだった", "たかったけど", "たかったのですが")
+
+// contrastJoint matches a clause that ends with a contrasting joint.
+var contrastJoint = regexp.MustCompile(`(?i)(?:\bbut|\bwhereas|\balthough|\bthough|\bhowever,?|지만|는데|[がけ]ど、?|けれど、?|が、)\s*$`)
+
+// Cues of a clause that speaks of the place of the clause before it without naming it: "Our
+// train got in at Roma Termini, but we only passed through", "the Panthéon is a ten-minute
+// walk east, but I would save it for another morning", "crowded, but worth it". In Korean, a
+// clause with a cue and no topic or object of its own ("만장굴도 가려고 했는데 못 갔어요").
+var (
+	skipBack = regexp.MustCompile(`(?i)\b(?:skipped|skip|missed) (?:it|them)\b|\b(?:save|saved|saving) (?:it|them) for\b` +
+		`|\bran out of time\s*(?:[,.;:!?–—]|$)|\bgave (?:it|them) a miss\b|\b(?:it|they) (?:was|were) (?:closed|shut)\b` +
+		`|\b(?:didn['’]t|did not) (?:go|get) in\b|\b(?:not|isn['’]t|wasn['’]t) worth it\b`)
+	passBack = regexp.MustCompile(`(?i)\b(?:passed|passing|went|drove|walked|rode) (?:through|by|past)(?:\s+(?:it|them|there))?\s*(?:[–—,.;:!?()]|$)` +
+		`|\bused (?:it|them) (?:only )?(?:to|for) (?:arrive|arriving|leave|leaving|change|changing|transfer|transferring|connect|connections)\b` +
+		`|\bchanged (?:trains|buses|lines|planes) there\b|\bsaw (?:it|them) (?:only )?(?:from|through) (?:the|a) (?:bus |train |car )?window\b`)
+	recommendBack = regexp.MustCompile(`(?i)\b(?:worth it|worth the (?:wait|queue|trip|visit|hype|money|price|climb)|worth a visit|recommend it|loved it)\b`)
+	// hangulTopic is a Korean word with a topic or object particle: the clause names its own
+	// subject.
+	hangulTopic = regexp.MustCompile(`[가-힣](?:은|는|을|를|도)(?:\s|$)`)
+)
+
+// nextClauseIntent is the intent of the clause at the start of rest (the sentence after the
+// name's clause) when it speaks of the place before it without naming it, else "".
+func nextClauseIntent(rest string) string {
+	if rest == "" {
+		return ""
+	}
+	next := rest
+	if j := clauseJoints.FindStringIndex(rest); j != nil {
+		next = rest[:j[1]]
+	}
+	switch {
+	case skipBack.MatchString(next):
+		return MentionSkipped
+	case passBack.MatchString(next):
+		return MentionPassing
+	case recommendBack.MatchString(next):
+		return MentionRecommended
+	}
+	if countIn(next, unicode.Hangul) == 0 || hangulTopic.MatchString(next) {
+		return ""
+	}
+	switch cleaned := skipExceptions.ReplaceAllString(next, " "); {
+	case skipCues.in(cleaned):
+		return MentionSkipped
+	case passCues.in(next):
+		return MentionPassing
+	case recommendCues.in(next):
+		return MentionRecommended
+	}
+	return ""
+}
+
+// Cues placed around a name that make it a way through or a landmark: the name right after
+// "past" in a clause that moves ("the bus went south past Circus Maximus"), a side named as a
+// direction ("the cable car from the Myeongdong side", "명동 쪽"), an arrival left straight
+// away ("부산역 도착 → 본전돼지국밥"), or, in Japanese and Korean, a landmark that places the
+// place named after it ("代々木公園のすぐ近く、Fuglen Tokyoへ", "경복궁 근처의 카페"). ("A hostel near
+// King's Cross" is where the writer stayed: English "near" is no cue.)
+var (
+	pastBefore    = regexp.MustCompile(`(?i)\bpast (?:the )?$`)
+	motion        = regexp.MustCompile(`(?i)\b(?:bus|buses|train|tram|taxi|car|ferry|boat|drove|drive|walked|walk|rode|ride|cycled|ran|went|took|runs|goes|headed|strolled)\b`)
+	sideAfter     = regexp.MustCompile(`(?i)^\s+side\b|^\s?쪽|^側`)
+	arrivalAfter  = regexp.MustCompile(`^\s*(?:에\s*)?(?:도착|到着|arrival)\S*\s*(?:→|->|⇒)`)
+	landmarkAfter = regexp.MustCompile(`^の(?:すぐ)?(?:近く|そば|隣|向かい)(?:、|の|にある)|^\s*(?:바로\s*)?(?:근처|옆)(?:의|에 있는)\s`)
+)
+
+// placePassing says whether the name at [start, end) of clause is placed as a way through or a
+// landmark (see pastBefore and the rest).
+func placePassing(clause string, start, end int) bool {
+	before, after := clause[:start], clause[end:]
+	return pastBefore.MatchString(before) && motion.MatchString(clause) || sideAfter.MatchString(after) ||
+		arrivalAfter.MatchString(after) || landmarkAfter.MatchString(after)
 }
 
 // isDestination says whether the name at [start, end) of clause is where a journey the
@@ -177,6 +289,30 @@ func isDestination(clause string, start, end int) bool {
 	}
 	return false
 }
+
+// headingIntent is SKIPPED or PASSING for a heading that is one phrase with a skip or pass
+// cue and no other ("What we skipped", "Places we'd skip", "Just passing through", "건너뛴 곳",
+// "通り過ぎただけ"), else "": a heading of several parts ("What we did, and what we skipped")
+// or with a positive cue speaks of more than what it skips.
+func headingIntent(text string) string {
+	text = strings.TrimSpace(text)
+	if text == "" || headingParts.MatchString(strings.TrimRight(text, "?!.:：？！。")) {
+		return ""
+	}
+	cleaned := skipExceptions.ReplaceAllString(text, " ")
+	switch {
+	case recommendCues.in(text) || visitCues.in(text) && !skipCues.in(cleaned):
+		return ""
+	case skipCues.in(cleaned):
+		return MentionSkipped
+	case passCues.in(text):
+		return MentionPassing
+	}
+	return ""
+}
+
+// headingParts separate the parts of a heading.
+var headingParts = regexp.MustCompile(`[:：,，、;；|｜/()（）–—·•!?！？]|\s-\s|\s(?:and|or|vs)\s|그리고|및`)
 
 // sentences cuts text into sentences: after ".", "!", "?", "。", "！", "？" followed by a space
 // or the end (not after an abbreviation such as "St."), and at line breaks.
@@ -252,11 +388,13 @@ func quoteOf(sentence string, at, size int) string {
 }
 
 // addressLine matches text that reads as a postal address rather than prose: a label
-// ("Address:", "주소:", "住所"), a house number starting a line or after a comma next to a
+// ("Address:", "주소:", "住所"), a line labelled with the area ("Area: 3rd arrondissement · Le
+// Marais", "지역:", "エリア："; a nearest station is a place of its own), a house number starting a line or after a comma next to a
 // street word ("185 Changgyeonggung-ro", "12 Rue de Rivoli", "350 Fifth Avenue"), a
 // romanised or Korean road with its number ("Sejong-daero 172", "창경궁로 185"), a Japanese
 // block number ("2-3-1 Asakusa"), a postal code, or a Korean 시/구/로 sequence.
 var addressLine = regexp.MustCompile(`(?i)(?:^|\s|\()(?:address|addr|adresse|indirizzo|dirección|주소|도로명|지번|住所|所在地)\s*[:：]` +
+	`|^[^\pL\pN]*(?:area|district|neighbou?rhood|arrondissement|quartier|지역|동네|エリア|地区)\s*[:：]` +
 	`|(?:^|,\s*)\d{1,5}(?:-\d+)?,?\s+(?:rue|avenue|av\.|boulevard|bd|blvd|calle|quai|via)\s` +
 	`|(?:^|,\s*)\d{1,5}(?:-\d+)?\s+(?:[\pL'.-]+\s){1,3}(?:street|st\.|road|rd\.|avenue|ave\.?|boulevard|blvd\.?|lane|drive)(?:\W|$)` +
 	`|\b\pL+-(?:ro|gil|daero)\s*\d+|[가-힣]+(?:로|길|대로)\s*\d+` +

@@ -47,6 +47,29 @@ func TestMentionCues(t *testing.T) {
 		// Clauses: each name with its own verb.
 		{"We skipped Namsan Tower but visited Gyeongbokgung Palace.", "Namsan Tower", MentionSkipped},
 		{"We skipped Namsan Tower but visited Gyeongbokgung Palace.", "Gyeongbokgung Palace", MentionVisited},
+		// English: more ways of passing through, and of leaving out.
+		{"We flew into Gimpo International Airport from Osaka.", "Gimpo International Airport", MentionPassing},
+		{"On day three we changed lines at Gangnam Station in rush hour.", "Gangnam Station", MentionPassing},
+		{"As for the palaces: we only saw Gyeongbokgung Palace from the bus window.", "Gyeongbokgung Palace", MentionPassing},
+		{"Then we took the bus south past Circus Maximus to the Baths of Caracalla.", "Circus Maximus", MentionPassing},
+		{"Then we took the bus south past Circus Maximus to the Baths of Caracalla.", "Baths of Caracalla", MentionMentioned},
+		{"It is half past nine at Borough Market.", "Borough Market", MentionMentioned}, // no one moves
+		{"N Seoul Tower at sunset (cable car from the Myeongdong side)", "Myeongdong", MentionPassing},
+		{"N Seoul Tower at sunset (cable car from the Myeongdong side)", "N Seoul Tower", MentionMentioned},
+		{"I do not recommend Namsan Tower with a stroller.", "Namsan Tower", MentionSkipped},
+		{"A hostel near King's Cross Station: bunk beds and breakfast.", "King's Cross Station", MentionMentioned},
+		// … in a clause that does not name the place again.
+		{"Our train got in at Roma Termini at 7, but we only passed through – straight onto the bus.", "Roma Termini", MentionPassing},
+		{"The KTX takes two hours to Gyeongju Station, which is far from everything; we only used it to arrive and leave.", "Gyeongju Station", MentionPassing},
+		{"Bus 700 runs out to Bomun Lake, which we saw only through the window.", "Bomun Lake", MentionPassing},
+		{"The Panthéon is a ten-minute walk east, but I would save it for another morning.", "Panthéon", MentionSkipped},
+		{"The Louvre was amazing but we skipped it this time.", "Louvre", MentionSkipped},
+		{"Haedong Yonggungsa was crowded, but worth it.", "Haedong Yonggungsa", MentionRecommended},
+		{"Times Square is a tourist trap, but worth it at night.", "Times Square", MentionRecommended},
+		{"We skipped Namsan Tower but loved Gyeongbokgung Palace.", "Namsan Tower", MentionSkipped},
+		// … and a plan that fell through.
+		{"We had planned to go down to Yangdong Folk Village but ran out of time; next trip.", "Yangdong Folk Village", MentionSkipped},
+		{"We planned to visit Bulguksa Temple on the second day.", "Bulguksa Temple", MentionMentioned},
 		// Korean.
 		{"남산타워는 안 갔다.", "남산타워", MentionSkipped},
 		{"롯데월드는 시간이 없어서 건너뛰었다.", "롯데월드", MentionSkipped},
@@ -68,8 +91,21 @@ func TestMentionCues(t *testing.T) {
 		{"경복궁은 갔지만 창덕궁은 못 갔다.", "경복궁", MentionVisited},
 		{"경복궁은 갔지만 창덕궁은 못 갔다.", "창덕궁", MentionSkipped},
 		{"교통패스로 이동했다.", "교통패스", MentionMentioned},
+		{"원래 만장굴도 가려고 했는데 내부 정비 중이라 못 갔어요 ㅠㅠ 다음에 꼭!", "만장굴", MentionSkipped},
+		{"동문시장은 시간이 빠듯해서 못 들렀어요.", "동문시장", MentionSkipped},
+		{"감천문화마을은 붐볐지만 가볼 만해요.", "감천문화마을", MentionRecommended},
+		{"01:12 부산역 도착 → 본전돼지국밥", "부산역", MentionPassing},
+		{"01:12 부산역 도착 → 본전돼지국밥", "본전돼지국밥", MentionMentioned},
+		{"우도 도착!", "우도", MentionMentioned},
+		{"버스 창밖으로 광안대교를 봤다.", "광안대교", MentionPassing},
+		{"경복궁 근처의 카페에서 쉬었다.", "경복궁", MentionPassing},
 		// Japanese.
 		{"清水寺は行かなかった。", "清水寺", MentionSkipped},
+		{"浅草のペリカンカフェにも行く予定だったのですが、定休日で断念。", "ペリカンカフェ", MentionSkipped},
+		{"その間に銀座三越の前を通って伊東屋を覗いた。", "銀座三越", MentionPassing},
+		{"三越は外から見ただけ。", "三越", MentionPassing},
+		{"朝は代々木公園のすぐ近く、Fuglen Tokyoへ。", "代々木公園", MentionPassing},
+		{"朝は代々木公園のすぐ近く、Fuglen Tokyoへ。", "Fuglen Tokyo", MentionMentioned},
 		{"京都駅で乗り換えた。", "京都駅", MentionPassing},
 		{"伏見稲荷大社は必見です。", "伏見稲荷大社", MentionRecommended},
 		{"錦市場で食べ歩きました。", "錦市場", MentionVisited},
@@ -222,10 +258,80 @@ func TestAddressLines(t *testing.T) {
 		"Mercer Kitchen at 99 Prince Street, SoHo":    "Mercer Kitchen at 99 Prince Street, SoHo", // prose, no house number first
 		"3:15 Nakamise Shopping Street snacks":        "3:15 Nakamise Shopping Street snacks",
 		"Gyeongbokgung Palace (Sejong-daero 161)":     "Gyeongbokgung Palace (",
+		"Area: 3rd arrondissement · Le Marais":        "",
+		"A hostel near King's Cross Station: bunks":   "A hostel near King's Cross Station: bunks",
 		"We walked along Changgyeonggung-ro at dusk.": "We walked along Changgyeonggung-ro at dusk.",
 	} {
 		if got := withoutAddress(line); got != want {
 			t.Errorf("withoutAddress(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+func TestCapitalRuns(t *testing.T) {
+	for text, want := range map[string]string{
+		"Skip Oxford Street unless they shop.":              "Oxford Street",
+		"Don't bother with the London Eye.":                 "London Eye",
+		"Then dinner at Felice a Testaccio, by the market.": "Felice a Testaccio|Felice|Testaccio",
+		"We took the Ginza line to Ueno.":                   "Ueno",
+		"Lunch at Café de Flore.":                           "Café de Flore|Café|Flore",
+	} {
+		if got := strings.Join(capitalRuns(text), "|"); got != want {
+			t.Errorf("capitalRuns(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestSectionIntent(t *testing.T) {
+	for heading, want := range map[string]string{
+		"What we skipped":                                    MentionSkipped,
+		"Places we'd skip":                                   MentionSkipped,
+		"Just passing through":                               MentionPassing,
+		"건너뛴 곳":                                              MentionSkipped,
+		"이번에 안 간 곳":                                          MentionSkipped,
+		"行かなかった場所":                                           MentionSkipped,
+		"通り過ぎただけの場所":                                         MentionPassing,
+		"What we did, and what we skipped":                   "",
+		"Seoul with a toddler: what worked, what we skipped": "",
+		"Skip-the-line tickets":                              "",
+		"Must-see, even if you skip the rest":                "",
+		"Gwangjang Market":                                   "",
+	} {
+		if got := headingIntent(heading); got != want {
+			t.Errorf("headingIntent(%q) = %q, want %q", heading, got, want)
+		}
+	}
+	// The items under such a heading take its intent unless they have a cue of their own, up
+	// to the next heading of its level; the page's title gives none.
+	page := Page{ContentType: "text/html", Body: []byte(`<html><head><title>Seoul: what we skipped</title></head><body><article>
+<h1>What we skipped in Seoul</h1>
+<p>Gwangjang Market was our first stop.</p>
+<h2>What we skipped</h2>
+<ul><li>Lotte World</li><li>N Seoul Tower – we loved it last time, a must-see</li></ul>
+<h3>Queues</h3>
+<p>Namsan Tower had a long line.</p>
+<h2>Where we ate</h2>
+<ul><li>Tosokchon Samgyetang</li></ul>
+<h2>건너뛴 곳</h2>
+<ul><li>롯데월드</li></ul>
+</article></body></html>`)}
+	a, err := Analyze(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Gwangjang Market": MentionMentioned, "Lotte World": MentionSkipped, "N Seoul Tower": MentionRecommended,
+		"Namsan Tower": MentionSkipped, "Tosokchon Samgyetang": MentionMentioned, "롯데월드": MentionSkipped,
+	}
+	for _, c := range a.Candidates {
+		if w, ok := want[c.Name]; ok {
+			if c.Mention != w {
+				t.Errorf("%s: %s, want %s", c.Name, c.Mention, w)
+			}
+			delete(want, c.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not found: %v", want)
 	}
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,8 +30,8 @@ func newForm(name string) form {
 	words := normWords(name)
 	f := form{words: words, compact: strings.Join(words, ""), area: isAreaName(name, words)}
 	var core []string
-	for _, w := range dropCityWords(words) {
-		if genericWords[w] {
+	for i, w := range dropCityWords(words) {
+		if genericWords[w] || i > 0 && isBranchWord(w) {
 			continue
 		}
 		core = append(core, w)
@@ -117,8 +118,14 @@ var genericWords = setOf(
 	"honten", "flagship", "original", "traditional", "famous", "historic", "old", "jinja", "taisha",
 	"musee", "museo", "museu", "jardin", "jardins", "parc", "eglise", "basilique", "cathedrale", "marche",
 	"mercat", "mercado", "mercato", "chiesa", "basilica", "palazzo", "castello",
-	"본점", "本店", "본관",
+	"본점", "本店", "본관", "카페", "カフェ",
 )
+
+// isBranchWord says whether a word after a name's first names a chain's branch in Korean or
+// Japanese ("런던베이글뮤지엄 안국점", "ユニクロ 銀座店"), which may be left out like "Main Store".
+func isBranchWord(w string) bool {
+	return hasWide(w) && utf8.RuneCountInString(w) >= 2 && (strings.HasSuffix(w, "점") || strings.HasSuffix(w, "店"))
+}
 
 // typeWords name a kind of place (or qualify one) without telling which: a core of these
 // alone ("Station", "National Museum") is no evidence.
@@ -134,9 +141,11 @@ var typeWords = setOf(
 	"club", "inn", "ryokan", "guide", "travel", "trip",
 )
 
-// connectors join words inside a place name ("Temple of the Emerald Buddha").
+// connectors join words inside a place name ("Temple of the Emerald Buddha", "Felice a
+// Testaccio").
 var connectors = setOf("of", "the", "and", "de", "du", "des", "la", "le", "les", "di", "del", "della",
-	"dei", "degli", "d", "l", "y", "i", "e", "et", "al", "da", "van", "von", "on", "en", "sur", "am", "im")
+	"dei", "degli", "d", "l", "y", "i", "e", "et", "al", "da", "van", "von", "on", "en", "sur", "am", "im",
+	"a", "à", "alla", "dal", "dalla", "sul", "sulla")
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -181,6 +190,38 @@ func match(q, n form, guess bool) float64 {
 		return 0.85 + 0.05*overlap(q.words, n.words)
 	case !guess && q.strong && n.strong && typo(q.words, n.words):
 		return 0.8
+	}
+	return 0
+}
+
+// mixedMatch scores a name written half in Latin script, half in a local one, the way a
+// Japanese or Korean writer names a chain's branch: the brand as the chain writes it, then
+// the branch in the local script ("ONIBUS COFFEE 中目黒", "Blue Bottle Coffee 清澄白河"). It is
+// the place's when one of the place's names starts with the brand, with a distinctive word,
+// and a local-script name gives the branch after its own brand ("オニバスコーヒー 中目黒"):
+// 0.85, else 0.
+func mixedMatch(q form, names []string) float64 {
+	latin := 0
+	for latin < len(q.words) && isLatin(q.words[latin]) {
+		latin++
+	}
+	brand, branch := q.words[:latin], strings.Join(q.words[latin:], "")
+	if latin == 0 || branch == "" || !slices.ContainsFunc(brand, distinctive) || !hasWide(branch) ||
+		slices.ContainsFunc(q.words[latin:], isLatin) {
+		return 0
+	}
+	var brandOK, branchOK bool
+	for _, n := range names {
+		w := normWords(n)
+		if len(w) > latin && slices.Equal(w[:latin], brand) {
+			brandOK = true
+		}
+		if len(w) >= 2 && hasWide(w[0]) && strings.HasPrefix(strings.Join(w[1:], ""), branch) {
+			branchOK = true
+		}
+	}
+	if brandOK && branchOK {
+		return 0.85
 	}
 	return 0
 }

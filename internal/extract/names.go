@@ -24,6 +24,11 @@ type collector struct {
 	index   map[string]int
 	guesses int
 	context string // the sentence or line being read, for the mentions found in it
+	// section is the intent of the section being read, from its heading ("What we skipped":
+	// SKIPPED), given to the names in it that have no cue of their own; sectionLevel is the
+	// heading's level, which a heading of the same or a higher level ends.
+	section      string
+	sectionLevel int
 }
 
 func newCollector() *collector { return &collector{index: map[string]int{}} }
@@ -37,6 +42,9 @@ func (c *collector) add(cand Candidate) {
 	if cand.Mention == "" {
 		sentence, at := sentenceWith(c.context, cand.Name)
 		cand.Mention, cand.Quote = mentionOf(sentence, cand.Name, at), quoteOf(sentence, at, len(cand.Name))
+		if cand.Mention == MentionMentioned && c.section != "" {
+			cand.Mention = c.section
+		}
 	}
 	key := strings.Join(normWords(cand.Name), " ")
 	if i, ok := c.index[key]; ok {
@@ -89,6 +97,24 @@ func (c *collector) outline(text string) {
 		c.guess(line)
 	}
 }
+
+// heading adds the names of a heading of the given level (1 to 6, 0 when unknown) and starts
+// its section: one headed only by a skip or pass cue ("What we skipped", "건너뛴 곳", "通り過ぎた
+// だけ", see headingIntent) gives its intent to the names under it without a cue of their own,
+// up to the next heading of the same or a higher level. A page's title (level 1) heads the
+// whole page and gives none.
+func (c *collector) heading(text string, level int) {
+	if c.sectionLevel > 0 && level > 0 && level <= c.sectionLevel {
+		c.section, c.sectionLevel = "", 0
+	}
+	c.outline(text)
+	if m := headingIntent(text); m != "" && level >= 2 {
+		c.section, c.sectionLevel = m, level
+	}
+}
+
+// endSection ends the section being read, at the end of a page's body.
+func (c *collector) endSection() { c.section, c.sectionLevel = "", 0 }
 
 // prose adds the names in running text: numbered and bulleted lines as outline, guesses in
 // the rest.
@@ -311,7 +337,8 @@ var commonWords = setOf(
 	"price", "prices", "won", "yen", "euro", "euros", "dollars", "instagram", "youtube", "tiktok",
 	"facebook", "twitter", "google", "maps", "map", "blog", "post", "posts", "travel", "trip",
 	"guide", "itinerary", "vlog", "part", "episode", "chapter", "intro", "outro", "exit", "line",
-	"bus", "subway", "metro", "train", "taxi", "walk", "minutes", "min", "hour", "hours",
+	"bus", "subway", "metro", "train", "taxi", "walk", "minutes", "min", "hour", "hours", "skip", "avoid",
+	"forget", "ignore", "don't", "don’t", "dont",
 )
 
 // guess adds the name-like phrases of running text as guesses: runs of capitalised words,
@@ -342,7 +369,9 @@ var abbreviations = setOf("st.", "mt.", "dr.", "ste.", "no.", "jr.", "mr.", "mrs
 // capitalRuns returns the runs of capitalised words in Latin-script text ("Gwangjang
 // Market", "Temple of the Emerald Buddha", "63 Square"), and for a run with connecting words
 // its parts too ("Tour of Gyeongbokgung" → "Gyeongbokgung"). Leading common words are left
-// out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang").
+// out ("Then Tosokchon Samgyetang" → "Tosokchon Samgyetang", "Skip Oxford Street" → "Oxford
+// Street"); a run naming a transit line ("the Ginza line") is no name; a run followed by a
+// kind of place in lower case is guessed with it too ("the COEX mall" → "COEX mall", "COEX").
 func capitalRuns(text string) []string {
 	var out, run []string
 	end := func() {
@@ -369,6 +398,11 @@ func capitalRuns(text string) []string {
 			run = append(run, word) // "63 Square", "9/11 Memorial"
 		case len(run) > 0 && isNumber(word):
 			run = append(run, word) // "Seoullo 7017"
+		case len(run) > 0 && (word == "line" || word == "lines"):
+			run = run[:0] // a transit line ("the Ginza line"), not the place it is named after
+		case len(run) > 0 && kindWords[word]:
+			out = append(out, strings.Join(append(run[:len(run):len(run)], word), " ")) // "the COEX mall"
+			end()
 		default:
 			end()
 		}
@@ -379,6 +413,11 @@ func capitalRuns(text string) []string {
 	end()
 	return out
 }
+
+// kindWords are kinds of place a writer may put in lower case after a name ("the COEX mall",
+// "the Gwangjang market"): the name with it is guessed too.
+var kindWords = setOf("mall", "market", "museum", "park", "palace", "temple", "shrine", "tower", "bridge",
+	"garden", "gardens", "beach", "square", "cathedral", "church", "castle", "lake", "village", "station")
 
 func isConnector(word string) bool { return word == "&" || connectors[strings.ToLower(word)] }
 

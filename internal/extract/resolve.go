@@ -49,20 +49,24 @@ const maxUnmatched = 30
 // name: equal once case, accents, punctuation and spacing are set aside ("Kinkakuji" =
 // "Kinkaku-ji"); equal but for generic words and city names, keeping a distinctive word of
 // five letters or more ("Gyeongbokgung" = "Gyeongbokgung Palace", "Park Hyatt" = "Park Hyatt
-// Busan", while "Best food" or "Seoul Station" name no other place); or, for a candidate
-// from the page's structure, misspelt by a letter. The name of a street, road or district
-// ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais") matches only a place called exactly
-// that. A guess must name a place in one of the page's cities (a page that names no city
-// keeps no guess); when the page names cities, so must any other match, unless the sentence
-// the name is in names the place's city. A candidate's coordinates, when known, must be
-// within 25 km of the place's. The best match wins: exact before others, and, among equals,
-// a place within a kilometre of the candidate's position or in the page's cities (its main
-// city first).
+// Busan", while "Best food" or "Seoul Station" name no other place); for a candidate from
+// the page's structure, misspelt by a letter; or a chain's brand in Latin script with its
+// branch in the local one ("ONIBUS COFFEE 中目黒", see mixedMatch); or a place's name without
+// its leading district ("블루라인파크" of 해운대구's "해운대 블루라인파크", see districtless). The
+// name of a street, road or district ("창경궁로", "Jongno-gu", "Rue de Rivoli", "Le Marais")
+// matches only a place called exactly that, as does a name in the addresses of two or more of the places the
+// search finds ("Asakusa" is the district of "2-3-1 Asakusa", not Asakusa Shrine). A guess
+// must name a place in one of the page's cities (a page that names no city keeps no guess);
+// when the page names cities, so must any other match, unless the sentence the name is in
+// names the place's city. A candidate's coordinates, when known, must be within 25 km of the
+// place's. The best match wins: exact before others, and, among equals, a place within a
+// kilometre of the candidate's position or in the page's cities (its main city first).
 //
 // Places are deduplicated (by ID, else by provider and provider place id), come in page
-// order, and keep the strongest mention of the candidates that found them. Names of the
-// page's structure that found nothing (not guesses, streets or districts, nor parts of a
-// name that did) are kept as Unmatched, at most maxUnmatched.
+// order, and keep the strongest mention of the candidates that found them; a guess named only
+// inside another candidate's name that found another place is left out (see withinOther).
+// Names of the page's structure that found nothing (not guesses, streets or districts, nor
+// parts of a name that did) are kept as Unmatched, at most maxUnmatched.
 //
 // progress, when not nil, is told after each candidate how many of them were looked up.
 func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, total int)) (*Resolution, error) {
@@ -70,6 +74,7 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, t
 	out := &Resolution{}
 	seen := map[string]int{}
 	var missed []Candidate
+	ms := make([]found, len(a.Candidates))
 	for i, c := range a.Candidates {
 		m, err := r.resolve(ctx, c)
 		if err != nil {
@@ -78,6 +83,10 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, t
 		if progress != nil {
 			progress(i+1, len(a.Candidates))
 		}
+		ms[i] = m
+	}
+	for i, c := range a.Candidates {
+		m := ms[i]
 		if !c.Guess || m.found {
 			out.Detected++
 		}
@@ -87,10 +96,13 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, t
 			}
 			continue
 		}
+		if c.Guess && withinOther(i, a.Candidates, ms) {
+			continue
+		}
 		mention := firstNonEmpty(c.Mention, MentionMentioned)
 		key := placeKey(m.place)
-		if i, ok := seen[key]; ok {
-			if old := &out.Places[i]; strongerMention(old.Mention, mention) || old.Quote == "" && old.Mention == mention {
+		if k, ok := seen[key]; ok {
+			if old := &out.Places[k]; strongerMention(old.Mention, mention) || old.Quote == "" && old.Mention == mention {
 				old.Mention, old.Quote = mention, c.Quote
 			}
 			continue
@@ -100,6 +112,24 @@ func Resolve(ctx context.Context, s Searcher, a *Analysis, progress func(done, t
 	}
 	out.Unmatched = unmatched(missed, a.Candidates, out.Places, a.Title)
 	return out, nil
+}
+
+// withinOther says whether the guess candidates[i] is named in its sentence only inside the
+// name of another candidate that found another place: "中目黒" of "ONIBUS COFFEE 中目黒" is the
+// café's branch, not the district; "Le Marais" of "Breizh Café Le Marais" the crêperie's.
+func withinOther(i int, candidates []Candidate, ms []found) bool {
+	c := candidates[i]
+	for j, d := range candidates {
+		if j == i || !ms[j].found || placeKey(ms[j].place) == placeKey(ms[i].place) ||
+			len(d.Name) <= len(c.Name) || !containsName(d.Name, c.Name) {
+			continue
+		}
+		if quote := strings.ToLower(c.Quote); strings.Contains(quote, strings.ToLower(d.Name)) &&
+			indexFold(strings.ReplaceAll(quote, strings.ToLower(d.Name), " "), c.Name) < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unmatched picks from the missed candidates the ones worth listing: names that look like a
@@ -243,12 +273,17 @@ func (r *resolver) best(ctx context.Context, query string, q form, c Candidate, 
 	if err != nil {
 		return found{}, false, err
 	}
+	area := areaOf(q, results)
 	for _, p := range results {
 		score := 0.0
-		for _, n := range append([]string{p.Name}, p.Names...) {
+		names := append([]string{p.Name}, p.Names...)
+		for _, n := range names {
 			score = max(score, match(q, r.form(n), c.Guess))
 		}
 		if score == 0 {
+			score = max(mixedMatch(q, names), districtless(q, p, c.Guess))
+		}
+		if score == 0 || score < 1 && area {
 			continue
 		}
 		named = true
@@ -295,6 +330,48 @@ func (r *resolver) form(name string) form {
 		r.forms[name] = f
 	}
 	return f
+}
+
+// districtless scores a name against a place's names without their first word when that
+// word is the district of the place's address: "블루라인파크" is "해운대 블루라인파크" of
+// 해운대구, as "Blueline Park" is Haeundae Blueline Park of Haeundae-gu. Both the name and
+// what is left of the place's must keep a distinctive word ("Street" is not Carnaby Street).
+// At most 0.85.
+func districtless(q form, p planner.Place, guess bool) float64 {
+	if !q.strong {
+		return 0
+	}
+	address := normWords(p.Address + " " + p.LocalAddress)
+	best := 0.0
+	for _, n := range append([]string{p.Name}, p.Names...) {
+		w := normWords(n)
+		if len(w) < 2 || !slices.ContainsFunc(address, func(a string) bool { return a == w[0] || hasWide(a) && strings.HasPrefix(a, w[0]) }) {
+			continue
+		}
+		if rest := newForm(strings.Join(w[1:], " ")); rest.strong {
+			best = max(best, min(0.85, match(q, rest, guess)))
+		}
+	}
+	return best
+}
+
+// areaOf says whether a name is part of the addresses of two places or more among results:
+// then it names the district or street they are in ("Asakusa" of "2-3-1 Asakusa, Taito City"
+// is where Senso-ji and Asakusa Shrine are, not the shrine), and names a place only when it is
+// that place's very name. (A name in one address only may be the place's own: "6 Parvis
+// Notre-Dame".)
+func areaOf(q form, results []planner.Place) bool {
+	n := 0
+	for _, p := range results {
+		for _, a := range []string{p.Address, p.LocalAddress} {
+			w := normWords(a)
+			if countWords(w, q.words) > 0 || hasWide(q.compact) && strings.Contains(strings.Join(w, ""), q.compact) {
+				n++
+				break
+			}
+		}
+	}
+	return n >= 2
 }
 
 // namedNear says whether a quote names the city a place is in.

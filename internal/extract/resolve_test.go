@@ -47,6 +47,10 @@ func TestMatch(t *testing.T) {
 		{"명동교자", "명동교자 본점", false, true},
 		{"伏見稲荷大社", "伏見稲荷大社", true, true},
 		{"551蓬莱", "551蓬莱 本店", true, true},
+		{"런던베이글뮤지엄", "런던베이글뮤지엄 안국점", true, true}, // a branch
+		{"안국점", "런던베이글뮤지엄 안국점", true, false},
+		{"델문도", "카페 델문도", true, true},
+		{"카페", "카페 델문도", true, false},
 		{"", "Gwangjang Market", false, false},
 	}
 	for _, tt := range tests {
@@ -167,6 +171,106 @@ func TestResolveUsesContext(t *testing.T) {
 	res, err = Resolve(t.Context(), s, &Analysis{Candidates: []Candidate{{Name: "Edge", Guess: true}}}, nil)
 	if err != nil || len(res.Places) != 0 || res.Detected != 0 || len(s.queries) != 0 {
 		t.Errorf("places %+v, detected %d, queries %q, err %v", res.Places, res.Detected, s.queries, err)
+	}
+}
+
+func TestResolveArea(t *testing.T) {
+	// A name in the addresses of several places names the district they are in: the shrine is
+	// not "Asakusa". A name in one address only may be the place's own ("Parvis Notre-Dame"),
+	// and the district's very name is still the district.
+	s := &fakeSearcher{places: []planner.Place{
+		{ID: "shrine", Name: "Asakusa Shrine", City: "Tokyo", Address: "2-3-1 Asakusa, Taito City, Tokyo"},
+		{ID: "hanayashiki", Name: "Asakusa Hanayashiki", City: "Tokyo", Address: "2-28-1 Asakusa, Taito City, Tokyo"},
+		{ID: "notre-dame", Name: "Notre-Dame Cathedral", City: "Paris", Address: "6 Parvis Notre-Dame - Pl. Jean-Paul II, 75004 Paris"},
+		{ID: "ginza", Name: "Ginza", City: "Tokyo", Address: "Ginza, Chuo City, Tokyo"},
+		{ID: "mitsukoshi", Name: "Ginza Mitsukoshi", City: "Tokyo", Address: "4-6-16 Ginza, Chuo City, Tokyo"},
+	}}
+	for name, want := range map[string]string{"Asakusa": "", "Notre-Dame": "notre-dame", "Ginza": "ginza", "Asakusa Shrine": "shrine"} {
+		res, err := Resolve(t.Context(), s, &Analysis{City: "Tokyo", Cities: []string{"Tokyo", "Paris"}, Candidates: []Candidate{{Name: name}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(res.Places) > 0 {
+			got = res.Places[0].ID
+		}
+		if got != want {
+			t.Errorf("%q resolved to %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestMixedScriptNames(t *testing.T) {
+	onibus := []string{"Onibus Coffee Nakameguro", "オニバスコーヒー 中目黒"}
+	blue := []string{"Blue Bottle Coffee Kiyosumi-Shirakawa", "ブルーボトルコーヒー 清澄白河フラッグシップカフェ"}
+	for _, tt := range []struct {
+		page  string
+		names []string
+		match bool
+	}{
+		{"ONIBUS COFFEE 中目黒", onibus, true},
+		{"Blue Bottle Coffee 清澄白河", blue, true},
+		{"Blue Bottle Coffee 清澄白河フラッグシップカフェ", blue, true},
+		{"ONIBUS COFFEE 渋谷", onibus, false},     // another branch
+		{"Blue Bottle Coffee 中目黒", blue, false}, // another branch
+		{"COFFEE 中目黒", onibus, false},           // no brand
+		{"中目黒", onibus, false},
+	} {
+		if got := mixedMatch(newForm(tt.page), tt.names) > 0; got != tt.match {
+			t.Errorf("mixedMatch(%q, %q) = %v, want %v", tt.page, tt.names, got, tt.match)
+		}
+	}
+}
+
+func TestDistrictless(t *testing.T) {
+	blueline := planner.Place{Name: "Haeundae Blueline Park", Names: []string{"해운대 블루라인파크"},
+		Address: "13 Dalmaji-gil 62beon-gil, Haeundae-gu, Busan", LocalAddress: "부산광역시 해운대구 달맞이길62번길 13"}
+	carnaby := planner.Place{Name: "Carnaby Street", Address: "Carnaby St, London W1F, UK"}
+	gwangjang := planner.Place{Name: "Gwangjang Market", Address: "88 Changgyeonggung-ro, Jongno-gu, Seoul"}
+	for _, tt := range []struct {
+		page  string
+		place planner.Place
+		guess bool
+		match bool
+	}{
+		{"블루라인파크", blueline, true, true},
+		{"Blueline Park", blueline, true, true},
+		{"Street", carnaby, true, false},     // nothing distinctive left
+		{"Market", gwangjang, false, false},  // Gwangjang is no district of its address
+		{"Haeundae", blueline, false, false}, // the district alone
+	} {
+		if got := districtless(newForm(tt.page), tt.place, tt.guess) > 0; got != tt.match {
+			t.Errorf("districtless(%q, %q) = %v, want %v", tt.page, tt.place.Name, got, tt.match)
+		}
+	}
+}
+
+func TestResolveWithinOtherName(t *testing.T) {
+	// A guess named only inside another candidate's name that found another place is that
+	// place's part: the district in a café's branch name is not proposed; named on its own, it is.
+	s := &fakeSearcher{places: []planner.Place{
+		{ID: "onibus", Name: "Onibus Coffee Nakameguro", Names: []string{"オニバスコーヒー 中目黒"}, City: "Tokyo"},
+		{ID: "nakameguro", Name: "Nakameguro", Names: []string{"中目黒"}, City: "Tokyo"},
+	}}
+	for quote, want := range map[string]string{
+		"そこから電車で移動してONIBUS COFFEE 中目黒へ。": "onibus",
+		"中目黒を散歩してからONIBUS COFFEE 中目黒へ。":  "onibus nakameguro",
+	} {
+		a := &Analysis{City: "Tokyo", Cities: []string{"Tokyo"}, Candidates: []Candidate{
+			{Name: "ONIBUS COFFEE 中目黒", Quote: quote},
+			{Name: "中目黒", Guess: true, Quote: quote},
+		}}
+		res, err := Resolve(t.Context(), s, a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range res.Places {
+			ids = append(ids, p.ID)
+		}
+		if got := strings.Join(ids, " "); got != want {
+			t.Errorf("%q: places %q, want %q", quote, got, want)
+		}
 	}
 }
 
