@@ -56,6 +56,10 @@ func TestMentionCues(t *testing.T) {
 		{"It is half past nine at Borough Market.", "Borough Market", MentionMentioned}, // no one moves
 		{"N Seoul Tower at sunset (cable car from the Myeongdong side)", "Myeongdong", MentionPassing},
 		{"N Seoul Tower at sunset (cable car from the Myeongdong side)", "N Seoul Tower", MentionMentioned},
+		{"N Seoul Tower (cable car from Myeongdong)", "Myeongdong", MentionPassing}, // where a ride starts
+		{"We took the ferry from Jeonju Port to the island.", "Jeonju Port", MentionPassing},
+		{"We took the ferry from Jeonju Port to Udo Island.", "Udo Island", MentionMentioned},
+		{"We flew from Incheon and loved Myeongdong.", "Myeongdong", MentionRecommended},
 		{"I do not recommend Namsan Tower with a stroller.", "Namsan Tower", MentionSkipped},
 		{"A hostel near King's Cross Station: bunk beds and breakfast.", "King's Cross Station", MentionMentioned},
 		// … in a clause that does not name the place again.
@@ -97,6 +101,11 @@ func TestMentionCues(t *testing.T) {
 		{"01:12 부산역 도착 → 본전돼지국밥", "부산역", MentionPassing},
 		{"01:12 부산역 도착 → 본전돼지국밥", "본전돼지국밥", MentionMentioned},
 		{"우도 도착!", "우도", MentionMentioned},
+		{"아침을 먹고 성산항에서 배를 타고 우도로!", "성산항", MentionPassing},
+		{"아침을 먹고 성산항에서 배를 타고 우도로!", "우도", MentionMentioned},
+		{"성산항에서 점심을 먹었다.", "성산항", MentionVisited}, // no ride
+		{"렌터카는 제주공항에서 빌렸고, 숙소는 성산에 잡았어요.", "제주공항", MentionPassing},
+		{"제주공항에서 렌터카를 빌렸다.", "제주공항", MentionPassing},
 		{"버스 창밖으로 광안대교를 봤다.", "광안대교", MentionPassing},
 		{"경복궁 근처의 카페에서 쉬었다.", "경복궁", MentionPassing},
 		// Japanese.
@@ -106,6 +115,7 @@ func TestMentionCues(t *testing.T) {
 		{"三越は外から見ただけ。", "三越", MentionPassing},
 		{"朝は代々木公園のすぐ近く、Fuglen Tokyoへ。", "代々木公園", MentionPassing},
 		{"朝は代々木公園のすぐ近く、Fuglen Tokyoへ。", "Fuglen Tokyo", MentionMentioned},
+		{"京都駅からバスに乗って金閣寺へ。", "京都駅", MentionPassing},
 		{"京都駅で乗り換えた。", "京都駅", MentionPassing},
 		{"伏見稲荷大社は必見です。", "伏見稲荷大社", MentionRecommended},
 		{"錦市場で食べ歩きました。", "錦市場", MentionVisited},
