@@ -28,7 +28,8 @@ const eventsChannel = "tripplan_events"
 // between stays. An entry is served only when the version it was loaded at is still
 // current, the notification connection is up (while it is down, nothing is cached or
 // served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
-// outside any plan, can be).
+// outside any plan, can be). Users' language settings are kept the same way, under the users'
+// versions, which events of topic "user:<id>" move (UpdateProfile records one).
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
