@@ -104,7 +104,10 @@ func encodeBody(enc string, body []byte) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	z := pool.Get().(compressor)
-	defer pool.Put(z)
+	defer func() {
+		z.Reset(io.Discard)
+		pool.Put(z)
+	}()
 	z.Reset(&out)
 	if _, err := z.Write(body); err != nil {
 		return nil, err
@@ -112,7 +115,6 @@ func encodeBody(enc string, body []byte) ([]byte, error) {
 	if err := z.Close(); err != nil {
 		return nil, err
 	}
-	z.Reset(io.Discard)
 	return out.Bytes(), nil
 }
 
