@@ -11,7 +11,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?is not set: run make load, which finds PostgreSQL with cmd/withdb}"
-database=tripplan_load
+# LOAD_DATABASE names the database, for runs beside others on one PostgreSQL server.
+database=${LOAD_DATABASE:-tripplan_load}
 scenarios=(steady stress throughput)
 results="$PWD/loadtest/results"
 work=$(mktemp -d)

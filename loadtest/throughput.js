@@ -1,8 +1,9 @@
 // Scenario C, throughput: 30 virtual users sending GET /healthz back to back for 20 s, then 30
 // sending GET /plans/{p}/blocks?day=N back to back for 20 s (each its own plan's owner, a day
-// at random), in the same run. A day listing must keep at least a tenth of /healthz's
-// throughput: the ratio is computed here and written to throughput.json (ratio_ok), which
-// loadtest/run.sh checks.
+// at random), in the same run. A day listing, answered from the bytes kept in the day cache,
+// must keep at least half of /healthz's throughput (the ratio is computed here and written to
+// throughput.json as ratio_ok, which loadtest/run.sh checks) with a p95 under 3 ms (a k6
+// threshold).
 import http from 'k6/http';
 import { randomSeed } from 'k6';
 import { users, plans, base, get } from './lib/data.js';
@@ -11,7 +12,7 @@ import { trendStats, report, outputs } from './lib/summary.js';
 randomSeed(3000 + __VU);
 
 const phase = 20; // seconds
-const minRatio = 0.1;
+const minRatio = 0.5;
 
 export const options = {
   scenarios: {
@@ -20,11 +21,12 @@ export const options = {
   },
   thresholds: {
     http_req_failed: ['rate==0'],
+    // The day listing's p95 goal.
+    'http_req_duration{scenario:blocks}': ['p(95)<3'],
     // Sub-metrics per phase, for the summary (these always hold).
     'http_reqs{scenario:healthz}': ['count>=0'],
     'http_reqs{scenario:blocks}': ['count>=0'],
     'http_req_duration{scenario:healthz}': ['max>=0'],
-    'http_req_duration{scenario:blocks}': ['max>=0'],
   },
   summaryTrendStats: trendStats,
 };

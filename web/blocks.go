@@ -250,19 +250,26 @@ func (s *Server) dayBlocks(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	info, list, hasNext, err := s.store.DayBlocks(c.Request().Context(), caller(c).UserID, c.Param("planId"), day.Value, page)
+	listing, err := s.store.DayBlocks(c.Request().Context(), caller(c).UserID, c.Param("planId"), day.Value, page)
 	if err != nil {
 		return err
 	}
-	out := dayBlocksJSON{DayInfo: toDayInfoJSON(info), Contents: make([]timeBlockJSON, len(list)), HasNext: hasNext, Page: page.Number, Size: page.Size}
-	for i := range list {
-		out.Contents[i] = s.toTimeBlockJSON(c.Request().Context(), &list[i])
+	data := func() any {
+		out := dayBlocksJSON{DayInfo: toDayInfoJSON(listing.Info), Contents: make([]timeBlockJSON, len(listing.Blocks)),
+			HasNext: listing.HasNext, Page: page.Number, Size: page.Size}
+		for i := range listing.Blocks {
+			out.Contents[i] = s.toTimeBlockJSON(c.Request().Context(), &listing.Blocks[i])
+		}
+		return out
 	}
-	partial, err := s.dayPartial(c, info, list)
+	if listing.Answers != nil && s.keepable(c) {
+		return s.keptJSON(c, listing.Answers, data)
+	}
+	partial, err := s.dayPartial(c, listing.Info, listing.Blocks)
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, out, nil, partial)
+	return respond(c, http.StatusOK, data(), nil, partial)
 }
 
 // opinionJSON is the Opinion resource.

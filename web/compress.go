@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"compress/gzip"
 	"io"
 	"net/http"
@@ -86,6 +87,37 @@ func negotiateEncoding(header string) string {
 	return ""
 }
 
+// answerEncoding is the content coding of the answer to r: as Accept-Encoding asks, but none
+// for HEAD and Range requests.
+func answerEncoding(r *http.Request) string {
+	if r.Method == http.MethodHead || r.Header.Get("Range") != "" {
+		return ""
+	}
+	return negotiateEncoding(r.Header.Get("Accept-Encoding"))
+}
+
+// encodeBody is body compressed with enc ("br" or "gzip") at the levels compress uses.
+func encodeBody(enc string, body []byte) ([]byte, error) {
+	pool := &gzipWriters
+	if enc == "br" {
+		pool = &brotliWriters
+	}
+	var out bytes.Buffer
+	z := pool.Get().(compressor)
+	defer func() {
+		z.Reset(io.Discard)
+		pool.Put(z)
+	}()
+	z.Reset(&out)
+	if _, err := z.Write(body); err != nil {
+		return nil, err
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
 // encodingSuffix is what an encoded representation's ETag gets inside its quotes, as nginx
 // and Caddy do: the same entity compressed is another representation.
 var encodingSuffix = map[string]string{"br": "-br", "gzip": "-gz"}
@@ -133,10 +165,7 @@ func addVary(h http.Header, token string) {
 func compress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, res := c.Request(), c.Response()
-		enc := negotiateEncoding(r.Header.Get("Accept-Encoding"))
-		if r.Method == http.MethodHead || r.Header.Get("Range") != "" {
-			enc = ""
-		}
+		enc := answerEncoding(r)
 		w := &compressWriter{ResponseWriter: res.Writer, enc: enc, ifNoneMatch: r.Header.Get("If-None-Match")}
 		res.Writer = w
 		defer func() { res.Writer = w.ResponseWriter }()

@@ -89,8 +89,7 @@ func (w *etagWriter) finish() error {
 	if w.through || w.status == 0 {
 		return nil
 	}
-	sum := sha256.Sum256(w.buf.Bytes())
-	tag := `W/"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+	tag := etagOf(w.buf.Bytes())
 	h := w.Header()
 	h.Set("ETag", tag)
 	if h.Get("Cache-Control") == "" {
@@ -107,6 +106,12 @@ func (w *etagWriter) finish() error {
 	w.ResponseWriter.WriteHeader(http.StatusOK)
 	_, err := w.ResponseWriter.Write(w.buf.Bytes())
 	return err
+}
+
+// etagOf is the ETag of a body: weak, a hash of it.
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `W/"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
 }
 
 // matches applies If-None-Match's weak comparison: any listed tag (or *) equal to tag,

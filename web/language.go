@@ -17,8 +17,8 @@ const languageKey = "language"
 
 // language is the request's language (API-additions §4): the signed-in user's setting, else
 // the browser's language cookie, else the first of Accept-Language that Tripplan speaks, else
-// English. It is worked out once per request, and the setting costs one read of the user: so
-// that a change on one device holds on every other at once.
+// English. It is worked out once per request; the setting is read from the store's memory,
+// which a change on any device drops on every instance at once (postgres.DB.Language).
 func (s *Server) language(c echo.Context) i18n.Lang {
 	if l, ok := c.Get(languageKey).(i18n.Lang); ok {
 		return l
@@ -26,8 +26,8 @@ func (s *Server) language(c echo.Context) i18n.Lang {
 	r := c.Request()
 	var setting, cookie string
 	if p := caller(c); p != nil && !p.Guest {
-		if u, err := s.store.User(r.Context(), p.UserID); err == nil && u.Language != nil {
-			setting = *u.Language
+		if l, err := s.store.Language(r.Context(), p.UserID); err == nil && l != nil {
+			setting = *l
 		}
 	}
 	if ck, err := r.Cookie(languageCookie); err == nil {

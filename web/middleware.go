@@ -21,7 +21,8 @@ import (
 	"tripplan/internal/postgres"
 )
 
-// logRequests writes one structured line per request with its request id.
+// logRequests writes one structured line per request with its request id and the bytes sent
+// (compressed, as measure counts them).
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -37,7 +38,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		s.log.LogAttrs(r.Context(), level, "request",
 			slog.String("request_id", res.Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
+			slog.Int("status", res.Status), slog.Int64("bytes", meterOf(c).written),
 			slog.Duration("duration", time.Since(start)), slog.String("remote", clientAddress(c)))
 		return nil
 	}

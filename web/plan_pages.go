@@ -165,7 +165,8 @@ func (s *Server) dayPartialAfterChange(c echo.Context, day int) (templ.Component
 		return nil, nil
 	}
 	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
-	info, blocks, _, err := s.store.DayBlocks(ctx, userID, planID, day, planner.Page{Size: planDayPageSize})
+	listing, err := s.store.DayBlocks(ctx, userID, planID, day, planner.Page{Size: planDayPageSize})
+	info, blocks := listing.Info, listing.Blocks
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +184,8 @@ func (s *Server) dayPartialAfterAdd(c echo.Context, tb *planner.TimeBlock, annou
 	if err != nil {
 		return nil, err
 	}
-	info, blocks, _, err := s.store.DayBlocks(ctx, userID, p.ID, tb.Day.Day, planner.Page{Size: planDayPageSize})
+	listing, err := s.store.DayBlocks(ctx, userID, p.ID, tb.Day.Day, planner.Page{Size: planDayPageSize})
+	info, blocks := listing.Info, listing.Blocks
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +539,8 @@ func (s *Server) planDayView(c echo.Context, p *planner.Plan) (views.DayView, er
 	if err != nil || day < 1 || day > p.DurationDays() {
 		day = 1
 	}
-	info, blocks, _, err := s.store.DayBlocks(ctx, caller(c).UserID, p.ID, day, planner.Page{Size: planDayPageSize})
+	listing, err := s.store.DayBlocks(ctx, caller(c).UserID, p.ID, day, planner.Page{Size: planDayPageSize})
+	info, blocks := listing.Info, listing.Blocks
 	if err != nil {
 		return views.DayView{}, err
 	}

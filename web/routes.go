@@ -14,7 +14,7 @@ import (
 // routes is the one list of every route the server answers.
 func (s *Server) routes() {
 	e := s.echo
-	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}))
+	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}), measure)
 	if len(s.cfg.CORSOrigins) > 0 {
 		// Before routing, so preflight requests are answered here. The request headers a front
 		// end sends and the answer's headers it reads (API-additions §3).
@@ -24,7 +24,7 @@ func (s *Server) routes() {
 			AllowHeaders: []string{echo.HeaderAuthorization, echo.HeaderContentType, echo.HeaderAccept, "Accept-Language",
 				echo.HeaderCacheControl, "If-Match", idempotencyKeyHeader},
 			ExposeHeaders: []string{"ETag", echo.HeaderLocation, echo.HeaderRetryAfter, "X-Unread-Count",
-				replayedHeader, echo.HeaderXRequestID},
+				replayedHeader, echo.HeaderXRequestID, "Server-Timing"},
 			AllowCredentials: true,
 			MaxAge:           600,
 		}))

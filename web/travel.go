@@ -205,7 +205,8 @@ func (s *Server) dayRouteHandler(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	info, blocks, _, err := s.store.DayBlocks(ctx, caller(c).UserID, c.Param("planId"), day, planner.Page{Size: planDayPageSize})
+	listing, err := s.store.DayBlocks(ctx, caller(c).UserID, c.Param("planId"), day, planner.Page{Size: planDayPageSize})
+	info, blocks := listing.Info, listing.Blocks
 	if err != nil {
 		return err
 	}

@@ -190,20 +190,22 @@ func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeB
 // their candidates, in four queries whatever their number: the plan, membership and day; the
 // page; its candidates with opinion tallies; their places.
 //
-// Listings are served from the day cache while the plan is unchanged (see cache.go).
-func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (info planner.DayInfo, out []planner.TimeBlock, hasNext bool, err error) {
+// Listings are served from the day cache while the plan is unchanged (see cache.go); a page
+// so kept comes with its Answers, which live as long as it does.
+func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (out planner.DayPage, err error) {
 	key := dayKey{plan: planID, user: userID, day: day, page: page.Number, pages: page.Size}
 	var at stamp
 	// Guests read past the cache: their access hangs on a link that can be revoked or expire
 	// without any change to the plan, so it is checked on every read.
 	if db.days != nil && !planner.IsGuestViewer(userID) {
 		if e, ok := db.days.get(key); ok {
-			return e.info, e.blocks, e.hasNext, nil
+			return e.page, nil
 		}
 		at, _ = db.days.now(planID) // before reading, so a change during the read is noticed
+		out.Answers = &planner.Renderings{}
 		defer func() {
 			if err == nil {
-				db.days.put(key, dayEntry{at: at, loaded: time.Now(), info: info, blocks: out, hasNext: hasNext})
+				db.days.put(key, dayEntry{at: at, loaded: time.Now(), page: out})
 			}
 		}()
 	}
@@ -212,7 +214,7 @@ func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, pag
 		if err != nil {
 			return err
 		}
-		info = d.DayInfo
+		out.Info = d.DayInfo
 		var rows []timeBlockRow
 		err = tx.SelectContext(ctx, &rows, `SELECT `+timeBlockColumns+timeBlockFrom+`
 			WHERE b.plan_day_id = $1
@@ -222,12 +224,15 @@ func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, pag
 			return err
 		}
 		if len(rows) > page.Size {
-			rows, hasNext = rows[:page.Size], true
+			rows, out.HasNext = rows[:page.Size], true
 		}
-		out, err = withCandidates(ctx, tx, me.ID, rows)
+		out.Blocks, err = withCandidates(ctx, tx, me.ID, rows)
 		return err
 	})
-	return info, out, hasNext, err
+	if err != nil {
+		return planner.DayPage{}, err
+	}
+	return out, nil
 }
 
 // newCandidate is a candidate to insert: a place (with the collection place it came from, if

@@ -124,14 +124,16 @@ func TestAddBlock(t *testing.T) {
 	// The same slot on another day is free.
 	f.block(t, 1, 0, "10:00", "12:00")
 
-	info, blocks, hasNext, err := db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Size: 3})
+	day, err := db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Size: 3})
+	info, blocks, hasNext := day.Info, day.Blocks, day.HasNext
 	if err != nil || !hasNext || info.Day != 2 || len(blocks) != 3 {
 		t.Fatalf("day 2: %+v %d blocks, %v, %v", info, len(blocks), hasNext, err)
 	}
 	if blocks[0].ID != before.ID || blocks[1].ID != b.ID || blocks[2].ID != after.ID {
 		t.Errorf("day 2 not by time: %s %s %s", blocks[0].Start, blocks[1].Start, blocks[2].Start)
 	}
-	_, blocks, hasNext, _ = db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Number: 1, Size: 3})
+	day, _ = db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Number: 1, Size: 3})
+	blocks, hasNext = day.Blocks, day.HasNext
 	if hasNext || len(blocks) != 1 || blocks[0].ID != manual.ID {
 		t.Errorf("day 2, second page: %+v", blocks)
 	}
@@ -141,9 +143,9 @@ func TestAddBlock(t *testing.T) {
 	if expenses != 4 {
 		t.Errorf("%d block expenses, want 4", expenses)
 	}
-	_, _, _, err = db.DayBlocks(ctx, f.owner, f.plan.ID, 4, planner.Page{Size: 3})
+	day, err = db.DayBlocks(ctx, f.owner, f.plan.ID, 4, planner.Page{Size: 3})
 	wantCode(t, "day 4", err, planner.CodePlanDayNotFound)
-	_, _, _, err = db.DayBlocks(ctx, f.stranger, f.plan.ID, 4, planner.Page{Size: 3})
+	day, err = db.DayBlocks(ctx, f.stranger, f.plan.ID, 4, planner.Page{Size: 3})
 	wantCode(t, "stranger, day 4", err, planner.CodeForbiddenNotMember)
 }
 
@@ -275,7 +277,8 @@ func TestChangeSelectionErrors(t *testing.T) {
 func loadBlock(t *testing.T, db *postgres.DB, f *tripFixture, id string) (*planner.TimeBlock, error) {
 	t.Helper()
 	for d := 1; d <= 3; d++ {
-		_, blocks, _, err := db.DayBlocks(t.Context(), f.owner, f.plan.ID, d, planner.Page{Size: planner.MaxPageSize})
+		day, err := db.DayBlocks(t.Context(), f.owner, f.plan.ID, d, planner.Page{Size: planner.MaxPageSize})
+		blocks := day.Blocks
 		if err != nil {
 			return nil, err
 		}
@@ -623,7 +626,8 @@ func TestDayBlocksQueryBudget(t *testing.T) {
 	}
 
 	queries.Reset()
-	info, blocks, hasNext, err := db.DayBlocks(ctx, voters[0], f.plan.ID, 1, planner.Page{Size: 20})
+	day, err := db.DayBlocks(ctx, voters[0], f.plan.ID, 1, planner.Page{Size: 20})
+	info, blocks, hasNext := day.Info, day.Blocks, day.HasNext
 	if n := queries.Count(); n > 4 {
 		t.Errorf("DayBlocks ran %d statements, want at most 4", n)
 	}
@@ -646,7 +650,8 @@ func TestDayBlocksQueryBudget(t *testing.T) {
 func TestDemoPlanBlocks(t *testing.T) {
 	db, demo := seededDB(t)
 	ana := must(db.SignInUser(t.Context(), planner.User{Provider: planner.ProviderGoogle, ProviderID: "demo-ana"}))
-	_, blocks, _, err := db.DayBlocks(t.Context(), ana.ID, demo.plan, 1, planner.Page{Size: 20})
+	day, err := db.DayBlocks(t.Context(), ana.ID, demo.plan, 1, planner.Page{Size: 20})
+	blocks := day.Blocks
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,8 @@ const eventsChannel = "tripplan_events"
 // between stays. An entry is served only when the version it was loaded at is still
 // current, the notification connection is up (while it is down, nothing is cached or
 // served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
-// outside any plan, can be).
+// outside any plan, can be). Users' language settings are kept the same way, under the users'
+// versions, which events of topic "user:<id>" move (UpdateProfile records one).
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
@@ -79,14 +80,20 @@ type dayKey struct {
 }
 
 type dayEntry struct {
-	at      stamp
-	loaded  time.Time
-	info    planner.DayInfo
-	blocks  []planner.TimeBlock
-	hasNext bool
+	at     stamp
+	loaded time.Time
+	page   planner.DayPage
 }
 
-// dayCache holds day listings and the plans' versions.
+// settingEntry is a user's language setting (nil: none), loaded at a stamp of the user's.
+type settingEntry struct {
+	at       stamp
+	language *string
+}
+
+// dayCache holds day listings and the plans' versions, and users' language settings and
+// the users' versions: a change to a setting records an event of topic "user:<id>"
+// (UpdateProfile), which moves the user's version as a plan's events move the plan's.
 type dayCache struct {
 	mu   sync.Mutex
 	live bool // the notification connection is up and caught up
@@ -98,10 +105,13 @@ type dayCache struct {
 	versions map[string]uint64
 	applied  *recentIDs
 	entries  map[dayKey]dayEntry
+	users    map[string]uint64 // the users' versions
+	settings map[string]settingEntry
 }
 
 func newDayCache() *dayCache {
-	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{}}
+	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
+		users: map[string]uint64{}, settings: map[string]settingEntry{}}
 }
 
 // now is the plan's current stamp, and whether the cache may be used at all.
@@ -129,15 +139,63 @@ func (c *dayCache) put(k dayKey, e dayEntry) {
 		return
 	}
 	if len(c.entries) >= dayCacheEntries {
-		clear(c.entries)
-		clear(c.versions)
-		c.epoch++
+		c.restart()
 	}
 	c.entries[k] = e
 }
 
+// restart drops everything, versions too, and starts a new epoch (under c.mu).
+func (c *dayCache) restart() {
+	clear(c.entries)
+	clear(c.versions)
+	clear(c.settings)
+	clear(c.users)
+	c.epoch++
+}
+
+// userNow is the user's current stamp, and whether the cache may be used at all.
+func (c *dayCache) userNow(user string) (stamp, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return stamp{c.epoch, c.users[user]}, c.live
+}
+
+// setting is the user's language setting, if known and current.
+func (c *dayCache) setting(user string) (*string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.settings[user]
+	if !ok || !c.live || e.at != (stamp{c.epoch, c.users[user]}) {
+		return nil, false
+	}
+	return e.language, true
+}
+
+// putSetting keeps the user's setting, loaded at e.at, unless the user changed meanwhile.
+func (c *dayCache) putSetting(user string, e settingEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.live || e.at != (stamp{c.epoch, c.users[user]}) {
+		return
+	}
+	if len(c.settings) >= dayCacheEntries {
+		c.restart()
+		return
+	}
+	c.settings[user] = e
+}
+
 // apply records the plan's events: its version moves when any of them is new here.
 func (c *dayCache) apply(plan string, events ...int64) {
+	c.move(c.versions, plan, events)
+}
+
+// applyUser records the user's events: their version moves when any of them is new here.
+func (c *dayCache) applyUser(user string, events ...int64) {
+	c.move(c.users, user, events)
+}
+
+func (c *dayCache) move(versions map[string]uint64, key string, events []int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	moved := false
@@ -147,7 +205,7 @@ func (c *dayCache) apply(plan string, events ...int64) {
 		}
 	}
 	if moved {
-		c.versions[plan]++
+		versions[key]++
 	}
 }
 
@@ -200,6 +258,8 @@ func (f *feed) deliver(ev planner.Event) {
 	}
 	if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok && ev.Kind != planner.KindPresence {
 		f.cache.apply(plan, ev.ID)
+	} else if user, ok := strings.CutPrefix(ev.Topic, "user:"); ok {
+		f.cache.applyUser(user, ev.ID)
 	}
 	f.hub.publish(ev)
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq" // the driver
+	"github.com/lib/pq"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
@@ -35,10 +35,11 @@ type DB struct {
 
 // Open connects to url, checks the connection and sizes the pool.
 func Open(ctx context.Context, url string) (*DB, error) {
-	db, err := sqlx.Open("postgres", url)
+	connector, err := pq.NewConnector(url)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	db := sqlx.NewDb(sql.OpenDB(Timed(connector)), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
 	db.SetConnMaxIdleTime(5 * time.Minute)

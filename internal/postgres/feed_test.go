@@ -100,7 +100,8 @@ func TestOwnNotificationKeepsTheDayListing(t *testing.T) {
 	listed := func() int {
 		t.Helper()
 		queries.Reset()
-		_, blocks, _, err := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 20})
+		day, err := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 20})
+		blocks := day.Blocks
 		if err != nil || len(blocks) != 1 || blocks[0].ID != tb.ID {
 			t.Fatalf("day 1: %+v %v", blocks, err)
 		}
@@ -134,7 +135,8 @@ func TestFeedCatchesUpAfterReconnecting(t *testing.T) {
 	listed := func() (planner.TimeOfDay, int) {
 		t.Helper()
 		queries.Reset()
-		_, blocks, _, err := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 20})
+		day, err := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 20})
+		blocks := day.Blocks
 		if err != nil || len(blocks) != 1 {
 			t.Fatalf("day 1: %+v %v", blocks, err)
 		}
@@ -198,5 +200,56 @@ func TestFeedCatchesUpAfterReconnecting(t *testing.T) {
 			t.Fatal("the day cache did not come back after the reconnection")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestLanguageSettingFollowsTheFeed: a user's language setting is remembered by every
+// instance after one read, and a change through one instance reaches the other through the
+// change feed; the instance that made it knows at once.
+func TestLanguageSettingFollowsTheFeed(t *testing.T) {
+	a, queries, dsn := listening(t)
+	ctx := t.Context()
+	b, err := postgres.Open(ctx, dsn) // another instance on the same database
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Listen(ctx, dsn, nil); err != nil {
+		t.Fatal(err)
+	}
+	user := newUser(t, a, "Polyglot")
+	lang := func(db *postgres.DB) string {
+		t.Helper()
+		l, err := db.Language(ctx, user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == nil {
+			return ""
+		}
+		return *l
+	}
+	if lang(a) != "" || lang(b) != "" {
+		t.Fatal("a new user has a language setting")
+	}
+	queries.Reset()
+	if lang(a) != "" || queries.Count() != 0 {
+		t.Fatalf("the second read ran %d statements, want 0 (remembered)", queries.Count())
+	}
+	ko := "ko"
+	if _, err := b.UpdateProfile(ctx, user, planner.ProfileChange{SetLanguage: true, Language: &ko}); err != nil {
+		t.Fatal(err)
+	}
+	if lang(b) != "ko" {
+		t.Fatal("the instance that changed the setting did not see it at once")
+	}
+	for deadline := time.Now().Add(10 * time.Second); lang(a) != "ko"; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the other instance never saw the change")
+		}
+	}
+	queries.Reset()
+	if lang(a) != "ko" || queries.Count() != 0 {
+		t.Fatalf("the read after the change ran %d statements, want 0 (remembered again)", queries.Count())
 	}
 }

@@ -314,7 +314,7 @@ var notWrites = map[string]string{
 	"RecentPlans": "read", "Notifications": "read", "UnreadCount": "read", "Opinions": "read", "Opinion": "read",
 	"SearchPlaces": "read", "PlanCollections": "read", "PlanCollectionPlaces": "read", "PlanCollectionPlace": "read",
 	"Plans": "read", "Plan": "read", "PlanMembers": "read", "PlanPresence": "read", "ShareLink": "read",
-	"ShareLinks": "read", "RemovedMembers": "read", "User": "read", "PlanActivity": "read", "CollectionActivity": "read",
+	"ShareLinks": "read", "RemovedMembers": "read", "User": "read", "Language": "read", "PlanActivity": "read", "CollectionActivity": "read",
 	"EnterPlan": "a reader's presence: guests of the plan are counted as they look",
 	// No caller: the server's own work, or identities that come from a sign-in provider.
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
@@ -425,7 +425,7 @@ func TestRevokedLinkEndsItsGuestsReads(t *testing.T) {
 	other := must(db.CreateShareLink(ctx, f.member, planner.SharePlan, f.plan))
 	first, second := f.planGuest, planner.GuestViewer(other)
 	reads := func(viewer string) map[string]error {
-		_, _, _, dayErr := db.DayBlocks(ctx, viewer, f.plan, 1, planner.Page{Size: 20})
+		_, dayErr := db.DayBlocks(ctx, viewer, f.plan, 1, planner.Page{Size: 20})
 		_, planErr := db.Plan(ctx, viewer, f.plan)
 		_, exportErr := db.PlanExport(ctx, viewer, f.plan)
 		_, membersErr := db.PlanMembers(ctx, viewer, f.plan)

@@ -64,7 +64,7 @@ func TestPlanCollections(t *testing.T) {
 	wantCode(t, "place of unlinked", err, planner.CodePlanCollectionNotFound)
 	_, _, err = db.PlanCollectionPlaces(ctx, f.stranger, f.plan.ID, f.unlinked, planner.Page{Size: 3}, planner.CollectionPlaceSort{}, "")
 	wantCode(t, "stranger browses", err, planner.CodeForbiddenNotMember)
-	if _, blocks, _, _ := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 10}); len(blocks) != 1 {
-		t.Errorf("blocks after unlinking: %+v", blocks)
+	if day, _ := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 10}); len(day.Blocks) != 1 {
+		t.Errorf("blocks after unlinking: %+v", day.Blocks)
 	}
 }

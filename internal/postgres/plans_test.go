@@ -167,7 +167,8 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 		if days := planDays(t, db, f.plan.ID); !slices.Equal(days, []string{"1 2027-03-01", "2 2027-03-02", "3 2027-03-03", "4 2027-03-04"}) {
 			t.Errorf("days %v", days)
 		}
-		info, blocks, _, err := db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Size: 10})
+		day, err := db.DayBlocks(ctx, f.owner, f.plan.ID, 2, planner.Page{Size: 10})
+		info, blocks := day.Info, day.Blocks
 		if err != nil || len(blocks) != 1 || info.Date.Format(time.DateOnly) != "2027-03-02" || info.DayOfWeek() != "TUESDAY" {
 			t.Errorf("day 2: %+v %+v %v", info, blocks, err)
 		}

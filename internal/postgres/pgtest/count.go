@@ -34,7 +34,7 @@ func Counted(tb testing.TB) (*postgres.DB, *Counter, string) {
 		tb.Fatalf("pgtest: %v", err)
 	}
 	c := &Counter{}
-	db := sqlx.NewDb(sql.OpenDB(countingConnector{connector, c}), "postgres")
+	db := sqlx.NewDb(sql.OpenDB(countingConnector{postgres.Timed(connector), c}), "postgres")
 	tb.Cleanup(func() { db.Close() })
 	return &postgres.DB{DB: db}, c, url
 }

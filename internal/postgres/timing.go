@@ -1,0 +1,119 @@
+package postgres
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// Time in the database, per request: a context made by WithTiming collects the time every
+// statement, BEGIN, COMMIT and ROLLBACK sent with it (or in a transaction begun with it)
+// waited for the database, for the Server-Timing header. It is the time until the answer's
+// first message arrived: rows read from the connection's buffer afterwards are not counted.
+
+// DBTime is what a request spent waiting for the database.
+type DBTime struct{ ns atomic.Int64 }
+
+// Duration is the time counted so far.
+func (t *DBTime) Duration() time.Duration { return time.Duration(t.ns.Load()) }
+
+func (t *DBTime) since(start time.Time) {
+	if t != nil {
+		t.ns.Add(int64(time.Since(start)))
+	}
+}
+
+type dbTimeKey struct{}
+
+// WithTiming is ctx collecting the database time of what is sent with it, and the counter.
+func WithTiming(ctx context.Context) (context.Context, *DBTime) {
+	t := &DBTime{}
+	return context.WithValue(ctx, dbTimeKey{}, t), t
+}
+
+func timingOf(ctx context.Context) *DBTime {
+	t, _ := ctx.Value(dbTimeKey{}).(*DBTime)
+	return t
+}
+
+// Timed is the connector with its statements timed into their contexts' counters.
+func Timed(c driver.Connector) driver.Connector { return timedConnector{c} }
+
+type timedConnector struct{ driver.Connector }
+
+func (tc timedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := tc.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &timedConn{conn}, nil
+}
+
+// timedConn passes everything to lib/pq's connection, timing statements and transactions.
+type timedConn struct{ driver.Conn }
+
+var errNoContext = errors.New("postgres: the driver connection lacks a context method")
+
+func (cn *timedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	q, ok := cn.Conn.(driver.QueryerContext)
+	if !ok {
+		return nil, errNoContext
+	}
+	defer timingOf(ctx).since(time.Now())
+	return q.QueryContext(ctx, query, args)
+}
+
+func (cn *timedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	e, ok := cn.Conn.(driver.ExecerContext)
+	if !ok {
+		return nil, errNoContext
+	}
+	defer timingOf(ctx).since(time.Now())
+	return e.ExecContext(ctx, query, args)
+}
+
+func (cn *timedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	b, ok := cn.Conn.(driver.ConnBeginTx)
+	if !ok {
+		return nil, errNoContext
+	}
+	t := timingOf(ctx)
+	defer t.since(time.Now())
+	tx, err := b.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return timedTx{tx, t}, nil
+}
+
+func (cn *timedConn) Ping(ctx context.Context) error {
+	if p, ok := cn.Conn.(driver.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
+
+func (cn *timedConn) ResetSession(ctx context.Context) error {
+	if r, ok := cn.Conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+// timedTx times COMMIT and ROLLBACK into the counter of the context the transaction began with.
+type timedTx struct {
+	driver.Tx
+	t *DBTime
+}
+
+func (tx timedTx) Commit() error {
+	defer tx.t.since(time.Now())
+	return tx.Tx.Commit()
+}
+
+func (tx timedTx) Rollback() error {
+	defer tx.t.since(time.Now())
+	return tx.Tx.Rollback()
+}
