@@ -13,17 +13,26 @@ import (
 )
 
 // serverTiming is the shape of every answer's Server-Timing header.
-var serverTiming = regexp.MustCompile(`^db;dur=[0-9.]+(, cache;desc="(hit|miss)")?, app;dur=[0-9.]+$`)
+var serverTiming = regexp.MustCompile(`^db;dur=[0-9.]+;desc="([0-9]+) statements"(, render;dur=[0-9.]+)?(, cache;desc="(hit|miss)")?, app;dur=[0-9.]+$`)
 
-// cacheOf is the cache entry of an answer's Server-Timing: "hit", "miss" or "".
-func cacheOf(t *testing.T, res response) string {
+// timingOf is an answer's Server-Timing: its statements, whether it rendered HTML, and its
+// cache entry ("hit", "miss" or "").
+func timingOf(t *testing.T, res response) (statements int, rendered bool, cache string) {
 	t.Helper()
 	st := res.Header.Get("Server-Timing")
 	m := serverTiming.FindStringSubmatch(st)
 	if m == nil {
 		t.Fatalf("Server-Timing %q", st)
 	}
-	return m[2]
+	n, _ := strconv.Atoi(m[1])
+	return n, m[2] != "", m[4]
+}
+
+// cacheOf is the cache entry of an answer's Server-Timing: "hit", "miss" or "".
+func cacheOf(t *testing.T, res response) string {
+	t.Helper()
+	_, _, cache := timingOf(t, res)
+	return cache
 }
 
 // TestKeptDayListingAnswers: a repeated day listing is sent from the bytes kept beside the
@@ -156,10 +165,27 @@ func TestServerTimingOnEveryAnswer(t *testing.T) {
 	if !strings.Contains(read.Header.Get("Access-Control-Expose-Headers"), "Server-Timing") {
 		t.Errorf("Access-Control-Expose-Headers %q", read.Header.Get("Access-Control-Expose-Headers"))
 	}
-	f.a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben})
-	if c := cacheOf(t, a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben})); c != "hit" {
-		t.Errorf("repeated day listing: cache %q", c)
+	// Statements and render time: the page renders, the JSON read and the 404 ask the
+	// database (the user, the plan), the static file neither.
+	for name, tc := range map[string]struct {
+		res            response
+		asks, rendered bool
+	}{"page": {page, false, true}, "JSON read": {read, true, false}, "404 problem": {missing, true, false}, "static file": {asset, false, false}} {
+		if n, r := statementsRendered(t, tc.res); (n > 0) != tc.asks || r != tc.rendered {
+			t.Errorf("%s: %d statements, rendered %v; want statements %v, rendered %v", name, n, r, tc.asks, tc.rendered)
+		}
 	}
+	f.a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben})
+	hit := a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben})
+	if n, _, c := timingOf(t, hit); c != "hit" || n != 0 {
+		t.Errorf("repeated day listing: cache %q, %d statements", c, n)
+	}
+}
+
+func statementsRendered(t *testing.T, res response) (int, bool) {
+	t.Helper()
+	n, r, _ := timingOf(t, res)
+	return n, r
 }
 
 // TestRequestLogCountsBytesSent: the request log's byte count is what went to the client,

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -97,7 +98,12 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	// Whole before sending: a failing component sends nothing (the error handler answers), and
 	// templ's flush at the end does not turn the answer into a stream (see conditionalGET).
 	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	start := time.Now()
+	err := comp.Render(c.Request().Context(), &buf)
+	if m := meterOf(c); m != nil {
+		m.render += time.Since(start)
+	}
+	if err != nil {
 		return err
 	}
 	return c.HTMLBlob(status, buf.Bytes())

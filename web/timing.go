@@ -14,19 +14,25 @@ import (
 const meterKey = "meter"
 
 // meter follows a request for the Server-Timing header and the request log: the time since
-// it arrived, the time its statements waited for the database, whether its answer came from
-// a cache, and the bytes written to the client (compressed, as sent).
+// it arrived, the statements it sent and the time they waited for the database, the time
+// spent rendering HTML, whether its answer came from a cache, and the bytes written to the
+// client (compressed, as sent).
 type meter struct {
 	start   time.Time
 	db      *postgres.DBTime
-	cache   string // "hit" or "miss" when the answer could come from a cache; "" otherwise
+	render  time.Duration // rendering pages and partials (templ), 0 for other answers
+	cache   string        // "hit" or "miss" when the answer could come from a cache; "" otherwise
 	written int64
 }
 
-// header is the Server-Timing value: db;dur=…, cache;desc=…, app;dur=… (milliseconds).
+// header is the Server-Timing value, durations in milliseconds:
+// db;dur=…;desc="N statements"[, render;dur=…][, cache;desc="hit"|"miss"], app;dur=….
 func (m *meter) header() string {
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', -1, 64) }
-	v := "db;dur=" + ms(m.db.Duration())
+	v := "db;dur=" + ms(m.db.Duration()) + `;desc="` + strconv.FormatInt(m.db.Statements(), 10) + ` statements"`
+	if m.render > 0 {
+		v += ", render;dur=" + ms(m.render)
+	}
 	if m.cache != "" {
 		v += `, cache;desc="` + m.cache + `"`
 	}

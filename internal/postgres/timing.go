@@ -8,20 +8,33 @@ import (
 	"time"
 )
 
-// Time in the database, per request: a context made by WithTiming collects the time every
+// Time in the database, per request: a context made by WithTiming counts the statements sent
+// with it and collects the time every
 // statement, BEGIN, COMMIT and ROLLBACK sent with it (or in a transaction begun with it)
 // waited for the database, for the Server-Timing header. It is the time until the answer's
 // first message arrived: rows read from the connection's buffer afterwards are not counted.
 
-// DBTime is what a request spent waiting for the database.
-type DBTime struct{ ns atomic.Int64 }
+// DBTime is what a request spent waiting for the database, and how many statements it sent.
+type DBTime struct{ ns, statements atomic.Int64 }
 
 // Duration is the time counted so far.
 func (t *DBTime) Duration() time.Duration { return time.Duration(t.ns.Load()) }
 
+// Statements is the number of statements (queries and commands, not BEGIN, COMMIT or
+// ROLLBACK) sent so far.
+func (t *DBTime) Statements() int64 { return t.statements.Load() }
+
 func (t *DBTime) since(start time.Time) {
 	if t != nil {
 		t.ns.Add(int64(time.Since(start)))
+	}
+}
+
+// statement counts a statement sent at start.
+func (t *DBTime) statement(start time.Time) {
+	if t != nil {
+		t.statements.Add(1)
+		t.since(start)
 	}
 }
 
@@ -61,7 +74,7 @@ func (cn *timedConn) QueryContext(ctx context.Context, query string, args []driv
 	if !ok {
 		return nil, errNoContext
 	}
-	defer timingOf(ctx).since(time.Now())
+	defer timingOf(ctx).statement(time.Now())
 	return q.QueryContext(ctx, query, args)
 }
 
@@ -70,7 +83,7 @@ func (cn *timedConn) ExecContext(ctx context.Context, query string, args []drive
 	if !ok {
 		return nil, errNoContext
 	}
-	defer timingOf(ctx).since(time.Now())
+	defer timingOf(ctx).statement(time.Now())
 	return e.ExecContext(ctx, query, args)
 }
 
