@@ -15,7 +15,8 @@ import (
 // paragraph of some length scores its parent (and half as much its grandparent) by its length
 // and commas; a container's score is discounted by the share of its text that is link text;
 // the best-scoring container is the main content, with its siblings that score at least a
-// fifth as much. Outside the main content, link lists (navigation, related posts, tag clouds,
+// fifth as much. A page that marks its main landmark (<main>, role="main") and has running
+// text in it has its main content there, and what is beside the landmark is side matter. Outside the main content, link lists (navigation, related posts, tag clouds,
 // a sidebar's popular posts) and running text of little weight (a blog's comments, an "about
 // me" box, a cookie notice) are left out, while a forum's replies, whatever their class, score
 // like its question and are kept; inside it, everything is kept, whatever its class (Blogger's
@@ -39,6 +40,8 @@ type stats struct {
 	links  int // links counted in link
 	frames int // iframes with an address
 	score  float64
+	// first and last number the element and its last descendant element in document order.
+	first, last int
 }
 
 // layout is where a page's main content is.
@@ -48,15 +51,25 @@ type layout struct {
 	above map[*html.Node]bool // their ancestors
 	near  *html.Node          // their parent: lists of links to other sites beside them are content
 	top   float64             // the main content's score; 0 when no paragraph scored
+	// landmark is the page's main landmark (<main> or role="main") when it holds running text:
+	// the main content is found in it, and what is outside it (a sidebar, the site's header)
+	// is side matter.
+	landmark *html.Node
+	// outside are the landmark's ancestors (not side matter: they hold it).
+	outside map[*html.Node]bool
 }
 
 // measure scores a page's elements and finds its main content.
 func measure(root *html.Node, base *url.URL) layout {
 	l := layout{stats: map[*html.Node]*stats{}, main: map[*html.Node]bool{}, above: map[*html.Node]bool{}}
 	var order []*html.Node // elements in the order their subtrees end
+	var landmarks []*html.Node
+	seq := 0
 	var walk func(n *html.Node, link, inner bool) stats
 	walk = func(n *html.Node, link, inner bool) stats {
 		var st stats
+		seq++
+		st.first = seq
 		switch n.Type {
 		case html.TextNode:
 			for _, r := range n.Data {
@@ -82,6 +95,9 @@ func measure(root *html.Node, base *url.URL) layout {
 			if skipped[n.DataAtom] || hiddenOrSide(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style {
 				return st
 			}
+			if isLandmark(n) {
+				landmarks = append(landmarks, n)
+			}
 			if href := attr(n, "href"); n.DataAtom == atom.A && href != "" && !isMapService(href) && !link {
 				link, inner = true, isInternal(href, base)
 				st.links++
@@ -98,17 +114,27 @@ func measure(root *html.Node, base *url.URL) layout {
 			}
 		}
 		if n.Type == html.ElementNode {
+			st.last = seq
 			l.stats[n] = &st
 			order = append(order, n)
 		}
 		return st
 	}
 	walk(root, false, false)
+	var landmark *stats // the main landmark, when there is one
+	if len(landmarks) == 1 {
+		landmark = l.stats[landmarks[0]]
+	}
+	in := func(st *stats) bool {
+		return landmark != nil && landmark.first <= st.first && st.first <= landmark.last
+	}
+	held := false // whether the landmark holds a paragraph
 	for _, n := range order {
 		st := l.stats[n]
 		if !isContainer(n) || containers[n.DataAtom] == kindHeading || st.own < paragraphRunes {
 			continue
 		}
+		held = held || in(st)
 		s := 1 + float64(st.commas) + min(float64(st.own)/100, 3)
 		if p := l.stats[n.Parent]; p != nil {
 			p.score += s
@@ -121,7 +147,7 @@ func measure(root *html.Node, base *url.URL) layout {
 	for _, n := range order {
 		st := l.stats[n]
 		st.score *= 1 - st.density()
-		if st.score > l.top {
+		if st.score > l.top && (!held || in(st)) {
 			top, l.top = n, st.score
 		}
 	}
@@ -141,7 +167,24 @@ func measure(root *html.Node, base *url.URL) layout {
 	for p := top.Parent; p != nil; p = p.Parent {
 		l.above[p] = true
 	}
+	if held {
+		l.landmark, l.outside = landmarks[0], map[*html.Node]bool{}
+		for p := l.landmark.Parent; p != nil; p = p.Parent {
+			l.outside[p] = true
+		}
+	}
 	return l
+}
+
+// isLandmark says whether an element is a main landmark: <main>, or role="main".
+func isLandmark(n *html.Node) bool {
+	return n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main")
+}
+
+// aside says whether an element is beside the page's main landmark that holds the main
+// content: neither in it nor holding it.
+func (l layout) aside(n *html.Node, inLandmark bool) bool {
+	return l.landmark != nil && !inLandmark && n != l.landmark && !l.outside[n]
 }
 
 // density is the share of an element's text that is link text.

@@ -240,6 +240,40 @@ func TestAnalyzeForumReplies(t *testing.T) {
 	}
 }
 
+// A forum that puts each post in a form (old Reddit) and marks its thread as the main
+// landmark: the posts are read, the sidebar beside the landmark (the forum's wiki links, its
+// trending threads) is not, though it scores as text.
+func TestAnalyzeThreadInMainLandmark(t *testing.T) {
+	post := func(text string) string {
+		return `<div class="thing comment"><form action="#" class="usertext"><input type="hidden" name="thing_id" value="t1">` +
+			`<div class="usertext-body"><div class="md"><p>` + text + `</p></div></div></form></div>`
+	}
+	a := analyze(t, "https://old.reddit.com/r/JapanTravel/comments/abc/osaka_food/", `<html><head><title>Osaka food? : JapanTravel</title></head><body>
+<div class="side"><div class="md"><h2>Welcome to r/JapanTravel</h2><p>A place to ask and answer questions about travelling in Japan.</p>
+ <ul><li><a href="/wiki/tokyo">Tokyo guide</a> – Senso-ji, Shibuya Crossing and the rest</li>
+ <li><a href="/wiki/kyoto">Kyoto guide</a> – Fushimi Inari Taisha at dawn, Arashiyama</li>
+ <li><a href="/wiki/osaka">Osaka guide</a> – Osaka Castle, the aquarium, day trips to Nara</li></ul></div></div>
+<div class="content" role="main">`+post("Two days in Osaka, staying in Namba. Where do locals actually eat?")+
+		post("Go to Tenjinbashisuji Shopping Street, the longest covered shopping street in Japan.")+
+		post("Shinsekai for kushikatsu, one evening; the doteyaki alone is worth it.")+`</div></body></html>`)
+	wantNames(t, a, nil, []string{"Senso-ji", "Shibuya Crossing", "Fushimi Inari Taisha", "Osaka Castle"})
+	all := names(a.Candidates)
+	for _, n := range []string{"Tenjinbashisuji Shopping Street", "Shinsekai"} {
+		if !slices.Contains(all, n) {
+			t.Errorf("post's %q missing from %q", n, all)
+		}
+	}
+	if a.City != "Osaka" {
+		t.Errorf("city %q", a.City)
+	}
+	// A main landmark that does not hold the main content bounds nothing.
+	b := analyze(t, "https://example.com/seoul", `<html><body><main><p>Menu</p></main><div class="post">`+
+		strings.Repeat(`<p>We spent the morning at Tongin Market, filling a lunch box with coins, and then walked, slowly, to the palace.</p>`, 3)+`</div></body></html>`)
+	if !slices.Contains(names(b.Candidates), "Tongin Market") {
+		t.Errorf("post outside a landmark without content left out: %q", names(b.Candidates))
+	}
+}
+
 // A blog's comments under a long post are side matter, as is an "about me" box: their names
 // are left out, while the post's stay.
 func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {
