@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,33 @@ func TestAnalyzeNextData(t *testing.T) {
 	}
 }
 
+// A Next.js board's props hold the board (named by the route's parameter, query.slug), and
+// beside it other boards, recommended or not: only the board is read. Its places, with
+// coordinates under "geometry", are places (their addresses not read as text), and do not
+// make the page a map.
+func TestAnalyzeNextDataMainEntity(t *testing.T) {
+	place := func(name string, lat float64) string {
+		return fmt.Sprintf(`{"note":"Go early.","place":{"name":%q,"address":"15-778 Honmachi, Higashiyama Ward, Kyoto","geometry":{"location":{"lat":%v,"lng":135.77}}}}`, name, lat)
+	}
+	a := analyze(t, "https://boards.example/b/kyoto-autumn", `<html><head><meta property="og:title" content="Kyoto autumn"></head>
+<body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "board":{"id":"b_1","slug":"kyoto-autumn","title":"Kyoto autumn","items":[`+place("Tofuku-ji", 34.97)+`,`+place("Kennin-ji", 35.0)+`,`+place("Ginkaku-ji", 35.02)+`]},
+ "moreBoards":{"title":"More from Japan","boards":[{"slug":"osaka","title":"Dotonbori at night"}]},
+ "recommendations":{"boards":[{"slug":"arashiyama","title":"Arashiyama Bamboo Grove in a day"}]}}},
+ "page":"/b/[slug]","query":{"slug":"kyoto-autumn"}}</script></body></html>`)
+	wantNames(t, a, []string{"Tofuku-ji", "Kennin-ji", "Ginkaku-ji"}, []string{"Dotonbori at night", "Arashiyama Bamboo Grove in a day", "Higashiyama Ward"})
+	if c, _ := candidate(a, "Kennin-ji"); c.Latitude != "35" || c.Address != "15-778 Honmachi, Higashiyama Ward, Kyoto" {
+		t.Errorf("Kennin-ji: %+v", c)
+	}
+	if a.MediaType != MediaWeb || a.City != "Kyoto" {
+		t.Errorf("media type %q, city %q", a.MediaType, a.City)
+	}
+	// Without route parameters naming one, the props are read whole, but for other pages' lists.
+	b := analyze(t, "https://boards.example/popular", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "intro":{"title":"Tofuku-ji"},"popularBoards":[{"title":"Dotonbori at night"}]}},"page":"/popular","query":{}}</script>`)
+	wantNames(t, b, []string{"Tofuku-ji"}, []string{"Dotonbori at night"})
+}
+
 // Nuxt keeps its state in __NUXT_DATA__ (Nuxt 3, devalue's flat array of indexes) or in
 // window.__NUXT__ (Nuxt 2, when it is a plain object).
 func TestAnalyzeNuxt(t *testing.T) {
@@ -111,10 +139,15 @@ func TestAnalyzeNuxt(t *testing.T) {
 // A Google Maps list keeps its places in APP_INITIALIZATION_STATE: nested arrays, some of them
 // JSON inside a string after ")]}'".
 func TestAnalyzeMapsList(t *testing.T) {
-	inner := ")]}'\n" + `[null,[["Seoul food",null,[[null,[null,null,"",null,"",[null,null,37.5700,126.9996]],"Gwangjang Market","Bindaetteok!"],` +
+	// The list: its title, its places, the bounds of its map and its id; a place: its name,
+	// a note, its coordinates a few arrays down and its short and full address.
+	inner := ")]}'\n" + `[null,[["Seoul food",null,[[null,[null,null,"",null,"",[null,null,37.5700,126.9996]],"Gwangjang Market","Bindaetteok!",` +
+		`null,["88 Changgyeonggung-ro","88 Changgyeonggung-ro, Jongno-gu, Seoul, South Korea"],[4.4,120]],` +
 		`[null,[null,null,"",null,"",[null,null,37.5796,126.9770]],"Gyeongbokgung Palace",""],` +
-		`[null,[null,null,"",null,"",[null,null,37.5512,126.9882]],"N Seoul Tower","sunset"]]]]]`
-	state := `[[[15.2,126.97,37.56],[0,0,0],[1024,768],13.1],[["0x357ca2eb","en"]],` + jsonString(inner) + `,null]`
+		`[null,[null,null,"",null,"",[null,null,37.5512,126.9882]],"N Seoul Tower","sunset"]],` +
+		`[[37.5612,126.9874],[37.6012,127.0661,37.5358,126.9108]],"ChZVVmVDMlF0SDQ1U2tSRmlzT0hPVmVBEgJrbw"]]]`
+	state := `[[[15.2,126.97,37.56],[0,0,0],[1024,768],13.1],[["0x357ca2eb","en"]],` + jsonString(inner) +
+		`,[null,[["Home",null,[37.5665,126.978]],["Work",null,null]]],null]`
 	a := analyze(t, "https://www.google.com/maps/@37.56,126.97,13z/data=!4m3!11m2!2sAbCdEf!3e3",
 		`<html><head><title>Seoul food - Google Maps</title></head><body><script>window.APP_INITIALIZATION_STATE=`+state+`;window.APP_FLAGS=[1];</script></body></html>`)
 	if a.MediaType != MediaMap {
@@ -128,8 +161,24 @@ func TestAnalyzeMapsList(t *testing.T) {
 			t.Errorf("%s: %+v (found %v); all %q", name, c, ok, names(a.Candidates))
 		}
 	}
-	if _, ok := candidate(a, "0x357ca2eb"); ok {
-		t.Errorf("an id read as a place: %q", names(a.Candidates))
+	if c, _ := candidate(a, "Gwangjang Market"); c.Address != "88 Changgyeonggung-ro, Jongno-gu, Seoul, South Korea" {
+		t.Errorf("Gwangjang Market's address %q", c.Address)
+	}
+	// Neither the list (whose bounds are coordinates), nor its id, nor the viewer's saved
+	// places beside it are places of the list.
+	if got := names(a.Candidates); !slices.Equal(got, []string{"Seoul food - Google Maps", "Seoul food", "Gwangjang Market", "Gyeongbokgung Palace", "N Seoul Tower"}) {
+		t.Errorf("candidates %q", got)
+	}
+}
+
+func TestIDLike(t *testing.T) {
+	for s, want := range map[string]bool{
+		"ChZVVmVDMlF0SDQ1U2tSRmlzT0hPVmVBEgJrbw": true, "ChIJzWXFYYuifDUR64Pq5LTtioU": true, "a1b2c3d4e5f6": true,
+		"Dotonbori": false, "LOTTEWORLD": false, "Tenjinbashisuji": false, "teamLab Planets": false, "2024-05-01": false,
+	} {
+		if got := idLike(s); got != want {
+			t.Errorf("idLike(%q) = %v", s, got)
+		}
 	}
 }
 

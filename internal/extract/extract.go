@@ -256,8 +256,10 @@ func analyzeHTML(p Page) *Analysis {
 		// recommendations and comments.
 		blocks = slices.DeleteFunc(slices.Clone(blocks), func(b block) bool { return !b.main })
 	}
+	// Places with coordinates in script data are how a site draws its own map of them: they
+	// do not make the page a map as links to a map service do.
 	mapLinks, outline := bodyCandidates(blocks, c, cc)
-	mapLinks += e.candidates(c, cc)
+	e.candidates(c, cc)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
@@ -334,8 +336,8 @@ func framesWanted(d doc, base *url.URL) (main, other []string) {
 }
 
 // candidates adds what a page's script data names (in the page's order: names, places, then
-// text) and returns how many places with coordinates it had.
-func (e *embedded) candidates(c *collector, cc cityCounter) int {
+// text).
+func (e *embedded) candidates(c *collector, cc cityCounter) {
 	for _, s := range e.outline {
 		cc.add(s, 1)
 		c.outline(s)
@@ -351,7 +353,6 @@ func (e *embedded) candidates(c *collector, cc cityCounter) int {
 	for _, h := range e.html {
 		bodyCandidates(scanFragment(h).blocks, c, cc)
 	}
-	return len(e.places)
 }
 
 // thingsIn returns the objects at the top of a JSON-LD value.
