@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"cmp"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -14,8 +16,9 @@ import (
 // The page's main content is found by scoring, in the manner of Mozilla's Readability: each
 // paragraph of some length scores its parent (and half as much its grandparent) by its length
 // and commas; a container's score is discounted by the share of its text that is link text;
-// the best-scoring container is the main content, with its siblings that score at least a
-// fifth as much. A page that marks its main landmark (<main>, role="main") and has running
+// the best-scoring container is the main content (or, when the next best ones lie in one of its
+// ancestors, that ancestor: see common), with its siblings that score at least a fifth as
+// much. A page that marks its main landmark (<main>, role="main") and has running
 // text in it has its main content there, and what is beside the landmark is side matter. Outside the main content, link lists (navigation, related posts, tag clouds,
 // a sidebar's popular posts) and running text of little weight (a blog's comments, an "about
 // me" box, a cookie notice) are left out, while a forum's replies, whatever their class, score
@@ -154,6 +157,7 @@ func measure(root *html.Node, base *url.URL) layout {
 	if top == nil {
 		return l
 	}
+	top = l.common(top, order, func(st *stats) bool { return !held || in(st) })
 	l.main[top] = true
 	if top.Parent != nil {
 		for c := top.Parent.FirstChild; c != nil; c = c.NextSibling {
@@ -174,6 +178,49 @@ func measure(root *html.Node, base *url.URL) layout {
 		}
 	}
 	return l
+}
+
+// Content split into many blocks of like weight (a Naver post's editor components, a
+// thread's replies) is one whole: when at least sharedTop of the best-scoring containers
+// after the top one, each scoring at least sharedShare of it, lie in one of the top's
+// ancestors (below the body), the nearest such ancestor is the main content, as in
+// Readability (whose share is 3/4, of scores that reach five ancestors up; these reach two).
+const (
+	sharedTop   = 3
+	sharedShare = 0.5
+	sharedPick  = 5 // the best containers looked at, the top one with them
+)
+
+// common returns the main content's root for the top-scoring element: top, or the ancestor
+// holding it and sharedTop of the next best containers that may be the main content.
+func (l layout) common(top *html.Node, order []*html.Node, may func(*stats) bool) *html.Node {
+	var alts []*stats
+	for _, n := range order {
+		if st := l.stats[n]; n != top && st.score >= sharedShare*l.top && may(st) {
+			alts = append(alts, st)
+		}
+	}
+	if len(alts) < sharedTop {
+		return top
+	}
+	slices.SortStableFunc(alts, func(a, b *stats) int { return cmp.Compare(b.score, a.score) })
+	alts = alts[:min(len(alts), sharedPick-1)]
+	for p := top.Parent; p != nil && p.DataAtom != atom.Body; p = p.Parent {
+		st := l.stats[p]
+		if st == nil {
+			break
+		}
+		n := 0
+		for _, a := range alts {
+			if st.first <= a.first && a.first <= st.last {
+				n++
+			}
+		}
+		if n >= sharedTop {
+			return p
+		}
+	}
+	return top
 }
 
 // isLandmark says whether an element is a main landmark: <main>, or role="main".

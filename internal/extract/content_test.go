@@ -323,6 +323,25 @@ func TestAnalyzeThreadInMainLandmark(t *testing.T) {
 	}
 }
 
+// A post split into editor components of like weight (Naver's SmartEditor: a bold title, a
+// few short paragraphs, a place card, each in its own nest of divs) is one whole: the short
+// titles and cards beside the best-scoring component are read, the comments after it not.
+func TestAnalyzeSplitPost(t *testing.T) {
+	component := func(title, text string) string {
+		return `<div class="se-component se-sectionTitle"><div class="se-component-content"><div class="se-section"><div class="se-module se-title-text"><p><b>` + title + `</b></p></div></div></div></div>` +
+			`<div class="se-component se-text"><div class="se-component-content"><div class="se-section"><div class="se-module se-module-text"><p>` +
+			text + `</p><p>사람이 많으니까 평일 오전에 가는 걸 추천해요.</p></div></div></div></div>` +
+			`<div class="se-component se-placesMap"><div class="se-module"><a href="#" class="se-map-info"><strong class="se-map-title">` + title + `</strong></a></div></div>`
+	}
+	a := analyze(t, "https://blog.naver.com/PostView.naver?blogId=a&logNo=1", `<html><body><div id="postViewArea"><div class="se-main-container">`+
+		component("런던베이글뮤지엄 안국점", "안국역 1번 출구로 나와서 조금만 걸으면 바로 보여요. 오픈 전에 가도 줄이 길어요, 정말로요.")+
+		component("창덕궁", "베이글 먹고 바로 창덕궁으로 갔어요. 후원은 예약하고 가야 해요.")+
+		component("익선동", "길 건너면 바로 익선동이에요. 골목마다 한옥 가게가 빼곡해요.")+
+		component("어니언 안국", "다시 안국 쪽으로 넘어가서 어니언 안국에서 커피 타임이에요.")+
+		`</div></div><div class="comment_area"><p class="comment">저도 다음주에 한남동 가보려구요! 추천해 주실 곳 있을까요?</p></div></body></html>`)
+	wantNames(t, a, []string{"런던베이글뮤지엄 안국점", "창덕궁", "익선동", "어니언 안국"}, nil)
+}
+
 // A blog's comments under a long post are side matter, as is an "about me" box: their names
 // are left out, while the post's stay.
 func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {
