@@ -15,16 +15,16 @@ import (
 
 // The page's main content is found by scoring, in the manner of Mozilla's Readability: each
 // paragraph of some length scores its parent (and half as much its grandparent) by its length
-// and commas; a container's score is discounted by the share of its text that is link text;
-// the best-scoring container is the main content (or, when the next best ones lie in one of its
-// ancestors, that ancestor: see common), with its siblings that score at least a fifth as
-// much. A page that marks its main landmark (<main>, role="main") and has running
-// text in it has its main content there, and what is beside the landmark is side matter. Outside the main content, link lists (navigation, related posts, tag clouds,
-// a sidebar's popular posts) and running text of little weight (a blog's comments, an "about
-// me" box, a cookie notice) are left out, while a forum's replies, whatever their class, score
-// like its question and are kept; inside it, everything is kept, whatever its class (Blogger's
-// "widget Blog"). When no paragraph is long enough to score, only lists of links within the
-// site are left out.
+// and commas; a container's score is discounted by the share of its text that is link text; the
+// best-scoring container is the main content (or, when the next best ones lie in one of its
+// ancestors, that ancestor: see common), with its siblings that score at least a fifth as much.
+// A page that marks its main landmark (<main>, role="main") and has running text in it has its
+// main content there, and what is beside the landmark is side matter. Outside the main content,
+// link lists (navigation, related posts, tag clouds, a sidebar's popular posts) and running
+// text of little weight (a blog's comments, an "about me" box, a cookie notice) are left out,
+// while a forum's replies, whatever their class, score like its question and are kept; inside
+// it, everything is kept, whatever its class (Blogger's "widget Blog"). When no paragraph is
+// long enough to score, only lists of links within the site are left out.
 
 // Scoring constants.
 const (
