@@ -229,6 +229,23 @@ func TestAnalyzeFramedBlog(t *testing.T) {
 	}
 }
 
+// A Naver post's place card keeps the place's name, address and position in its link's
+// data-linkdata: the card's place has them.
+func TestAnalyzePlaceCard(t *testing.T) {
+	a := analyze(t, "https://blog.naver.com/PostView.naver?blogId=a&logNo=1", `<html><body><div class="se-main-container">
+<p>아침 일찍 창덕궁에 갔어요. 후원은 해설사 동반 관람만 가능해서 미리 예약했어요.</p>
+<div class="se-component se-placesMap"><a href="#" class="se-map-info __se_link" data-linktype="map"
+ data-linkdata='{"placeId": "11491438", "name": "창덕궁", "address": "서울특별시 종로구 율곡로 99", "latitude": "37.5794", "longitude": "126.991", "bookingUrl": null}'>
+<strong class="se-map-title">창덕궁</strong><p class="se-map-address">서울특별시 종로구 율곡로 99</p></a></div>
+<a href="#" data-linktype="sticker" data-linkdata='{"src": "https://storep-phinf.pstatic.net/sticker.png"}'><img alt=""></a>
+</div><div hidden><a href="#" data-linkdata='{"name": "해운대해수욕장", "latitude": "35.1587", "longitude": "129.1604"}'>해운대</a></div></body></html>`)
+	c, ok := candidate(a, "창덕궁")
+	if !ok || c.Address != "서울특별시 종로구 율곡로 99" || c.Latitude != "37.5794" || c.Longitude != "126.991" {
+		t.Errorf("card's place: %+v (found %v)", c, ok)
+	}
+	wantNames(t, a, nil, []string{"해운대해수욕장"})
+}
+
 // Blogger wraps the post in "widget Blog" and the sidebar in widgets too: the post is read,
 // the sidebar's lists of links are not.
 func TestAnalyzeBloggerWidgets(t *testing.T) {

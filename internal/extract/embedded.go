@@ -428,6 +428,20 @@ func placeObject(o object) (Candidate, bool) {
 	return Candidate{}, false
 }
 
+// linkPlaces reads the places in links' data (see doc.linkData): objects with a name and
+// coordinates, as placeObject reads them.
+func (e *embedded) linkPlaces(data []string) {
+	for _, src := range data {
+		if v, ok := e.decode(src); ok {
+			if o, ok := v.(object); ok {
+				if c, ok := placeObject(o); ok {
+					e.places = append(e.places, c)
+				}
+			}
+		}
+	}
+}
+
 // hydrate turns Nuxt 3's __NUXT_DATA__ (devalue's flat form: an array whose objects and arrays
 // hold the indexes of their values; ["Reactive", i] and the like wrap a value) into a value.
 func hydrate(arr []any) any {

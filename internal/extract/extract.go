@@ -88,9 +88,10 @@ const summaryRunes = 300
 // list items, bold text and numbered lines ("1. Gwangjang Market", "2) ..."), and for video
 // pages (og:type video.*, YouTube/Vimeo/TikTok hosts, or schema.org VideoObject) the title and
 // description lines. Script data is read too (see readEmbedded): a YouTube video's description
-// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places. Capitalised
-// phrases, Korean words and Japanese kanji/katakana runs of running text become guesses
-// (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
+// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places; so are the
+// places of a Naver post's place cards (a link's data-linkdata: name, address, position).
+// Capitalised phrases, Korean words and Japanese kanji/katakana runs of running text become
+// guesses (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
 // obvious non-place headings ("Introduction", "Tips", "How to get there", "Related posts" and
 // its section) and without the side matter outside the main content, which is found by
 // scoring (see measure): navigation, lists of links, comments under an article.
@@ -232,6 +233,7 @@ func analyzeHTML(p Page) *Analysis {
 	}
 	facts.video = facts.video && !facts.article || isVideo(p.URL, d.meta["og:type"])
 	e := readEmbedded(d.data)
+	e.linkPlaces(d.linkData)
 	facts.video = facts.video || e.video
 	facts.title = firstNonEmpty(facts.title, e.title)
 	a := &Analysis{
@@ -288,6 +290,7 @@ func pageDoc(p Page) (doc, []string) {
 		d.blocks = append(d.blocks, fd.blocks...)
 		d.jsonLD = append(d.jsonLD, fd.jsonLD...)
 		d.data = append(d.data, fd.data...)
+		d.linkData = append(d.linkData, fd.linkData...)
 		d.microdata = append(d.microdata, microdata(froot)...)
 		for k, v := range fd.meta {
 			if _, ok := d.meta[k]; !ok {

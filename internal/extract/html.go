@@ -38,6 +38,9 @@ type doc struct {
 	jsonLD []string          // <script type="application/ld+json"> contents
 	data   []script          // scripts whose data may hold the content (see readEmbedded)
 	frames []frame           // <iframe> elements with an address
+	// linkData are the JSON objects of links' data-linkdata attributes in the content (a Naver
+	// post's place cards: name, address, latitude, longitude), at most maxLinkData bytes.
+	linkData []string
 	// microdata are the page's schema.org microdata items.
 	microdata []thing
 	blocks    []block
@@ -86,7 +89,11 @@ type scanner struct {
 	nearMain int
 	// inLandmark is the depth of elements in the page's main landmark.
 	inLandmark int
+	linkData   int // bytes in d.linkData
 }
+
+// maxLinkData is the most bytes of links' data read from a page.
+const maxLinkData = 1 << 20
 
 // scan reads a parsed page, whose address is base (nil when unknown).
 func scan(root *html.Node, base *url.URL) doc {
@@ -197,6 +204,10 @@ func (s *scanner) node(n *html.Node) {
 	}
 	switch n.DataAtom {
 	case atom.A:
+		if data := strings.TrimSpace(attr(n, "data-linkdata")); strings.HasPrefix(data, "{") && s.linkData+len(data) <= maxLinkData {
+			s.linkData += len(data)
+			s.d.linkData = append(s.d.linkData, data)
+		}
 		if href := attr(n, "href"); href != "" {
 			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href, main: s.inMain > 0})
 		}
