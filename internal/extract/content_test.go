@@ -359,6 +359,20 @@ func TestAnalyzeSplitPost(t *testing.T) {
 	wantNames(t, a, []string{"런던베이글뮤지엄 안국점", "창덕궁", "익선동", "어니언 안국"}, nil)
 }
 
+// The main content's cities weigh more than those of the matter beside it: a post about Osaka
+// beside a box of tips naming Tokyo more often is about Osaka.
+func TestCityOfMainContent(t *testing.T) {
+	a := analyze(t, "https://example.com/food", `<html><head><title>Where we ate</title></head><body>
+<div class="post"><p>Our first evening in Osaka started at a tiny counter, with kushikatsu, cabbage and cold beer, and went on late.</p>
+<p>Next morning, in Osaka still, we queued for cheesecake, then for okonomiyaki, and then, happily, for takoyaki.</p>
+<p>Osaka eats standing up, cheaply, and late: we did too, every night, and never once regretted it.</p></div>
+<div class="tips"><ul><li>Tokyo: get a Suica card</li><li>Tokyo: trains stop at midnight</li><li>Tokyo: book sushi early</li><li>Tokyo: carry cash</li><li>Tokyo: walk a lot</li><li>Tokyo: eat late</li></ul></div>
+</body></html>`)
+	if a.City != "Osaka" {
+		t.Errorf("city %q, cities %q", a.City, a.Cities)
+	}
+}
+
 // A blog's comments under a long post are side matter, as is an "about me" box: their names
 // are left out, while the post's stay.
 func TestAnalyzeBlogCommentsLeftOut(t *testing.T) {

@@ -407,25 +407,29 @@ func (f *pageFacts) meta(title string, t thing) {
 	f.description = firstNonEmpty(f.description, textValue(t["description"]))
 }
 
-// bodyCandidates adds the candidates of a page's text in order, counts the cities it names,
-// and returns how many candidates came from map links and how many headings and list items
-// the page has.
+// bodyCandidates adds the candidates of a page's text in order, counts the cities it names
+// (those of the main content twice over), and returns how many candidates came from map links
+// and how many headings and list items the page has.
 func bodyCandidates(blocks []block, c *collector, cc cityCounter) (mapLinks, outline int) {
 	for _, b := range blocks {
+		w := 1
+		if b.main {
+			w = 2
+		}
 		switch b.kind {
 		case kindHeading:
 			outline++
-			cc.add(b.text, 2)
+			cc.add(b.text, 2*w)
 			c.outline(b.text)
 		case kindItem:
 			outline++
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.outline(b.text)
 		case kindEmph:
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.outline(b.text)
 		case kindPara:
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.prose(b.text)
 		case kindLink:
 			m, ok := mapLink(b.href)
