@@ -110,10 +110,15 @@ func TestAnalyzeNextDataMainEntity(t *testing.T) {
 	if a.MediaType != MediaWeb || a.City != "Kyoto" {
 		t.Errorf("media type %q, city %q", a.MediaType, a.City)
 	}
-	// Without route parameters naming one, the props are read whole, but for other pages' lists.
-	b := analyze(t, "https://boards.example/popular", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
- "intro":{"title":"Tofuku-ji"},"popularBoards":[{"title":"Dotonbori at night"}]}},"page":"/popular","query":{}}</script>`)
-	wantNames(t, b, []string{"Tofuku-ji"}, []string{"Dotonbori at night"})
+	// Without route parameters naming one (a page number is not an id), the props are read
+	// whole, but for other pages' lists.
+	b := analyze(t, "https://boards.example/popular?page=2", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "intro":{"title":"Tofuku-ji"},"boards":[{"id":2,"title":"Kennin-ji"}],"popularBoards":[{"title":"Dotonbori at night"}]}},"page":"/popular","query":{"page":"2"}}</script>`)
+	wantNames(t, b, []string{"Tofuku-ji", "Kennin-ji"}, []string{"Dotonbori at night"})
+	// A numeric id names the entity as well as a slug does.
+	c := analyze(t, "https://boards.example/b/77", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "board":{"boardId":77,"title":"Tofuku-ji"},"others":[{"title":"Dotonbori at night"}]}},"page":"/b/[boardId]","query":{"boardId":"77"}}</script>`)
+	wantNames(t, c, []string{"Tofuku-ji"}, []string{"Dotonbori at night"})
 }
 
 // Nuxt keeps its state in __NUXT_DATA__ (Nuxt 3, devalue's flat array of indexes) or in

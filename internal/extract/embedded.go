@@ -116,15 +116,21 @@ func (o object) get(key string) any {
 }
 
 // mainEntity is what a Next.js page's props are about: the object, a few levels down, whose
-// slug or id is one of the page's route parameters (query: {"slug": "kyoto-autumn-temples"}
-// for /b/[slug]), when there is one; else all of them. Boards, posts or videos beside it
-// (related, recommended, popular) are other pages'.
+// slug or id is the page's route parameter of that name (query: {"slug": "kyoto-autumn-temples"}
+// for /b/[slug]; "postId" names an id too), when there is one; else all of them. Boards, posts
+// or videos beside it (related, recommended, popular) are other pages'.
 func mainEntity(props, query any) any {
 	q, _ := query.(object)
-	params := map[string]bool{}
+	params := map[string]string{} // an entity's key → the value it must have
 	for _, m := range q {
-		if s := str(m.val); s != "" {
-			params[s] = true
+		v, name := str(m.val), strings.ToLower(m.key)
+		if v == "" {
+			continue
+		}
+		for _, k := range []string{"slug", "id", "uid", "handle"} {
+			if strings.HasSuffix(name, k) {
+				params[name], params[k] = v, v
+			}
 		}
 	}
 	if len(params) == 0 {
@@ -138,8 +144,8 @@ func mainEntity(props, query any) any {
 			if !ok {
 				continue
 			}
-			for _, k := range []string{"slug", "id", "uid", "handle"} {
-				if s := str(o.get(k)); depth > 0 && params[s] {
+			for _, m := range o {
+				if want, ok := params[strings.ToLower(m.key)]; ok && depth > 0 && numText(m.val) == want {
 					return o
 				}
 			}
