@@ -119,6 +119,11 @@ func TestAnalyzeNextDataMainEntity(t *testing.T) {
 	c := analyze(t, "https://boards.example/b/77", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
  "board":{"boardId":77,"title":"Tofuku-ji"},"others":[{"title":"Dotonbori at night"}]}},"page":"/b/[boardId]","query":{"boardId":"77"}}</script>`)
 	wantNames(t, c, []string{"Tofuku-ji"}, []string{"Dotonbori at night"})
+	// What the data names in a city the page is not about is another page's, whatever its key.
+	d := analyze(t, "https://boards.example/kyoto", `<html><head><title>Kyoto in autumn</title></head><body><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "intro":{"title":"Tofuku-ji at dawn","text":"Kyoto's maples turn late in November; Tofuku-ji and Eikan-do are the best of them."},
+ "moreBoards":[{"title":"Osaka street food: Dotonbori to Shinsekai"}]}},"page":"/kyoto","query":{}}</script></body></html>`)
+	wantNames(t, d, []string{"Tofuku-ji at dawn"}, []string{"Dotonbori", "Shinsekai", "Osaka street food"})
 }
 
 // Nuxt keeps its state in __NUXT_DATA__ (Nuxt 3, devalue's flat array of indexes) or in

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -261,7 +262,7 @@ func analyzeHTML(p Page) *Analysis {
 	// Places with coordinates in script data are how a site draws its own map of them: they
 	// do not make the page a map as links to a map service do.
 	mapLinks, outline := bodyCandidates(blocks, c, cc)
-	e.candidates(c, cc)
+	e.candidates(c, cc, a.Summary)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
@@ -339,22 +340,54 @@ func framesWanted(d doc, base *url.URL) (main, other []string) {
 }
 
 // candidates adds what a page's script data names (in the page's order: names, places, then
-// text).
-func (e *embedded) candidates(c *collector, cc cityCounter) {
+// text). A name or text of the data that names a city the page is not about (a board of
+// Osaka beside a Kyoto board) is left out: the page's cities are those of what was counted in
+// cc so far, of the data and of the summary (when it names none, nothing is left out).
+func (e *embedded) candidates(c *collector, cc cityCounter, summary string) {
+	var fragments [][]block
+	for _, h := range e.html {
+		fragments = append(fragments, scanFragment(h).blocks)
+	}
+	all := maps.Clone(cc)
+	for _, s := range slices.Concat(e.outline, e.prose) {
+		all.add(s, 1)
+	}
+	for _, p := range e.places {
+		all.add(p.Address, 3)
+	}
+	for _, blocks := range fragments {
+		bodyCandidates(blocks, nil, all)
+	}
+	all.add(summary, 1)
+	cities := all.significant()
+	elsewhere := func(s string) bool {
+		named := cityCounter{}
+		named.add(s, 1)
+		for city := range named {
+			if len(cities) > 0 && !slices.Contains(cities, city) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, s := range e.outline {
-		cc.add(s, 1)
-		c.outline(s)
+		if !elsewhere(s) {
+			cc.add(s, 1)
+			c.outline(s)
+		}
 	}
 	for _, p := range e.places {
 		cc.add(p.Address, 3)
 		c.add(p)
 	}
 	for _, s := range e.prose {
-		cc.add(s, 1)
-		c.prose(s)
+		if !elsewhere(s) {
+			cc.add(s, 1)
+			c.prose(s)
+		}
 	}
-	for _, h := range e.html {
-		bodyCandidates(scanFragment(h).blocks, c, cc)
+	for _, blocks := range fragments {
+		bodyCandidates(blocks, c, cc)
 	}
 }
 
@@ -407,10 +440,14 @@ func (f *pageFacts) meta(title string, t thing) {
 	f.description = firstNonEmpty(f.description, textValue(t["description"]))
 }
 
-// bodyCandidates adds the candidates of a page's text in order, counts the cities it names
-// (those of the main content twice over), and returns how many candidates came from map links
-// and how many headings and list items the page has.
+// bodyCandidates adds the candidates of a page's text in order (to c, unless nil: the cities
+// are counted only), counts the cities it names (those of the main content twice over), and
+// returns how many candidates came from map links and how many headings and list items the
+// page has.
 func bodyCandidates(blocks []block, c *collector, cc cityCounter) (mapLinks, outline int) {
+	if c == nil {
+		c = newCollector()
+	}
 	for _, b := range blocks {
 		w := 1
 		if b.main {
