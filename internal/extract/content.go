@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"cmp"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -13,14 +15,16 @@ import (
 
 // The page's main content is found by scoring, in the manner of Mozilla's Readability: each
 // paragraph of some length scores its parent (and half as much its grandparent) by its length
-// and commas; a container's score is discounted by the share of its text that is link text;
-// the best-scoring container is the main content, with its siblings that score at least a
-// fifth as much. Outside the main content, link lists (navigation, related posts, tag clouds,
-// a sidebar's popular posts) and running text of little weight (a blog's comments, an "about
-// me" box, a cookie notice) are left out, while a forum's replies, whatever their class, score
-// like its question and are kept; inside it, everything is kept, whatever its class (Blogger's
-// "widget Blog"). When no paragraph is long enough to score, only lists of links within the
-// site are left out.
+// and commas; a container's score is discounted by the share of its text that is link text; the
+// best-scoring container is the main content (or, when the next best ones lie in one of its
+// ancestors, that ancestor: see common), with its siblings that score at least a fifth as much.
+// A page that marks its main landmark (<main>, role="main") and has running text in it has its
+// main content there, and what is beside the landmark is side matter. Outside the main content,
+// link lists (navigation, related posts, tag clouds, a sidebar's popular posts) and running
+// text of little weight (a blog's comments, an "about me" box, a cookie notice) are left out,
+// while a forum's replies, whatever their class, score like its question and are kept; inside
+// it, everything is kept, whatever its class (Blogger's "widget Blog"). When no paragraph is
+// long enough to score, only lists of links within the site are left out.
 
 // Scoring constants.
 const (
@@ -39,6 +43,8 @@ type stats struct {
 	links  int // links counted in link
 	frames int // iframes with an address
 	score  float64
+	// first and last number the element and its last descendant element in document order.
+	first, last int
 }
 
 // layout is where a page's main content is.
@@ -48,15 +54,25 @@ type layout struct {
 	above map[*html.Node]bool // their ancestors
 	near  *html.Node          // their parent: lists of links to other sites beside them are content
 	top   float64             // the main content's score; 0 when no paragraph scored
+	// landmark is the page's main landmark (<main> or role="main") when it holds running text:
+	// the main content is found in it, and what is outside it (a sidebar, the site's header)
+	// is side matter.
+	landmark *html.Node
+	// outside are the landmark's ancestors (not side matter: they hold it).
+	outside map[*html.Node]bool
 }
 
 // measure scores a page's elements and finds its main content.
 func measure(root *html.Node, base *url.URL) layout {
 	l := layout{stats: map[*html.Node]*stats{}, main: map[*html.Node]bool{}, above: map[*html.Node]bool{}}
 	var order []*html.Node // elements in the order their subtrees end
+	var landmarks []*html.Node
+	seq := 0
 	var walk func(n *html.Node, link, inner bool) stats
 	walk = func(n *html.Node, link, inner bool) stats {
 		var st stats
+		seq++
+		st.first = seq
 		switch n.Type {
 		case html.TextNode:
 			for _, r := range n.Data {
@@ -82,6 +98,9 @@ func measure(root *html.Node, base *url.URL) layout {
 			if skipped[n.DataAtom] || hiddenOrSide(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style {
 				return st
 			}
+			if isLandmark(n) {
+				landmarks = append(landmarks, n)
+			}
 			if href := attr(n, "href"); n.DataAtom == atom.A && href != "" && !isMapService(href) && !link {
 				link, inner = true, isInternal(href, base)
 				st.links++
@@ -98,17 +117,27 @@ func measure(root *html.Node, base *url.URL) layout {
 			}
 		}
 		if n.Type == html.ElementNode {
+			st.last = seq
 			l.stats[n] = &st
 			order = append(order, n)
 		}
 		return st
 	}
 	walk(root, false, false)
+	var landmark *stats // the main landmark, when there is one
+	if len(landmarks) == 1 {
+		landmark = l.stats[landmarks[0]]
+	}
+	in := func(st *stats) bool {
+		return landmark != nil && landmark.first <= st.first && st.first <= landmark.last
+	}
+	held := false // whether the landmark holds a paragraph
 	for _, n := range order {
 		st := l.stats[n]
 		if !isContainer(n) || containers[n.DataAtom] == kindHeading || st.own < paragraphRunes {
 			continue
 		}
+		held = held || in(st)
 		s := 1 + float64(st.commas) + min(float64(st.own)/100, 3)
 		if p := l.stats[n.Parent]; p != nil {
 			p.score += s
@@ -121,13 +150,14 @@ func measure(root *html.Node, base *url.URL) layout {
 	for _, n := range order {
 		st := l.stats[n]
 		st.score *= 1 - st.density()
-		if st.score > l.top {
+		if st.score > l.top && (!held || in(st)) {
 			top, l.top = n, st.score
 		}
 	}
 	if top == nil {
 		return l
 	}
+	top = l.common(top, order, func(st *stats) bool { return !held || in(st) })
 	l.main[top] = true
 	if top.Parent != nil {
 		for c := top.Parent.FirstChild; c != nil; c = c.NextSibling {
@@ -141,7 +171,67 @@ func measure(root *html.Node, base *url.URL) layout {
 	for p := top.Parent; p != nil; p = p.Parent {
 		l.above[p] = true
 	}
+	if held {
+		l.landmark, l.outside = landmarks[0], map[*html.Node]bool{}
+		for p := l.landmark.Parent; p != nil; p = p.Parent {
+			l.outside[p] = true
+		}
+	}
 	return l
+}
+
+// Content split into many blocks of like weight (a Naver post's editor components, a
+// thread's replies) is one whole: when at least sharedTop of the best-scoring containers
+// after the top one, each scoring at least sharedShare of it, lie in one of the top's
+// ancestors (below the body), the nearest such ancestor is the main content, as in
+// Readability (whose share is 3/4, of scores that reach five ancestors up; these reach two).
+const (
+	sharedTop   = 3
+	sharedShare = 0.5
+	sharedPick  = 5 // the best containers looked at, the top one with them
+)
+
+// common returns the main content's root for the top-scoring element: top, or the ancestor
+// holding it and sharedTop of the next best containers that may be the main content.
+func (l layout) common(top *html.Node, order []*html.Node, may func(*stats) bool) *html.Node {
+	var alts []*stats
+	for _, n := range order {
+		if st := l.stats[n]; n != top && st.score >= sharedShare*l.top && may(st) {
+			alts = append(alts, st)
+		}
+	}
+	if len(alts) < sharedTop {
+		return top
+	}
+	slices.SortStableFunc(alts, func(a, b *stats) int { return cmp.Compare(b.score, a.score) })
+	alts = alts[:min(len(alts), sharedPick-1)]
+	for p := top.Parent; p != nil && p.DataAtom != atom.Body; p = p.Parent {
+		st := l.stats[p]
+		if st == nil {
+			break
+		}
+		n := 0
+		for _, a := range alts {
+			if st.first <= a.first && a.first <= st.last {
+				n++
+			}
+		}
+		if n >= sharedTop {
+			return p
+		}
+	}
+	return top
+}
+
+// isLandmark says whether an element is a main landmark: <main>, or role="main".
+func isLandmark(n *html.Node) bool {
+	return n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main")
+}
+
+// aside says whether an element is beside the page's main landmark that holds the main
+// content: neither in it nor holding it.
+func (l layout) aside(n *html.Node, inLandmark bool) bool {
+	return l.landmark != nil && !inLandmark && n != l.landmark && !l.outside[n]
 }
 
 // density is the share of an element's text that is link text.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,43 @@ func TestAnalyzeNextData(t *testing.T) {
 	}
 }
 
+// A Next.js board's props hold the board (named by the route's parameter, query.slug), and
+// beside it other boards, recommended or not: only the board is read. Its places, with
+// coordinates under "geometry", are places (their addresses not read as text), and do not
+// make the page a map.
+func TestAnalyzeNextDataMainEntity(t *testing.T) {
+	place := func(name string, lat float64) string {
+		return fmt.Sprintf(`{"note":"Go early.","place":{"name":%q,"address":"15-778 Honmachi, Higashiyama Ward, Kyoto","geometry":{"location":{"lat":%v,"lng":135.77}}}}`, name, lat)
+	}
+	a := analyze(t, "https://boards.example/b/kyoto-autumn", `<html><head><meta property="og:title" content="Kyoto autumn"></head>
+<body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "board":{"id":"b_1","slug":"kyoto-autumn","title":"Kyoto autumn","items":[`+place("Tofuku-ji", 34.97)+`,`+place("Kennin-ji", 35.0)+`,`+place("Ginkaku-ji", 35.02)+`]},
+ "moreBoards":{"title":"More from Japan","boards":[{"slug":"osaka","title":"Dotonbori at night"}]},
+ "recommendations":{"boards":[{"slug":"arashiyama","title":"Arashiyama Bamboo Grove in a day"}]}}},
+ "page":"/b/[slug]","query":{"slug":"kyoto-autumn"}}</script></body></html>`)
+	wantNames(t, a, []string{"Tofuku-ji", "Kennin-ji", "Ginkaku-ji"}, []string{"Dotonbori at night", "Arashiyama Bamboo Grove in a day", "Higashiyama Ward"})
+	if c, _ := candidate(a, "Kennin-ji"); c.Latitude != "35" || c.Address != "15-778 Honmachi, Higashiyama Ward, Kyoto" {
+		t.Errorf("Kennin-ji: %+v", c)
+	}
+	if a.MediaType != MediaWeb || a.City != "Kyoto" {
+		t.Errorf("media type %q, city %q", a.MediaType, a.City)
+	}
+	// Without route parameters naming one (a page number is not an id), the props are read
+	// whole, but for other pages' lists.
+	b := analyze(t, "https://boards.example/popular?page=2", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "intro":{"title":"Tofuku-ji"},"boards":[{"id":2,"title":"Kennin-ji"}],"popularBoards":[{"title":"Dotonbori at night"}]}},"page":"/popular","query":{"page":"2"}}</script>`)
+	wantNames(t, b, []string{"Tofuku-ji", "Kennin-ji"}, []string{"Dotonbori at night"})
+	// A numeric id names the entity as well as a slug does.
+	c := analyze(t, "https://boards.example/b/77", `<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "board":{"boardId":77,"title":"Tofuku-ji"},"others":[{"title":"Dotonbori at night"}]}},"page":"/b/[boardId]","query":{"boardId":"77"}}</script>`)
+	wantNames(t, c, []string{"Tofuku-ji"}, []string{"Dotonbori at night"})
+	// What the data names in a city the page is not about is another page's, whatever its key.
+	d := analyze(t, "https://boards.example/kyoto", `<html><head><title>Kyoto in autumn</title></head><body><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{
+ "intro":{"title":"Tofuku-ji at dawn","text":"Kyoto's maples turn late in November; Tofuku-ji and Eikan-do are the best of them."},
+ "moreBoards":[{"title":"Osaka street food: Dotonbori to Shinsekai"}]}},"page":"/kyoto","query":{}}</script></body></html>`)
+	wantNames(t, d, []string{"Tofuku-ji at dawn"}, []string{"Dotonbori", "Shinsekai", "Osaka street food"})
+}
+
 // Nuxt keeps its state in __NUXT_DATA__ (Nuxt 3, devalue's flat array of indexes) or in
 // window.__NUXT__ (Nuxt 2, when it is a plain object).
 func TestAnalyzeNuxt(t *testing.T) {
@@ -111,10 +149,15 @@ func TestAnalyzeNuxt(t *testing.T) {
 // A Google Maps list keeps its places in APP_INITIALIZATION_STATE: nested arrays, some of them
 // JSON inside a string after ")]}'".
 func TestAnalyzeMapsList(t *testing.T) {
-	inner := ")]}'\n" + `[null,[["Seoul food",null,[[null,[null,null,"",null,"",[null,null,37.5700,126.9996]],"Gwangjang Market","Bindaetteok!"],` +
+	// The list: its title, its places, the bounds of its map and its id; a place: its name,
+	// a note, its coordinates a few arrays down and its short and full address.
+	inner := ")]}'\n" + `[null,[["Seoul food",null,[[null,[null,null,"",null,"",[null,null,37.5700,126.9996]],"Gwangjang Market","Bindaetteok!",` +
+		`null,["88 Changgyeonggung-ro","88 Changgyeonggung-ro, Jongno-gu, Seoul, South Korea"],[4.4,120]],` +
 		`[null,[null,null,"",null,"",[null,null,37.5796,126.9770]],"Gyeongbokgung Palace",""],` +
-		`[null,[null,null,"",null,"",[null,null,37.5512,126.9882]],"N Seoul Tower","sunset"]]]]]`
-	state := `[[[15.2,126.97,37.56],[0,0,0],[1024,768],13.1],[["0x357ca2eb","en"]],` + jsonString(inner) + `,null]`
+		`[null,[null,null,"",null,"",[null,null,37.5512,126.9882]],"N Seoul Tower","sunset"]],` +
+		`[[37.5612,126.9874],[37.6012,127.0661,37.5358,126.9108]],"ChZVVmVDMlF0SDQ1U2tSRmlzT0hPVmVBEgJrbw"]]]`
+	state := `[[[15.2,126.97,37.56],[0,0,0],[1024,768],13.1],[["0x357ca2eb","en"]],` + jsonString(inner) +
+		`,[null,[["Home",null,[37.5665,126.978]],["Work",null,null]]],null]`
 	a := analyze(t, "https://www.google.com/maps/@37.56,126.97,13z/data=!4m3!11m2!2sAbCdEf!3e3",
 		`<html><head><title>Seoul food - Google Maps</title></head><body><script>window.APP_INITIALIZATION_STATE=`+state+`;window.APP_FLAGS=[1];</script></body></html>`)
 	if a.MediaType != MediaMap {
@@ -128,8 +171,24 @@ func TestAnalyzeMapsList(t *testing.T) {
 			t.Errorf("%s: %+v (found %v); all %q", name, c, ok, names(a.Candidates))
 		}
 	}
-	if _, ok := candidate(a, "0x357ca2eb"); ok {
-		t.Errorf("an id read as a place: %q", names(a.Candidates))
+	if c, _ := candidate(a, "Gwangjang Market"); c.Address != "88 Changgyeonggung-ro, Jongno-gu, Seoul, South Korea" {
+		t.Errorf("Gwangjang Market's address %q", c.Address)
+	}
+	// Neither the list (whose bounds are coordinates), nor its id, nor the viewer's saved
+	// places beside it are places of the list.
+	if got := names(a.Candidates); !slices.Equal(got, []string{"Seoul food - Google Maps", "Seoul food", "Gwangjang Market", "Gyeongbokgung Palace", "N Seoul Tower"}) {
+		t.Errorf("candidates %q", got)
+	}
+}
+
+func TestIDLike(t *testing.T) {
+	for s, want := range map[string]bool{
+		"ChZVVmVDMlF0SDQ1U2tSRmlzT0hPVmVBEgJrbw": true, "ChIJzWXFYYuifDUR64Pq5LTtioU": true, "a1b2c3d4e5f6": true,
+		"Dotonbori": false, "LOTTEWORLD": false, "Tenjinbashisuji": false, "teamLab Planets": false, "2024-05-01": false,
+	} {
+		if got := idLike(s); got != want {
+			t.Errorf("idLike(%q) = %v", s, got)
+		}
 	}
 }
 
@@ -178,6 +237,23 @@ func TestAnalyzeFramedBlog(t *testing.T) {
 	if a := analyze(t, "https://a.github.io/post", `<iframe id="mainFrame" src="https://b.github.io/post"></iframe>`); len(a.Frames) != 0 {
 		t.Errorf("frames on another site: %q", a.Frames)
 	}
+}
+
+// A Naver post's place card keeps the place's name, address and position in its link's
+// data-linkdata: the card's place has them.
+func TestAnalyzePlaceCard(t *testing.T) {
+	a := analyze(t, "https://blog.naver.com/PostView.naver?blogId=a&logNo=1", `<html><body><div class="se-main-container">
+<p>아침 일찍 창덕궁에 갔어요. 후원은 해설사 동반 관람만 가능해서 미리 예약했어요.</p>
+<div class="se-component se-placesMap"><a href="#" class="se-map-info __se_link" data-linktype="map"
+ data-linkdata='{"placeId": "11491438", "name": "창덕궁", "address": "서울특별시 종로구 율곡로 99", "latitude": "37.5794", "longitude": "126.991", "bookingUrl": null}'>
+<strong class="se-map-title">창덕궁</strong><p class="se-map-address">서울특별시 종로구 율곡로 99</p></a></div>
+<a href="#" data-linktype="sticker" data-linkdata='{"src": "https://storep-phinf.pstatic.net/sticker.png"}'><img alt=""></a>
+</div><div hidden><a href="#" data-linkdata='{"name": "해운대해수욕장", "latitude": "35.1587", "longitude": "129.1604"}'>해운대</a></div></body></html>`)
+	c, ok := candidate(a, "창덕궁")
+	if !ok || c.Address != "서울특별시 종로구 율곡로 99" || c.Latitude != "37.5794" || c.Longitude != "126.991" {
+		t.Errorf("card's place: %+v (found %v)", c, ok)
+	}
+	wantNames(t, a, nil, []string{"해운대해수욕장"})
 }
 
 // Blogger wraps the post in "widget Blog" and the sidebar in widgets too: the post is read,
@@ -237,6 +313,73 @@ func TestAnalyzeForumReplies(t *testing.T) {
 	}
 	if a.City != "Osaka" {
 		t.Errorf("city %q", a.City)
+	}
+}
+
+// A forum that puts each post in a form (old Reddit) and marks its thread as the main
+// landmark: the posts are read, the sidebar beside the landmark (the forum's wiki links, its
+// trending threads) is not, though it scores as text.
+func TestAnalyzeThreadInMainLandmark(t *testing.T) {
+	post := func(text string) string {
+		return `<div class="thing comment"><form action="#" class="usertext"><input type="hidden" name="thing_id" value="t1">` +
+			`<div class="usertext-body"><div class="md"><p>` + text + `</p></div></div></form></div>`
+	}
+	a := analyze(t, "https://old.reddit.com/r/JapanTravel/comments/abc/osaka_food/", `<html><head><title>Osaka food? : JapanTravel</title></head><body>
+<div class="side"><div class="md"><h2>Welcome to r/JapanTravel</h2><p>A place to ask and answer questions about travelling in Japan.</p>
+ <ul><li><a href="/wiki/tokyo">Tokyo guide</a> – Senso-ji, Shibuya Crossing and the rest</li>
+ <li><a href="/wiki/kyoto">Kyoto guide</a> – Fushimi Inari Taisha at dawn, Arashiyama</li>
+ <li><a href="/wiki/osaka">Osaka guide</a> – Osaka Castle, the aquarium, day trips to Nara</li></ul></div></div>
+<div class="content" role="main">`+post("Two days in Osaka, staying in Namba. Where do locals actually eat?")+
+		post("Go to Tenjinbashisuji Shopping Street, the longest covered shopping street in Japan.")+
+		post("Shinsekai for kushikatsu, one evening; the doteyaki alone is worth it.")+`</div></body></html>`)
+	wantNames(t, a, nil, []string{"Senso-ji", "Shibuya Crossing", "Fushimi Inari Taisha", "Osaka Castle"})
+	all := names(a.Candidates)
+	for _, n := range []string{"Tenjinbashisuji Shopping Street", "Shinsekai"} {
+		if !slices.Contains(all, n) {
+			t.Errorf("post's %q missing from %q", n, all)
+		}
+	}
+	if a.City != "Osaka" {
+		t.Errorf("city %q", a.City)
+	}
+	// A main landmark that does not hold the main content bounds nothing.
+	b := analyze(t, "https://example.com/seoul", `<html><body><main><p>Menu</p></main><div class="post">`+
+		strings.Repeat(`<p>We spent the morning at Tongin Market, filling a lunch box with coins, and then walked, slowly, to the palace.</p>`, 3)+`</div></body></html>`)
+	if !slices.Contains(names(b.Candidates), "Tongin Market") {
+		t.Errorf("post outside a landmark without content left out: %q", names(b.Candidates))
+	}
+}
+
+// A post split into editor components of like weight (Naver's SmartEditor: a bold title, a
+// few short paragraphs, a place card, each in its own nest of divs) is one whole: the short
+// titles and cards beside the best-scoring component are read, the comments after it not.
+func TestAnalyzeSplitPost(t *testing.T) {
+	component := func(title, text string) string {
+		return `<div class="se-component se-sectionTitle"><div class="se-component-content"><div class="se-section"><div class="se-module se-title-text"><p><b>` + title + `</b></p></div></div></div></div>` +
+			`<div class="se-component se-text"><div class="se-component-content"><div class="se-section"><div class="se-module se-module-text"><p>` +
+			text + `</p><p>사람이 많으니까 평일 오전에 가는 걸 추천해요.</p></div></div></div></div>` +
+			`<div class="se-component se-placesMap"><div class="se-module"><a href="#" class="se-map-info"><strong class="se-map-title">` + title + `</strong></a></div></div>`
+	}
+	a := analyze(t, "https://blog.naver.com/PostView.naver?blogId=a&logNo=1", `<html><body><div id="postViewArea"><div class="se-main-container">`+
+		component("런던베이글뮤지엄 안국점", "안국역 1번 출구로 나와서 조금만 걸으면 바로 보여요. 오픈 전에 가도 줄이 길어요, 정말로요.")+
+		component("창덕궁", "베이글 먹고 바로 창덕궁으로 갔어요. 후원은 예약하고 가야 해요.")+
+		component("익선동", "길 건너면 바로 익선동이에요. 골목마다 한옥 가게가 빼곡해요.")+
+		component("어니언 안국", "다시 안국 쪽으로 넘어가서 어니언 안국에서 커피 타임이에요.")+
+		`</div></div><div class="comment_area"><p class="comment">저도 다음주에 한남동 가보려구요! 추천해 주실 곳 있을까요?</p></div></body></html>`)
+	wantNames(t, a, []string{"런던베이글뮤지엄 안국점", "창덕궁", "익선동", "어니언 안국"}, nil)
+}
+
+// The main content's cities weigh more than those of the matter beside it: a post about Osaka
+// beside a box of tips naming Tokyo more often is about Osaka.
+func TestCityOfMainContent(t *testing.T) {
+	a := analyze(t, "https://example.com/food", `<html><head><title>Where we ate</title></head><body>
+<div class="post"><p>Our first evening in Osaka started at a tiny counter, with kushikatsu, cabbage and cold beer, and went on late.</p>
+<p>Next morning, in Osaka still, we queued for cheesecake, then for okonomiyaki, and then, happily, for takoyaki.</p>
+<p>Osaka eats standing up, cheaply, and late: we did too, every night, and never once regretted it.</p></div>
+<div class="tips"><ul><li>Tokyo: get a Suica card</li><li>Tokyo: trains stop at midnight</li><li>Tokyo: book sushi early</li><li>Tokyo: carry cash</li><li>Tokyo: walk a lot</li><li>Tokyo: eat late</li></ul></div>
+</body></html>`)
+	if a.City != "Osaka" {
+		t.Errorf("city %q, cities %q", a.City, a.Cities)
 	}
 }
 

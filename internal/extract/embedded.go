@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -69,7 +70,7 @@ func readEmbedded(scripts []script) *embedded {
 		switch s.id {
 		case "__NEXT_DATA__":
 			if v, ok := e.decode(s.text); ok {
-				e.content(path(v, "props", "pageProps"))
+				e.content(mainEntity(path(v, "props", "pageProps"), path(v, "query")))
 			}
 			continue
 		case "__NUXT_DATA__":
@@ -90,7 +91,7 @@ func readEmbedded(scripts []script) *embedded {
 			e.content(v)
 		}
 		if v, ok := e.assigned(s.text, "APP_INITIALIZATION_STATE"); ok {
-			e.mapList(v, 0)
+			e.mapList(v)
 		}
 	}
 	return e
@@ -113,6 +114,52 @@ func (o object) get(key string) any {
 	}
 	return nil
 }
+
+// mainEntity is what a Next.js page's props are about: the object, a few levels down, whose
+// slug or id is the page's route parameter of that name (query: {"slug": "kyoto-autumn-temples"}
+// for /b/[slug]; "postId" names an id too), when there is one; else all of them. Boards, posts
+// or videos beside it (related, recommended, popular) are other pages'.
+func mainEntity(props, query any) any {
+	q, _ := query.(object)
+	params := map[string]string{} // an entity's key → the value it must have
+	for _, m := range q {
+		v, name := str(m.val), strings.ToLower(m.key)
+		if v == "" {
+			continue
+		}
+		for _, k := range []string{"slug", "id", "uid", "handle"} {
+			if strings.HasSuffix(name, k) {
+				params[name], params[k] = v, v
+			}
+		}
+	}
+	if len(params) == 0 {
+		return props
+	}
+	level := []any{props}
+	for depth := 0; depth < entityDepth && len(level) > 0; depth++ {
+		var next []any
+		for _, v := range level {
+			o, ok := v.(object)
+			if !ok {
+				continue
+			}
+			for _, m := range o {
+				if want, ok := params[strings.ToLower(m.key)]; ok && depth > 0 && numText(m.val) == want {
+					return o
+				}
+			}
+			for _, m := range o {
+				next = append(next, m.val)
+			}
+		}
+		level = next
+	}
+	return props
+}
+
+// entityDepth is how many objects down a page's props its main entity is looked for.
+const entityDepth = 4
 
 // path follows object keys.
 func path(v any, keys ...string) any {
@@ -308,9 +355,21 @@ func walk(v any, depth int, fn func(key string, v any) bool) {
 // nameKeys are the keys of an app's data whose short text is a name or title.
 var nameKeys = setOf("name", "title", "heading", "headline", "subtitle", "placename", "place_name", "spot", "label", "caption")
 
-// skipKeys are keys of an app's data that never hold the page's text.
+// skipKeys are keys of an app's data that never hold the page's text, nor do keys holding
+// otherKeys: other pages' ("relatedPosts", "recommendations", "popularBoards").
 var skipKeys = setOf("seo", "meta", "head", "i18n", "messages", "translations", "config", "env", "locale", "locales",
-	"navigation", "nav", "menu", "footer", "header", "related", "relatedposts", "recommended", "ads", "tracking")
+	"navigation", "nav", "menu", "footer", "header", "ads", "tracking")
+
+var otherKeys = []string{"related", "recommend", "popular", "similar", "suggest", "trending"}
+
+// addressKeys hold a place's address, which names streets and districts, not places.
+var addressKeys = setOf("address", "formattedaddress", "formatted_address", "vicinity", "streetaddress")
+
+// skipKey says whether an app's data under key is not read.
+func skipKey(key string) bool {
+	key = strings.ToLower(key)
+	return skipKeys[key] || addressKeys[key] || slices.ContainsFunc(otherKeys, func(k string) bool { return strings.Contains(key, k) })
+}
 
 // markup matches text that is HTML.
 var markup = regexp.MustCompile(`(?i)<(?:p|h[1-6]|li|ul|ol|div|br|strong|b|figure|blockquote|section|a)[\s>/]`)
@@ -320,7 +379,7 @@ var markup = regexp.MustCompile(`(?i)<(?:p|h[1-6]|li|ul|ol|div|br|strong|b|figur
 // an object with a name and coordinates is a place.
 func (e *embedded) content(v any) {
 	walk(v, maxJSONDepth, func(key string, v any) bool {
-		if skipKeys[strings.ToLower(key)] {
+		if skipKey(key) {
 			return false
 		}
 		switch v := v.(type) {
@@ -353,13 +412,14 @@ func (e *embedded) text(key, s string) {
 }
 
 // placeObject reads an object with a name and coordinates ({"name": …, "lat": …, "lng": …},
-// or "latitude"/"longitude", or inside "location", "position", "geo" or "coordinates").
+// or "latitude"/"longitude", or inside "location", "position", "geo", "coordinates" or, as
+// Google's Places API has it, "geometry"'s "location").
 func placeObject(o object) (Candidate, bool) {
 	name := firstNonEmpty(str(o.get("name")), str(o.get("title")), str(o.get("placeName")))
 	if name == "" || utf8.RuneCountInString(name) > maxNameRunes {
 		return Candidate{}, false
 	}
-	for _, where := range []any{o, o.get("location"), o.get("position"), o.get("geo"), o.get("coordinates")} {
+	for _, where := range []any{o, o.get("location"), o.get("position"), o.get("geo"), o.get("coordinates"), path(o, "geometry", "location")} {
 		w, ok := where.(object)
 		if !ok {
 			continue
@@ -372,6 +432,20 @@ func placeObject(o object) (Candidate, bool) {
 		}
 	}
 	return Candidate{}, false
+}
+
+// linkPlaces reads the places in links' data (see doc.linkData): objects with a name and
+// coordinates, as placeObject reads them.
+func (e *embedded) linkPlaces(data []string) {
+	for _, src := range data {
+		if v, ok := e.decode(src); ok {
+			if o, ok := v.(object); ok {
+				if c, ok := placeObject(o); ok {
+					e.places = append(e.places, c)
+				}
+			}
+		}
+	}
 }
 
 // hydrate turns Nuxt 3's __NUXT_DATA__ (devalue's flat form: an array whose objects and arrays
@@ -419,34 +493,73 @@ func hydrate(arr []any) any {
 }
 
 // mapList reads a Google Maps page's APP_INITIALIZATION_STATE: nested arrays in which a place
-// is an array holding its name and, a few arrays down, its coordinates ([…, lat, lng]).
-// Strings that are JSON themselves (")]}'" and a value) are read too, two levels deep at most.
-func (e *embedded) mapList(v any, nested int) {
+// is an array holding its name, a few arrays down its coordinates ([…, lat, lng]), and an
+// array of its short and full address. A shared list is an array of such places beside the
+// list's own data (its title, the bounds of its map, its id): a place is an array that holds
+// a name and coordinates but no place, so that the list, whose bounds are coordinates too, is
+// not read as one. When the state holds a list (two places or more in one array), places
+// alone in theirs (the viewer's saved "Home") are left out. Strings that are JSON themselves
+// (")]}'" and a value) are read too, two levels deep at most.
+func (e *embedded) mapList(v any) {
+	var lists, lone []Candidate
+	if _, self := e.mapPlaces(v, 0, &lists, &lone); self != nil {
+		lone = append(lone, *self)
+	}
+	if len(lists) == 0 {
+		lists = lone
+	}
+	e.places = append(e.places, lists...)
+}
+
+// mapPlaces finds the places in v (see mapList), adding those of lists to lists and others to
+// lone, and returns how many there are in v; when v is a place itself, it is returned instead,
+// for the array holding it to add.
+func (e *embedded) mapPlaces(v any, nested int, lists, lone *[]Candidate) (int, *Candidate) {
+	var kids []any
 	switch v := v.(type) {
 	case []any:
-		if c, ok := listPlace(v); ok {
-			e.places = append(e.places, c)
-			return
-		}
-		for _, x := range v {
-			e.mapList(x, nested)
-		}
+		kids = v
 	case object:
 		for _, m := range v {
-			e.mapList(m.val, nested)
+			kids = append(kids, m.val)
 		}
 	case string:
 		if rest, ok := strings.CutPrefix(v, ")]}'"); ok && nested < 2 {
 			if inner, ok := e.decode(rest); ok {
-				e.mapList(inner, nested+1)
+				return e.mapPlaces(inner, nested+1, lists, lone)
 			}
 		}
+		return 0, nil
+	default:
+		return 0, nil
 	}
+	n := 0
+	var here []Candidate
+	for _, x := range kids {
+		k, self := e.mapPlaces(x, nested, lists, lone)
+		if self != nil {
+			here = append(here, *self)
+		}
+		n += k
+	}
+	if len(here) >= 2 {
+		*lists = append(*lists, here...)
+	} else {
+		*lone = append(*lone, here...)
+	}
+	if a, ok := v.([]any); ok && n == 0 {
+		if c, ok := listPlace(a); ok {
+			return 1, &c
+		}
+	}
+	return n, nil
 }
 
-// listPlace reads a place of a map list: the array's first string that is a name, and the
-// first coordinates within it, at most two arrays down (a list holding places holds their
-// coordinates deeper).
+// listPlace reads a place of a map list: the array's first string that is a name, the first
+// coordinates within it, at most two arrays down (a list holding places holds their
+// coordinates deeper), and its address: the longest string with a comma in an array of
+// strings in it (Google's short and full address, ["8 Seongbuk-ro 26-gil", "8 Seongbuk-ro
+// 26-gil, Seongbuk-gu, Seoul, South Korea"]).
 func listPlace(a []any) (Candidate, bool) {
 	name := ""
 	for _, x := range a {
@@ -462,18 +575,75 @@ func listPlace(a []any) (Candidate, bool) {
 	if !ok {
 		return Candidate{}, false
 	}
-	return Candidate{Name: name, Latitude: lat, Longitude: lng}, true
+	return Candidate{Name: name, Address: listAddress(a), Latitude: lat, Longitude: lng}, true
 }
+
+// listAddress is the longest string with a comma in an array of strings in a.
+func listAddress(a []any) string {
+	best := ""
+	for _, x := range a {
+		inner, ok := x.([]any)
+		if !ok || len(inner) == 0 {
+			continue
+		}
+		strs := make([]string, 0, len(inner))
+		for _, y := range inner {
+			if s, ok := y.(string); ok {
+				strs = append(strs, strings.TrimSpace(s))
+			}
+		}
+		if len(strs) < len(inner) {
+			continue
+		}
+		for _, s := range strs {
+			if strings.Contains(s, ",") && len(s) > len(best) && utf8.RuneCountInString(s) <= maxAddressRunes {
+				best = s
+			}
+		}
+	}
+	return best
+}
+
+// maxAddressRunes is the longest address read from a map list.
+const maxAddressRunes = 200
 
 // placeName says whether a string of a map list may be a place's name, not an id, address
 // of a page or code.
 func placeName(s string) bool {
 	s = strings.TrimSpace(s)
 	n := utf8.RuneCountInString(s)
-	if n < 2 || n > maxNameRunes || strings.ContainsAny(s, "\n/\\{}<>=") || strings.HasPrefix(s, "0x") {
+	if n < 2 || n > maxNameRunes || strings.ContainsAny(s, "\n/\\{}<>=") || strings.HasPrefix(s, "0x") || idLike(s) {
 		return false
 	}
 	return strings.Contains(s, " ") || hasWide(s) || n >= 4 && strings.ToLower(s) != s
+}
+
+// idLike says whether s is an identifier rather than a name: one word of ten characters or
+// more, of Latin letters and digits (and "-" or "_"), that mixes digits with letters, or
+// small letters with capitals inside it more than once ("ChZVVmVDMlF0SDQ1U2tSRmlzT0hPVmVBEgJrbw",
+// "ChIJzWXFYYuifDUR64Pq5LTtioU"; not "LOTTEWORLD").
+func idLike(s string) bool {
+	if len(s) < 10 {
+		return false
+	}
+	digits, lower, upper, inner := 0, 0, 0, 0
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'z':
+			lower++
+		case r >= 'A' && r <= 'Z':
+			upper++
+			if i > 0 {
+				inner++
+			}
+		case r == '-' || r == '_':
+		default:
+			return false
+		}
+	}
+	return digits > 0 && lower+upper > 0 || lower > 0 && inner > 1
 }
 
 // coordinatesIn finds two numbers in a row that are a latitude and a longitude (not both

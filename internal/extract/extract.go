@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -88,9 +89,10 @@ const summaryRunes = 300
 // list items, bold text and numbered lines ("1. Gwangjang Market", "2) ..."), and for video
 // pages (og:type video.*, YouTube/Vimeo/TikTok hosts, or schema.org VideoObject) the title and
 // description lines. Script data is read too (see readEmbedded): a YouTube video's description
-// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places. Capitalised
-// phrases, Korean words and Japanese kanji/katakana runs of running text become guesses
-// (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
+// and chapters, a Next.js or Nuxt page's content, a Google Maps list's places; so are the
+// places of a Naver post's place cards (a link's data-linkdata: name, address, position).
+// Capitalised phrases, Korean words and Japanese kanji/katakana runs of running text become
+// guesses (Candidate.Guess). Candidates come in page order, deduplicated case-insensitively, without
 // obvious non-place headings ("Introduction", "Tips", "How to get there", "Related posts" and
 // its section) and without the side matter outside the main content, which is found by
 // scoring (see measure): navigation, lists of links, comments under an article.
@@ -232,6 +234,7 @@ func analyzeHTML(p Page) *Analysis {
 	}
 	facts.video = facts.video && !facts.article || isVideo(p.URL, d.meta["og:type"])
 	e := readEmbedded(d.data)
+	e.linkPlaces(d.linkData)
 	facts.video = facts.video || e.video
 	facts.title = firstNonEmpty(facts.title, e.title)
 	a := &Analysis{
@@ -256,8 +259,10 @@ func analyzeHTML(p Page) *Analysis {
 		// recommendations and comments.
 		blocks = slices.DeleteFunc(slices.Clone(blocks), func(b block) bool { return !b.main })
 	}
+	// Places with coordinates in script data are how a site draws its own map of them: they
+	// do not make the page a map as links to a map service do.
 	mapLinks, outline := bodyCandidates(blocks, c, cc)
-	mapLinks += e.candidates(c, cc)
+	e.candidates(c, cc, a.Summary)
 	cc.add(a.Summary, 1)
 	a.Cities = cc.significant()
 	if len(a.Cities) > 0 {
@@ -286,6 +291,7 @@ func pageDoc(p Page) (doc, []string) {
 		d.blocks = append(d.blocks, fd.blocks...)
 		d.jsonLD = append(d.jsonLD, fd.jsonLD...)
 		d.data = append(d.data, fd.data...)
+		d.linkData = append(d.linkData, fd.linkData...)
 		d.microdata = append(d.microdata, microdata(froot)...)
 		for k, v := range fd.meta {
 			if _, ok := d.meta[k]; !ok {
@@ -334,24 +340,55 @@ func framesWanted(d doc, base *url.URL) (main, other []string) {
 }
 
 // candidates adds what a page's script data names (in the page's order: names, places, then
-// text) and returns how many places with coordinates it had.
-func (e *embedded) candidates(c *collector, cc cityCounter) int {
+// text). A name or text of the data that names a city the page is not about (a board of
+// Osaka beside a Kyoto board) is left out: the page's cities are those of what was counted in
+// cc so far, of the data and of the summary (when it names none, nothing is left out).
+func (e *embedded) candidates(c *collector, cc cityCounter, summary string) {
+	var fragments [][]block
+	for _, h := range e.html {
+		fragments = append(fragments, scanFragment(h).blocks)
+	}
+	all := maps.Clone(cc)
+	for _, s := range slices.Concat(e.outline, e.prose) {
+		all.add(s, 1)
+	}
+	for _, p := range e.places {
+		all.add(p.Address, 3)
+	}
+	for _, blocks := range fragments {
+		bodyCandidates(blocks, nil, all)
+	}
+	all.add(summary, 1)
+	cities := all.significant()
+	elsewhere := func(s string) bool {
+		named := cityCounter{}
+		named.add(s, 1)
+		for city := range named {
+			if len(cities) > 0 && !slices.Contains(cities, city) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, s := range e.outline {
-		cc.add(s, 1)
-		c.outline(s)
+		if !elsewhere(s) {
+			cc.add(s, 1)
+			c.outline(s)
+		}
 	}
 	for _, p := range e.places {
 		cc.add(p.Address, 3)
 		c.add(p)
 	}
 	for _, s := range e.prose {
-		cc.add(s, 1)
-		c.prose(s)
+		if !elsewhere(s) {
+			cc.add(s, 1)
+			c.prose(s)
+		}
 	}
-	for _, h := range e.html {
-		bodyCandidates(scanFragment(h).blocks, c, cc)
+	for _, blocks := range fragments {
+		bodyCandidates(blocks, c, cc)
 	}
-	return len(e.places)
 }
 
 // thingsIn returns the objects at the top of a JSON-LD value.
@@ -403,26 +440,34 @@ func (f *pageFacts) meta(title string, t thing) {
 	f.description = firstNonEmpty(f.description, textValue(t["description"]))
 }
 
-// bodyCandidates adds the candidates of a page's text in order, counts the cities it names,
-// and returns how many candidates came from map links and how many headings and list items
-// the page has.
+// bodyCandidates adds the candidates of a page's text in order (to c, unless nil: the cities
+// are counted only), counts the cities it names (those of the main content twice over), and
+// returns how many candidates came from map links and how many headings and list items the
+// page has.
 func bodyCandidates(blocks []block, c *collector, cc cityCounter) (mapLinks, outline int) {
+	if c == nil {
+		c = newCollector()
+	}
 	defer c.endSection()
 	for _, b := range blocks {
+		w := 1
+		if b.main {
+			w = 2
+		}
 		switch b.kind {
 		case kindHeading:
 			outline++
-			cc.add(b.text, 2)
+			cc.add(b.text, 2*w)
 			c.heading(b.text, b.level)
 		case kindItem:
 			outline++
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.outline(b.text)
 		case kindEmph:
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.outline(b.text)
 		case kindPara:
-			cc.add(b.text, 1)
+			cc.add(b.text, w)
 			c.prose(b.text)
 		case kindLink:
 			m, ok := mapLink(b.href)

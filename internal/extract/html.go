@@ -38,6 +38,9 @@ type doc struct {
 	jsonLD []string          // <script type="application/ld+json"> contents
 	data   []script          // scripts whose data may hold the content (see readEmbedded)
 	frames []frame           // <iframe> elements with an address
+	// linkData are the JSON objects of links' data-linkdata attributes in the content (a Naver
+	// post's place cards: name, address, latitude, longitude), at most maxLinkData bytes.
+	linkData []string
 	// microdata are the page's schema.org microdata items.
 	microdata []thing
 	blocks    []block
@@ -60,11 +63,12 @@ var containers = map[atom.Atom]blockKind{
 	atom.H5: kindHeading, atom.H6: kindHeading,
 }
 
-// skipped are elements whose text is never content: code, forms, embedded documents and the
-// page's navigation and side matter.
+// skipped are elements whose text is never content: code, form controls, embedded documents
+// and the page's navigation and side matter. A form itself may hold content (old Reddit puts
+// each post and reply in one): its text is weighed like any other.
 var skipped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true, atom.Svg: true,
-	atom.Iframe: true, atom.Form: true, atom.Button: true, atom.Select: true, atom.Textarea: true,
+	atom.Iframe: true, atom.Button: true, atom.Select: true, atom.Textarea: true,
 	atom.Nav: true, atom.Footer: true, atom.Aside: true, atom.Object: true, atom.Canvas: true,
 }
 
@@ -83,7 +87,13 @@ type scanner struct {
 	inMain  int     // depth of main content elements
 	// nearMain is the depth of elements under the main content's parent.
 	nearMain int
+	// inLandmark is the depth of elements in the page's main landmark.
+	inLandmark int
+	linkData   int // bytes in d.linkData
 }
+
+// maxLinkData is the most bytes of links' data read from a page.
+const maxLinkData = 1 << 20
 
 // scan reads a parsed page, whose address is base (nil when unknown).
 func scan(root *html.Node, base *url.URL) doc {
@@ -158,6 +168,10 @@ func (s *scanner) node(n *html.Node) {
 	if skipped[n.DataAtom] || s.isBoilerplate(n) {
 		return
 	}
+	if n == s.layout.landmark {
+		s.inLandmark++
+		defer func() { s.inLandmark-- }()
+	}
 	kind, isContainer := containers[n.DataAtom]
 	if isContainer {
 		s.flush()
@@ -190,6 +204,10 @@ func (s *scanner) node(n *html.Node) {
 	}
 	switch n.DataAtom {
 	case atom.A:
+		if data := strings.TrimSpace(attr(n, "data-linkdata")); strings.HasPrefix(data, "{") && s.linkData+len(data) <= maxLinkData {
+			s.linkData += len(data)
+			s.d.linkData = append(s.d.linkData, data)
+		}
 		if href := attr(n, "href"); href != "" {
 			s.d.blocks = append(s.d.blocks, block{kind: kindLink, text: textOf(n), href: href, main: s.inMain > 0})
 		}
@@ -238,11 +256,18 @@ func (s *scanner) meta(n *html.Node) {
 }
 
 // isBoilerplate says whether an element holds navigation or side matter: by its role, by
-// being a list of links outside the main content (see measure), or (for a header outside the
-// article and the main content) by its place.
+// being a list of links outside the main content (see measure), by being beside the main
+// landmark that holds the main content, or (for a header outside the article and the main
+// content) by its place.
 func (s *scanner) isBoilerplate(n *html.Node) bool {
+	switch {
+	case n.DataAtom == atom.Html || n.DataAtom == atom.Head || n.DataAtom == atom.Body:
+		return false
+	case s.layout.aside(n, s.inLandmark > 0):
+		return true
+	}
 	switch n.DataAtom {
-	case atom.Html, atom.Body, atom.Main, atom.Article:
+	case atom.Main, atom.Article:
 		return false
 	case atom.Header:
 		if s.article == 0 && s.inMain == 0 && !s.layout.above[n] {
