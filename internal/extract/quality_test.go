@@ -149,7 +149,7 @@ func (t *tally) add(found, expected, correct int) {
 
 // TestExtractionQuality runs Analyze and Resolve over the fixture pages with the built-in
 // catalog as the place search, reports precision and recall per page, per kind of page and
-// overall, and fails below 90% of either overall (or when a page's media type, city or error
+// overall, and fails below 95% of either overall (or when a page's media type, city or error
 // is wrong).
 func TestExtractionQuality(t *testing.T) {
 	db, catalogNames := catalogDB(t)
@@ -253,8 +253,8 @@ func TestExtractionQuality(t *testing.T) {
 	}
 	precision, recall := float64(correct)/float64(max(found, 1)), float64(correct)/float64(max(expected, 1))
 	t.Logf("overall: precision %.1f%% (%d/%d), recall %.1f%% (%d/%d)", 100*precision, correct, found, 100*recall, correct, expected)
-	if precision < 0.9 || recall < 0.9 {
-		t.Errorf("quality below 90%%: precision %.1f%%, recall %.1f%%", 100*precision, 100*recall)
+	if precision < 0.95 || recall < 0.95 {
+		t.Errorf("quality below 95%%: precision %.1f%%, recall %.1f%%", 100*precision, 100*recall)
 	}
 }
 
