@@ -256,7 +256,7 @@ func nextClauseIntent(rest string) string {
 // Cues placed around a name that make it a way through or a landmark: the name right after
 // "past" in a clause that moves ("the bus went south past Circus Maximus"), a side named as a
 // direction ("the cable car from the Myeongdong side", "명동 쪽"), an arrival left straight
-// away ("부산역 도착 → 본전돼지국밥"), where a ride starts ("cable car from Myeongdong",
+// away ("부산역 도착 → 본전돼지국밥") or reached by plane ("비행기로 제주국제공항 도착"), where a ride starts ("cable car from Myeongdong",
 // "성산항에서 배를 타고 우도로", "京都駅からバスに乗って", "제주공항에서 렌터카를 빌렸고"), or, in Japanese and Korean, a landmark
 // that places the place named after it ("代々木公園のすぐ近く、Fuglen Tokyoへ", "경복궁 근처의 카페").
 // ("A hostel near King's Cross" is where the writer stayed: English "near" is no cue.)
@@ -267,6 +267,8 @@ var (
 	arrivalAfter  = regexp.MustCompile(`^\s*(?:에\s*)?(?:도착|到着|arrival)\S*\s*(?:→|->|⇒)`)
 	rideBefore    = regexp.MustCompile(`(?i)\b(?:ferry|boat|bus|coach|train|tram|shuttle|taxi|cable car|gondola|metro|subway|ktx|shinkansen)(?: ride)? (?:back )?from (?:the )?$`)
 	rideAfter     = regexp.MustCompile(`^\s*(?:에서|から)\s*(?:\S+\s*){0,2}?(?:배|여객선|페리|유람선|버스|셔틀|기차|열차|KTX|지하철|택시|케이블카|비행기|船|フェリー|バス|電車|列車|新幹線|タクシー|ロープウェイ|ケーブルカー|렌터카|렌트카|レンタカー)(?:를|을|に|を)?\s*(?:타|탔|乗|빌|借)`)
+	flightBefore  = regexp.MustCompile(`(?:비행기|항공편|飛行機|フライト)\s*(?:로|で)?\s*$`)
+	arrivedAfter  = regexp.MustCompile(`^\s*(?:에|に)?\s*(?:도착|到着)`)
 	rentalBefore  = regexp.MustCompile(`(?:렌터카|렌트카|レンタカー)\S{0,2}\s*$`)
 	pickUpAfter   = regexp.MustCompile(`^\s*(?:에서|で)\s*(?:빌|借)`)
 	landmarkAfter = regexp.MustCompile(`^の(?:すぐ)?(?:近く|そば|隣|向かい)(?:、|の|にある)|^\s*(?:바로\s*)?(?:근처|옆)(?:의|에 있는)\s`)
@@ -278,7 +280,8 @@ func placePassing(clause string, start, end int) bool {
 	before, after := clause[:start], clause[end:]
 	return pastBefore.MatchString(before) && motion.MatchString(clause) || sideAfter.MatchString(after) ||
 		arrivalAfter.MatchString(after) || rideBefore.MatchString(before) || rideAfter.MatchString(after) ||
-		rentalBefore.MatchString(before) && pickUpAfter.MatchString(after) || landmarkAfter.MatchString(after)
+		rentalBefore.MatchString(before) && pickUpAfter.MatchString(after) ||
+		flightBefore.MatchString(before) && arrivedAfter.MatchString(after) || landmarkAfter.MatchString(after)
 }
 
 // isDestination says whether the name at [start, end) of clause is where a journey the

@@ -101,6 +101,8 @@ func TestMentionCues(t *testing.T) {
 		{"01:12 부산역 도착 → 본전돼지국밥", "부산역", MentionPassing},
 		{"01:12 부산역 도착 → 본전돼지국밥", "본전돼지국밥", MentionMentioned},
 		{"우도 도착!", "우도", MentionMentioned},
+		{"오전 10시 비행기로 제주국제공항 도착 ✈️", "제주국제공항", MentionPassing},
+		{"飛行機で那覇空港に到着。", "那覇空港", MentionPassing},
 		{"아침을 먹고 성산항에서 배를 타고 우도로!", "성산항", MentionPassing},
 		{"아침을 먹고 성산항에서 배를 타고 우도로!", "우도", MentionMentioned},
 		{"성산항에서 점심을 먹었다.", "성산항", MentionVisited}, // no ride
