@@ -29,9 +29,17 @@ const eventsChannel = "tripplan_events"
 // current, the notification connection is up (while it is down, nothing is cached or
 // served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
 // outside any plan, can be).
+//
+// The same versions keep each plan's costs (planCosts: every expense as its budget counts
+// it), which the budget, the settlement and the budget page start from, so that reading
+// them again costs the same whatever the number of expenses until the plan changes. Only
+// the costs are kept: who may read, the budget row, the members and the recorded payments
+// are read afresh each time.
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
+	// costsEntries is how many plans' costs are kept (a 30-day plan's 930 are ≈ 0.3 MB).
+	costsEntries = 500
 	// feedMemory is how many event ids the cache and the feed remember having seen, to take
 	// each once (it must well exceed catchUpWindow).
 	feedMemory = 8192
@@ -86,7 +94,13 @@ type dayEntry struct {
 	hasNext bool
 }
 
-// dayCache holds day listings and the plans' versions.
+type costsEntry struct {
+	at     stamp
+	loaded time.Time
+	costs  []planner.Cost
+}
+
+// dayCache holds day listings, plans' costs and the plans' versions.
 type dayCache struct {
 	mu   sync.Mutex
 	live bool // the notification connection is up and caught up
@@ -98,10 +112,18 @@ type dayCache struct {
 	versions map[string]uint64
 	applied  *recentIDs
 	entries  map[dayKey]dayEntry
+	costs    map[string]costsEntry
 }
 
 func newDayCache() *dayCache {
-	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{}}
+	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
+		costs: map[string]costsEntry{}}
+}
+
+// current reports whether something of plan loaded at at, at loaded, may be served.
+// The caller holds c.mu.
+func (c *dayCache) current(plan string, at stamp, loaded time.Time) bool {
+	return c.live && at == (stamp{c.epoch, c.versions[plan]}) && time.Since(loaded) <= dayCacheTTL
 }
 
 // now is the plan's current stamp, and whether the cache may be used at all.
@@ -115,10 +137,35 @@ func (c *dayCache) get(k dayKey) (dayEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
-	if !ok || !c.live || e.at != (stamp{c.epoch, c.versions[k.plan]}) || time.Since(e.loaded) > dayCacheTTL {
+	if !ok || !c.current(k.plan, e.at, e.loaded) {
 		return dayEntry{}, false
 	}
 	return e, true
+}
+
+// costsOf answers the plan's costs if they are kept and the plan has not changed since. The
+// slice is shared: read it, never change it.
+func (c *dayCache) costsOf(plan string) ([]planner.Cost, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.costs[plan]
+	if !ok || !c.current(plan, e.at, e.loaded) {
+		return nil, false
+	}
+	return e.costs, true
+}
+
+// putCosts keeps the plan's costs, loaded at at, unless the plan changed meanwhile.
+func (c *dayCache) putCosts(plan string, at stamp, costs []planner.Cost) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.current(plan, at, time.Now()) {
+		return
+	}
+	if len(c.costs) >= costsEntries {
+		clear(c.costs)
+	}
+	c.costs[plan] = costsEntry{at: at, loaded: time.Now(), costs: costs}
 }
 
 // put keeps e, loaded at e.at, unless the plan changed meanwhile.
@@ -130,6 +177,7 @@ func (c *dayCache) put(k dayKey, e dayEntry) {
 	}
 	if len(c.entries) >= dayCacheEntries {
 		clear(c.entries)
+		clear(c.costs)
 		clear(c.versions)
 		c.epoch++
 	}
