@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 )
 
 // TestBudgetAndSettlementShowEveryWrite: a plan's costs are kept between reads while the plan
 // is unchanged (internal/postgres/cache.go), so each write that changes what the budget or the
 // settlement says is read back at once — a new expense, a changed rate, a recorded payment, a
-// member leaving — each read following a read that filled the cache.
+// member leaving, a deleted expense — each read following a read that filled the cache;
+// expenses.csv, which takes its converted totals from the same costs, too.
 func TestBudgetAndSettlementShowEveryWrite(t *testing.T) {
 	f := newSettleFixture(t)
 	a := f.a
@@ -33,12 +35,23 @@ func TestBudgetAndSettlementShowEveryWrite(t *testing.T) {
 			sameLines(t, what+": transfers", transfers, wantTransfers)
 		}
 	}
+	hotelInCSV := func() bool {
+		t.Helper()
+		res := a.mustDo(t, req{Method: "GET", Path: f.path + "/expenses.csv", Token: f.ana}, http.StatusOK)
+		return strings.Contains(string(res.Body), "Hotel")
+	}
 	check("before", "total 30000, 15000 each for 2", "Ben → Ana: 15000")
+	if hotelInCSV() {
+		t.Fatal("expenses.csv lists the hotel before it is added")
+	}
 
 	// Ben pays 10,000 JPY at 10 KRW the yen for both: 100,000 KRW.
 	e := f.addExpense(t, map[string]any{"day": 1, "items": []map[string]any{{"name": "Hotel", "cost": 10000}},
 		"currency": "JPY", "exchange_rate": "10", "paid_by": f.benID})
 	check("new expense", "total 130000, 65000 each for 2", "Ana → Ben: 35000")
+	if !hotelInCSV() {
+		t.Error("expenses.csv does not list the new expense")
+	}
 
 	// The rate was 5: 50,000 KRW.
 	a.mustDo(t, req{Method: "PUT", Path: f.path + "/expenses/" + e.ExpenseID, Token: f.ben, Header: map[string]string{"If-Match": fmt.Sprintf(`"%d"`, e.Version)},
@@ -62,5 +75,8 @@ func TestBudgetAndSettlementShowEveryWrite(t *testing.T) {
 	a.mustDo(t, req{Method: "DELETE", Path: f.path + "/expenses/" + e.ExpenseID, Token: f.ana}, http.StatusNoContent)
 	if got := budget(f.ana); got != "total 30000, 30000 each for 1" {
 		t.Errorf("expense deleted: budget %q", got)
+	}
+	if hotelInCSV() {
+		t.Error("expenses.csv still lists the deleted expense")
 	}
 }
