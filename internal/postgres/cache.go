@@ -38,7 +38,7 @@ const eventsChannel = "tripplan_events"
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
-	// costsEntries is how many plans' costs are kept (a 30-day plan's 930 are ≈ 0.3 MB).
+	// costsEntries is how many plans' costs are kept (a 30-day plan's 930 take ≈ 0.4 MB).
 	costsEntries = 500
 	// feedMemory is how many event ids the cache and the feed remember having seen, to take
 	// each once (it must well exceed catchUpWindow).
