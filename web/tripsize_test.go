@@ -80,6 +80,10 @@ func seedTrip(tb testing.TB, a *testApp, owner, ownerID, name string, days, perD
 			tb.Fatalf("seed %s: %v\n%s", name, err, q)
 		}
 	}
+	// The planner's statistics, as autovacuum would soon gather them after such a load.
+	if _, err := a.db.Exec(`ANALYZE`); err != nil {
+		tb.Fatal(err)
+	}
 	return trip{plan: "/plans/" + p.PlanID, id: p.PlanID, days: days, owner: owner, web: a.signedInBrowser(tb, ownerID, "Ana")}
 }
 

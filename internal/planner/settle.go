@@ -101,12 +101,8 @@ func Settle(members []string, payments []Payment, recorded []Transfer) ([]Balanc
 		if p.Amount <= 0 || len(p.Payers) == 0 {
 			continue
 		}
-		for id, a := range allocate(p.Amount, p.Payers) {
-			out[index[id]].Paid += a
-		}
-		for id, a := range p.Split.allocate(p.Amount, everyone) {
-			out[index[id]].Share += a
-		}
+		allocate(p.Amount, p.Payers, func(id string, a int64) { out[index[id]].Paid += a })
+		p.Split.allocate(p.Amount, everyone, func(id string, a int64) { out[index[id]].Share += a })
 	}
 	for _, t := range recorded {
 		out[index[t.From]].Sent += t.Amount
@@ -118,26 +114,26 @@ func Settle(members []string, payments []Payment, recorded []Transfer) ([]Balanc
 	return out, transfers(out)
 }
 
-// allocate divides amount among parts by their weights, in member id order.
-func allocate(amount int64, parts []Part) map[string]int64 {
+// allocate divides amount among parts by their weights, in member id order, handing each
+// part's to add.
+func allocate(amount int64, parts []Part, add func(id string, a int64)) {
 	sorted := slices.Clone(parts)
 	slices.SortFunc(sorted, func(a, b Part) int { return cmp.Compare(a.MemberID, b.MemberID) })
 	weights := make([]int64, len(sorted))
 	for i, p := range sorted {
 		weights[i] = p.weight()
 	}
-	out := make(map[string]int64, len(sorted))
 	for i, a := range Allocate(amount, weights) {
-		out[sorted[i].MemberID] += a
+		add(sorted[i].MemberID, a)
 	}
-	return out
 }
 
 // allocate divides amount among the split's sharers: by its parts' amounts or shares (EXACT,
 // SHARES), else equally among its members, or everyone when it names nobody.
-func (s Split) allocate(amount int64, everyone []string) map[string]int64 {
+func (s Split) allocate(amount int64, everyone []string, add func(id string, a int64)) {
 	if (s.Mode == SplitExact || s.Mode == SplitShares) && len(s.Parts) > 0 {
-		return allocate(amount, s.Parts)
+		allocate(amount, s.Parts, add)
+		return
 	}
 	members := s.Members
 	if len(members) == 0 {
@@ -147,7 +143,7 @@ func (s Split) allocate(amount int64, everyone []string) map[string]int64 {
 	for i, id := range members {
 		parts[i] = Part{MemberID: id, Shares: 1}
 	}
-	return allocate(amount, parts)
+	allocate(amount, parts, add)
 }
 
 func transfers(balances []Balance) []Transfer {

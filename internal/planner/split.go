@@ -1,7 +1,8 @@
 package planner
 
 import (
-	"math/big"
+	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -57,18 +58,20 @@ func Allocate(total int64, weights []int64) []int64 {
 	}
 	type rest struct {
 		i int
-		r *big.Int
+		r uint64
 	}
 	rests := make([]rest, len(weights))
-	t, s := big.NewInt(total), big.NewInt(sum)
 	var given int64
 	for i, w := range weights {
-		q, r := new(big.Int).QuoRem(new(big.Int).Mul(t, big.NewInt(w)), s, new(big.Int))
-		out[i] = q.Int64()
+		// total × w / sum exactly, in 128 bits: w ≤ sum, so the quotient is at most total
+		// and fits (Div64 needs hi < sum).
+		hi, lo := bits.Mul64(uint64(total), uint64(w))
+		q, r := bits.Div64(hi, lo, uint64(sum))
+		out[i] = int64(q)
 		given += out[i]
 		rests[i] = rest{i, r}
 	}
-	slices.SortStableFunc(rests, func(a, b rest) int { return b.r.Cmp(a.r) })
+	slices.SortStableFunc(rests, func(a, b rest) int { return cmp.Compare(b.r, a.r) })
 	for k := 0; given < total; k++ {
 		out[rests[k].i]++
 		given++

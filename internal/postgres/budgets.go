@@ -53,13 +53,26 @@ func planCosts(ctx context.Context, q sqlx.QueryerContext, planID string) ([]pla
 	return out, nil
 }
 
-// readerCosts checks that the user may read the plan and reads its costs (planCosts).
-func readerCosts(ctx context.Context, tx *sqlx.Tx, planID, userID string) (membership, []planner.Cost, error) {
+// readerCosts checks that the user may read the plan and reads its costs (planCosts), kept
+// while the plan is unchanged (cache.go): a read inside a writing transaction, which may see
+// its own uncommitted changes, calls planCosts instead.
+func (db *DB) readerCosts(ctx context.Context, tx *sqlx.Tx, planID, userID string) (membership, []planner.Cost, error) {
 	me, err := planReader(ctx, tx, planID, userID)
 	if err != nil {
 		return me, nil, err
 	}
+	if db.days == nil {
+		costs, err := planCosts(ctx, tx, planID)
+		return me, costs, err
+	}
+	if costs, ok := db.days.costsOf(planID); ok {
+		return me, costs, nil
+	}
+	at, _ := db.days.now(planID) // before reading, so a change during the read is noticed
 	costs, err := planCosts(ctx, tx, planID)
+	if err == nil {
+		db.days.putCosts(planID, at, costs)
+	}
 	return me, costs, err
 }
 
@@ -103,7 +116,7 @@ func budgetWith(ctx context.Context, q sqlx.QueryerContext, planID string, costs
 func (db *DB) BudgetOverview(ctx context.Context, userID, planID string, recent int) (*planner.BudgetOverview, error) {
 	var out planner.BudgetOverview
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, costs, err := readerCosts(ctx, tx, planID, userID)
+		me, costs, err := db.readerCosts(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}
@@ -127,11 +140,11 @@ func (db *DB) BudgetOverview(ctx context.Context, userID, planID string, recent 
 func (db *DB) Budget(ctx context.Context, userID, planID string) (*planner.Budget, error) {
 	var out *planner.Budget
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+		_, costs, err := db.readerCosts(ctx, tx, planID, userID)
+		if err != nil {
 			return err
 		}
-		var err error
-		out, err = loadBudget(ctx, tx, planID)
+		out, err = budgetWith(ctx, tx, planID, costs)
 		return err
 	})
 	return out, err
@@ -246,7 +259,7 @@ func rescaleAmounts(ctx context.Context, tx *sqlx.Tx, planID string, from, to mo
 func (db *DB) SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error) {
 	var out *planner.Ledger
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, costs, err := readerCosts(ctx, tx, planID, userID)
+		me, costs, err := db.readerCosts(ctx, tx, planID, userID)
 		if err != nil {
 			return err
 		}

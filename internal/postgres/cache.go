@@ -30,6 +30,12 @@ const eventsChannel = "tripplan_events"
 // served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
 // outside any plan, can be). Users' language settings are kept the same way, under the users'
 // versions, which events of topic "user:<id>" move (UpdateProfile records one).
+//
+// The same versions keep each plan's costs (planCosts: every expense as its budget counts
+// it), which the budget, the settlement and the budget page start from, so that reading
+// them again costs the same whatever the number of expenses until the plan changes. Only
+// the costs are kept: who may read, the budget row, the members and the recorded payments
+// are read afresh each time.
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
@@ -44,6 +50,8 @@ const (
 	catchUpBatch = 1000
 	// reconnectMax is the longest pause between the change feed's reconnection attempts.
 	reconnectMax = time.Second
+	// costsEntries is how many plans' costs are kept (a 30-day plan's 930 take ≈ 0.4 MB).
+	costsEntries = 500
 )
 
 // recentIDs remembers the last n event ids added, forgetting the oldest first.
@@ -85,13 +93,19 @@ type dayEntry struct {
 	page   planner.DayPage
 }
 
+type costsEntry struct {
+	at     stamp
+	loaded time.Time
+	costs  []planner.Cost
+}
+
 // settingEntry is a user's language setting (nil: none), loaded at a stamp of the user's.
 type settingEntry struct {
 	at       stamp
 	language *string
 }
 
-// dayCache holds day listings and the plans' versions, and users' language settings and
+// dayCache holds day listings, plans' costs and the plans' versions, and users' language settings and
 // the users' versions: a change to a setting records an event of topic "user:<id>"
 // (UpdateProfile), which moves the user's version as a plan's events move the plan's.
 type dayCache struct {
@@ -107,11 +121,18 @@ type dayCache struct {
 	entries  map[dayKey]dayEntry
 	users    map[string]uint64 // the users' versions
 	settings map[string]settingEntry
+	costs    map[string]costsEntry
 }
 
 func newDayCache() *dayCache {
 	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
-		users: map[string]uint64{}, settings: map[string]settingEntry{}}
+		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: map[string]costsEntry{}}
+}
+
+// current reports whether something of plan loaded at at, at loaded, may be served.
+// The caller holds c.mu.
+func (c *dayCache) current(plan string, at stamp, loaded time.Time) bool {
+	return c.live && at == (stamp{c.epoch, c.versions[plan]}) && time.Since(loaded) <= dayCacheTTL
 }
 
 // now is the plan's current stamp, and whether the cache may be used at all.
@@ -125,10 +146,35 @@ func (c *dayCache) get(k dayKey) (dayEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
-	if !ok || !c.live || e.at != (stamp{c.epoch, c.versions[k.plan]}) || time.Since(e.loaded) > dayCacheTTL {
+	if !ok || !c.current(k.plan, e.at, e.loaded) {
 		return dayEntry{}, false
 	}
 	return e, true
+}
+
+// costsOf answers the plan's costs if they are kept and the plan has not changed since. The
+// slice is shared: read it, never change it.
+func (c *dayCache) costsOf(plan string) ([]planner.Cost, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.costs[plan]
+	if !ok || !c.current(plan, e.at, e.loaded) {
+		return nil, false
+	}
+	return e.costs, true
+}
+
+// putCosts keeps the plan's costs, loaded at at, unless the plan changed meanwhile.
+func (c *dayCache) putCosts(plan string, at stamp, costs []planner.Cost) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.current(plan, at, time.Now()) {
+		return
+	}
+	if len(c.costs) >= costsEntries {
+		clear(c.costs)
+	}
+	c.costs[plan] = costsEntry{at: at, loaded: time.Now(), costs: costs}
 }
 
 // put keeps e, loaded at e.at, unless the plan changed meanwhile.
@@ -147,6 +193,7 @@ func (c *dayCache) put(k dayKey, e dayEntry) {
 // restart drops everything, versions too, and starts a new epoch (under c.mu).
 func (c *dayCache) restart() {
 	clear(c.entries)
+	clear(c.costs)
 	clear(c.versions)
 	clear(c.settings)
 	clear(c.users)

@@ -10,15 +10,15 @@ import (
 
 // ExpenseSheet loads what a plan's expenses.csv lists, for someone who may read the plan, in a
 // fixed number of statements whatever its size: the membership check, the title, the days,
-// the members, the time blocks, the costs (the budget's, planCosts, of which planner.Counted
-// keeps the ones that count) and the expenses with their items and places. The expenses are in
+// the members, the time blocks, the costs (the budget's, planCosts — kept while the plan is
+// unchanged, readerCosts — of which planner.Counted keeps the ones that count) and the expenses with their items and places. The expenses are in
 // the order of the days' expenses (groupDay): by day, additional ones at a day's start first,
 // then each block by time followed by those placed after it; a block's is the one its budget
 // counts.
 func (db *DB) ExpenseSheet(ctx context.Context, viewer, planID string) (*planner.ExpenseSheet, error) {
 	out := &planner.ExpenseSheet{Nicknames: map[string]string{}}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		me, err := planReader(ctx, tx, planID, viewer)
+		me, costs, err := db.readerCosts(ctx, tx, planID, viewer)
 		if err != nil {
 			return err
 		}
@@ -59,10 +59,6 @@ func (db *DB) ExpenseSheet(ctx context.Context, viewer, planID string) (*planner
 			       b.plan_day_id, b.start_time, b.end_time
 			FROM time_blocks b LEFT JOIN candidates c ON c.time_block_id = b.id
 			WHERE b.plan_id = $1 GROUP BY b.id ORDER BY b.start_time, b.end_time, b.id`, planID); err != nil {
-			return err
-		}
-		costs, err := planCosts(ctx, tx, planID)
-		if err != nil {
 			return err
 		}
 		converted := map[string]int64{} // counted expense id → its total in the plan's currency

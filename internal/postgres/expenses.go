@@ -209,7 +209,7 @@ func checkPayers(ctx context.Context, tx *sqlx.Tx, planID string, t planner.Term
 // of a day, with its items.
 func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error) {
 	var out *planner.Expense
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		var dayID, after string
 		var me membership
 		var err error
@@ -342,7 +342,7 @@ func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []pl
 // expects. Without terms the ones it has are kept, and must still add up to the new total.
 func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, in []planner.NewItem, nt *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error) {
 	var out *planner.Expense
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
 			return err
@@ -411,7 +411,7 @@ func (db *DB) ExpenseCurrency(ctx context.Context, userID, planID, expenseID str
 // DeleteExpense removes an additional expense; a candidate's own expense only loses its items
 // (a new version of it). Either only at the version ifMatch expects.
 func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
 			return err
 		}
