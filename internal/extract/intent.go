@@ -62,22 +62,27 @@ func strongerMention(a, b string) bool { return mentionRank[b] > mentionRank[a] 
 // cueSet is one kind of cue: English phrases (whole words, lower case) and phrases of
 // scripts written without spaces between words (matched as text).
 type cueSet struct {
-	latin *regexp.Regexp
+	latin []string // lower case, each matched as whole words
 	wide  []string
 }
 
 func cues(latin []string, wide ...string) cueSet {
-	quoted := make([]string, len(latin))
+	lower := make([]string, len(latin))
 	for i, p := range latin {
-		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), "'", "['’]")
+		lower[i] = strings.ToLower(p)
 	}
-	return cueSet{latin: regexp.MustCompile(`(?i)\b(?:` + strings.Join(quoted, "|") + `)\b`), wide: wide}
+	return cueSet{latin: lower, wide: wide}
 }
 
-// in says whether text holds one of the cues.
+// in says whether text holds one of the cues: a Latin one as whole words, case and the
+// apostrophe's form aside, or a wide one anywhere. (Literal searches: a regular expression
+// alternating every cue took time for each name on a long page.)
 func (c cueSet) in(text string) bool {
-	if c.latin.MatchString(text) {
-		return true
+	lower := strings.ToLower(strings.ReplaceAll(text, "’", "'"))
+	for _, p := range c.latin {
+		if wordIn(lower, p) {
+			return true
+		}
 	}
 	for _, w := range c.wide {
 		if strings.Contains(text, w) {
@@ -85,6 +90,27 @@ func (c cueSet) in(text string) bool {
 		}
 	}
 	return false
+}
+
+// wordIn says whether p is in text with no word character (ASCII letter, digit or _, as
+// regexp's \b sees them) just before or after it.
+func wordIn(text, p string) bool {
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], p)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(p)
+		if (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 var (
@@ -175,6 +201,32 @@ func mentionOf(sentence, name string, at int) string {
 		return next
 	}
 	return own
+}
+
+// mentionReach is how far, in bytes, either side of a name its mention and quote are looked
+// for (see collector.add): a sentence longer than a paragraph is no sentence (a page without
+// stops), and reading all of it for each of its names would take time growing with its
+// length squared.
+const mentionReach = 300
+
+// nearName is the part of sentence within mentionReach of the name at [at, at+size) (or of
+// its start when at is -1), cut at rune boundaries, and the name's offset in it.
+func nearName(sentence string, at, size int) (string, int) {
+	if len(sentence) <= 2*mentionReach+size {
+		return sentence, at
+	}
+	from, to := max(at, 0)-mentionReach, max(at, 0)+size+mentionReach
+	from, to = max(from, 0), min(to, len(sentence))
+	for from > 0 && !utf8.RuneStart(sentence[from]) {
+		from--
+	}
+	for to < len(sentence) && !utf8.RuneStart(sentence[to]) {
+		to++
+	}
+	if at < 0 {
+		return sentence[from:to], -1
+	}
+	return sentence[from:to], at - from
 }
 
 // clauseIntent decides why clause names the name at [start, end): the first kind of cue

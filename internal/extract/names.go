@@ -8,12 +8,16 @@ import (
 )
 
 // Limits that keep one page's work bounded: a candidate name is at most maxNameRunes long,
-// and a page yields at most maxCandidates candidates, of which at most maxGuesses are
-// guesses from running text.
+// a page yields at most maxCandidates candidates, of which at most maxGuesses are guesses
+// from running text, and the mentions of at most maxReadings names found are read, of one
+// name at most maxNameReadings times (a name found again is read again: its strongest mention
+// wins); names found after that are MENTIONED.
 const (
-	maxNameRunes  = 80
-	maxCandidates = 600
-	maxGuesses    = 400
+	maxNameRunes    = 80
+	maxCandidates   = 600
+	maxGuesses      = 400
+	maxReadings     = 2 * maxCandidates
+	maxNameReadings = 8
 )
 
 // collector gathers a page's candidates in page order, merging repeats of a name (compared
@@ -23,7 +27,11 @@ type collector struct {
 	list    []Candidate
 	index   map[string]int
 	guesses int
-	context string // the sentence or line being read, for the mentions found in it
+	context string   // the sentence or line being read, for the mentions found in it
+	split   []string // its sentences, once asked for
+	// readings counts the mentions read, of all names and by name key (see maxReadings).
+	readings int
+	byName   map[string]int
 	// section is the intent of the section being read, from its heading ("What we skipped":
 	// SKIPPED), given to the names in it that have no cue of their own; sectionLevel is the
 	// heading's level, which a heading of the same or a higher level ends.
@@ -31,7 +39,7 @@ type collector struct {
 	sectionLevel int
 }
 
-func newCollector() *collector { return &collector{index: map[string]int{}} }
+func newCollector() *collector { return &collector{index: map[string]int{}, byName: map[string]int{}} }
 
 // add adds a candidate, unless its name is empty, too long or a non-place heading.
 func (c *collector) add(cand Candidate) {
@@ -39,14 +47,20 @@ func (c *collector) add(cand Candidate) {
 	if cand.Name == "" || utf8.RuneCountInString(cand.Name) > maxNameRunes {
 		return
 	}
-	if cand.Mention == "" {
-		sentence, at := sentenceWith(c.context, cand.Name)
+	key := strings.Join(normWords(cand.Name), " ")
+	if cand.Mention == "" && c.readings < maxReadings && c.byName[key] < maxNameReadings {
+		c.readings++
+		c.byName[key]++
+		sentence, at := c.sentenceWith(cand.Name)
+		sentence, at = nearName(sentence, at, len(cand.Name))
 		cand.Mention, cand.Quote = mentionOf(sentence, cand.Name, at), quoteOf(sentence, at, len(cand.Name))
 		if cand.Mention == MentionMentioned && c.section != "" {
 			cand.Mention = c.section
 		}
 	}
-	key := strings.Join(normWords(cand.Name), " ")
+	if cand.Mention == "" {
+		cand.Mention = MentionMentioned
+	}
 	if i, ok := c.index[key]; ok {
 		c.merge(i, cand)
 		return
@@ -133,7 +147,7 @@ func (c *collector) prose(text string) {
 }
 
 // read sets the sentence or line the names added next are found in ("" for none).
-func (c *collector) read(context string) { c.context = context }
+func (c *collector) read(context string) { c.context, c.split = context, nil }
 
 // withoutAddress cuts a line or sentence at the postal address it gives (see addressLine),
 // so that no street, district or block of the address is read as a place: "📍 Senso-ji –
@@ -145,10 +159,13 @@ func withoutAddress(s string) string {
 	return s
 }
 
-// sentenceWith returns the sentence of context that names name, and the byte offset of the
+// sentenceWith returns the sentence being read that names name, and the byte offset of the
 // name in it (-1 when no sentence names it as written: then the first sentence).
-func sentenceWith(context, name string) (string, int) {
-	all := sentences(context)
+func (c *collector) sentenceWith(name string) (string, int) {
+	if c.split == nil {
+		c.split = sentences(c.context)
+	}
+	all := c.split
 	for _, s := range all {
 		if at := indexFold(s, name); at >= 0 {
 			return s, at
