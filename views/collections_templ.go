@@ -1413,7 +1413,7 @@ func PlaceCardItem(c PlaceCard) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 93, "\"><article class=\"card flex h-full overflow-hidden\"><a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 93, "\" class=\"[content-visibility:auto] [contain-intrinsic-size:auto_9rem]\"><article class=\"card flex h-full overflow-hidden\"><a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
