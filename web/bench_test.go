@@ -136,11 +136,7 @@ func BenchmarkAddBlock(b *testing.B) {
 // whole plan (exports, print page) also the bytes out and the time per byte, large/small
 // (per-byte-ratio).
 func BenchmarkPlanReadsBySize(b *testing.B) {
-	a := newTestApp(b)
-	a.loadCatalog()
-	owner := a.member("size-owner", "Ana")
-	small := seedTrip(b, a, owner, "size-owner", "small", 3, 4)
-	large := seedTrip(b, a, owner, "size-owner", "large", 30, 10)
+	a, _, small, large := sizedTrips(b, true)
 	api := &http.Client{}
 	get := func(b *testing.B, rq req) (time.Duration, int) {
 		r, _ := http.NewRequest("GET", a.http.URL+rq.Path, nil)

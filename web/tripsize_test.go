@@ -25,6 +25,18 @@ type trip struct {
 // it with SQL (thousands of HTTP calls would take minutes): the plan and memberships through
 // the API, its blocks, candidates, opinions and expenses in a few statements. Candidates' places
 // are the catalog's, in turn (the catalog must be loaded).
+// sizedTrips is an app with the catalog, Ana's token, and her two plans: a 3-day plan of 4
+// blocks a day (small) and a 30-day plan of 10 (large), or only the large one.
+func sizedTrips(tb testing.TB, withSmall bool) (a *testApp, owner string, small, large trip) {
+	a = newTestApp(tb)
+	a.loadCatalog()
+	owner = a.member("size-owner", "Ana")
+	if withSmall {
+		small = seedTrip(tb, a, owner, "size-owner", "small", 3, 4)
+	}
+	return a, owner, small, seedTrip(tb, a, owner, "size-owner", "large", 30, 10)
+}
+
 func seedTrip(tb testing.TB, a *testApp, owner, ownerID, name string, days, perDay int) trip {
 	tb.Helper()
 	start := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
@@ -144,11 +156,7 @@ var planReads = []planRead{
 // day, block, candidate or place), within its budget. Each is counted on its second read, the
 // day cache filled by the first.
 func TestPlanReadsCostTheSameStatementsWhateverTheSize(t *testing.T) {
-	a := newTestApp(t)
-	a.loadCatalog()
-	owner := a.member("size-owner", "Ana")
-	small := seedTrip(t, a, owner, "size-owner", "small", 3, 4)
-	large := seedTrip(t, a, owner, "size-owner", "large", 30, 10)
+	a, _, small, large := sizedTrips(t, true)
 	count := func(tr trip, rd planRead) int {
 		rq := rd.request(tr)
 		for range 2 {
@@ -176,10 +184,7 @@ func TestPlanReadsCostTheSameStatementsWhateverTheSize(t *testing.T) {
 // and every candidate names its place by an id found there; the document reads back into the
 // same document.
 func TestLargePlanExportJSONListsEachPlaceOnce(t *testing.T) {
-	a := newTestApp(t)
-	a.loadCatalog()
-	owner := a.member("size-owner", "Ana")
-	large := seedTrip(t, a, owner, "size-owner", "large", 30, 10)
+	a, owner, _, large := sizedTrips(t, false)
 	res := a.do(req{Method: "GET", Path: large.plan + "/export.json", Token: owner})
 	if res.Status != 200 {
 		t.Fatalf("%d %.300s", res.Status, res.Body)
