@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?is not set: run make load, which finds PostgreSQL with cmd/withdb}"
 # LOAD_DATABASE names the database, for runs beside others on one PostgreSQL server.
 database=${LOAD_DATABASE:-tripplan_load}
-scenarios=(steady stress throughput)
+# LOAD_SCENARIOS picks scenarios (e.g. "steady"), all three by default.
+read -r -a scenarios <<<"${LOAD_SCENARIOS:-steady stress throughput}"
 results="$PWD/loadtest/results"
 work=$(mktemp -d)
 server_pid=

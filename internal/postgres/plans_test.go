@@ -237,3 +237,54 @@ func TestPlanMembership(t *testing.T) {
 		t.Errorf("%d rows of the deleted plan left", left)
 	}
 }
+
+// TestThumbnailsSkipPlacesWithoutPhotos: a plan's and a collection's thumbnail is the first
+// place that has a photo (migration 00029's places_with_photo holds only those), passing over
+// earlier places without one — in the plan's blocks, in its linked collections and in a
+// collection.
+func TestThumbnailsSkipPlacesWithoutPhotos(t *testing.T) {
+	db := pgtest.New(t)
+	f := newTrip(t, db)
+	ctx := t.Context()
+	bare := must(db.SavePlaces(ctx, []planner.Place{{Provider: "GOOGLE", ProviderPlaceID: "no-photo", Name: "No photo"}}))[0]
+
+	// A collection whose first place has no photo: its thumbnail is its second place's.
+	mixed := must(db.CreateCollection(ctx, f.owner, "Mixed")).ID
+	must(db.AddCollectionPlace(ctx, f.owner, mixed, bare.ID))
+	must(db.AddCollectionPlace(ctx, f.owner, mixed, f.places[3]))
+	if c := must(db.Collection(ctx, f.owner, mixed)); c.Thumbnail != "https://img.example/3.jpg" {
+		t.Errorf("collection thumbnail %q, want the first place with a photo", c.Thumbnail)
+	}
+	listed, _, err := db.Collections(ctx, f.owner, planner.Page{Size: 10}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range listed {
+		if c.ID == mixed && c.Thumbnail != "https://img.example/3.jpg" {
+			t.Errorf("listed collection thumbnail %q, want the first place with a photo", c.Thumbnail)
+		}
+	}
+
+	// A plan without blocks, linked to it: the linked collection's first place with a photo.
+	other := must(db.CreatePlan(ctx, f.owner, planner.PlanInput{Title: "Other", StartDate: day("2027-03-01"), EndDate: day("2027-03-02")}))
+	must(db.LinkCollections(ctx, f.owner, other.ID, []string{mixed}))
+	if p := must(db.Plan(ctx, f.owner, other.ID)); p.Thumbnail != "https://img.example/3.jpg" {
+		t.Errorf("plan thumbnail %q from its collection, want the first place with a photo", p.Thumbnail)
+	}
+
+	// The fixture's plan: the first block of day 1 has a place without a photo, the next one has.
+	bareCP := must(db.AddCollectionPlace(ctx, f.owner, f.linked, bare.ID)).ID
+	must(db.AddBlock(ctx, f.owner, f.plan.ID, planner.NewBlock{Type: planner.BlockPlace, CollectionPlaceID: bareCP, Slot: slot(1, "08:00", "09:00")}))
+	f.block(t, 1, 4, "09:00", "10:00")
+	f.block(t, 2, 1, "08:00", "09:00")
+	page, _, err := db.Plans(ctx, f.owner, planner.Page{Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range page {
+		want := map[string]string{f.plan.ID: "https://img.example/4.jpg", other.ID: "https://img.example/3.jpg"}[p.ID]
+		if p.Thumbnail != want {
+			t.Errorf("listed plan %q: thumbnail %q, want %q", p.Title, p.Thumbnail, want)
+		}
+	}
+}
