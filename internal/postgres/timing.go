@@ -52,20 +52,40 @@ func timingOf(ctx context.Context) *DBTime {
 }
 
 // Timed is the connector with its statements timed into their contexts' counters.
-func Timed(c driver.Connector) driver.Connector { return timedConnector{c} }
+func Timed(c driver.Connector) driver.Connector { return timedConnector{c, nil} }
 
-type timedConnector struct{ driver.Connector }
+// TimedCounting is Timed that also counts every statement sent through it, whatever its
+// context, into all (query-budget tests count a pool's statements).
+func TimedCounting(c driver.Connector, all *atomic.Int64) driver.Connector {
+	return timedConnector{c, all}
+}
+
+type timedConnector struct {
+	driver.Connector
+	all *atomic.Int64
+}
 
 func (tc timedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := tc.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &timedConn{conn}, nil
+	return &timedConn{conn, tc.all}, nil
 }
 
 // timedConn passes everything to lib/pq's connection, timing statements and transactions.
-type timedConn struct{ driver.Conn }
+type timedConn struct {
+	driver.Conn
+	all *atomic.Int64 // nil, or every statement's count
+}
+
+// statement counts a statement sent at start with ctx.
+func (cn *timedConn) statement(ctx context.Context, start time.Time) {
+	if cn.all != nil {
+		cn.all.Add(1)
+	}
+	timingOf(ctx).statement(start)
+}
 
 var errNoContext = errors.New("postgres: the driver connection lacks a context method")
 
@@ -74,7 +94,7 @@ func (cn *timedConn) QueryContext(ctx context.Context, query string, args []driv
 	if !ok {
 		return nil, errNoContext
 	}
-	defer timingOf(ctx).statement(time.Now())
+	defer cn.statement(ctx, time.Now())
 	return q.QueryContext(ctx, query, args)
 }
 
@@ -83,7 +103,7 @@ func (cn *timedConn) ExecContext(ctx context.Context, query string, args []drive
 	if !ok {
 		return nil, errNoContext
 	}
-	defer timingOf(ctx).statement(time.Now())
+	defer cn.statement(ctx, time.Now())
 	return e.ExecContext(ctx, query, args)
 }
 
