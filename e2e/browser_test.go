@@ -160,10 +160,13 @@ func (b *browser) do(t *testing.T, what string, actions ...chromedp.Action[chrom
 // button clicked before that does nothing; a person never clicks that fast.
 const htmxBusy = `document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`
 
-// idle waits until htmx is done with the page (see htmxBusy).
+// idle waits until the page has loaded — its deferred scripts have run, so their handlers
+// are on (an element can be in the DOM, and clicked, while the page is still being parsed) —
+// and htmx is done with it (see htmxBusy).
 func (b *browser) idle(t *testing.T) {
 	t.Helper()
-	b.waitUntil(t, "htmx to finish its requests and swaps", "!"+htmxBusy)
+	b.waitUntil(t, "the page's scripts to run and htmx to finish its requests and swaps",
+		`document.readyState === "complete" && !`+htmxBusy)
 }
 
 // click clicks the first element that matches the CSS selector, as a mouse would (it waits
