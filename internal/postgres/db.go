@@ -39,7 +39,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	db := sqlx.NewDb(sql.OpenDB(Timed(connector)), "postgres")
+	db := sqlx.NewDb(sql.OpenDB(Connector(connector)), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
 	db.SetConnMaxIdleTime(5 * time.Minute)

@@ -11,3 +11,6 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error { return
 
 // ConstraintCodes exposes the constraint → code table to this package's external tests.
 var ConstraintCodes = constraintCodes
+
+// KeptStatements exposes how many statements a connection keeps prepared.
+const KeptStatements = keptStatements

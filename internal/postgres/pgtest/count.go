@@ -31,7 +31,7 @@ func Counted(tb testing.TB) (*postgres.DB, *Counter, string) {
 		tb.Fatalf("pgtest: %v", err)
 	}
 	c := &Counter{}
-	db := sqlx.NewDb(sql.OpenDB(postgres.TimedCounting(connector, &c.n)), "postgres")
+	db := sqlx.NewDb(sql.OpenDB(postgres.CountingConnector(connector, &c.n)), "postgres")
 	tb.Cleanup(func() { db.Close() })
 	return &postgres.DB{DB: db}, c, url
 }
