@@ -17,7 +17,7 @@ func preparedCount(t *testing.T, db *postgres.DB, pattern string) (statements, r
 	t.Helper()
 	// No arguments: sent as a simple query, so it is not itself kept.
 	err := db.QueryRow(`SELECT count(*), coalesce(sum(generic_plans + custom_plans), 0)
-		FROM pg_prepared_statements WHERE statement LIKE '` + pattern + `'`).Scan(&statements, &runs)
+		FROM pg_prepared_statements WHERE statement LIKE '`+pattern+`'`).Scan(&statements, &runs)
 	if err != nil {
 		t.Fatal(err)
 	}
