@@ -5,12 +5,15 @@
 // Trend statistics every script asks k6 to keep.
 export const trendStats = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
-// perEndpoint declares a threshold that always holds on each endpoint's duration and count:
-// k6 keeps a sub-metric (here, per request name) only when a threshold names it.
+// perEndpoint declares a threshold that always holds on each endpoint's duration and count,
+// and on the server's own times (lib/data.js): k6 keeps a sub-metric (here, per request
+// name) only when a threshold names it.
 export function perEndpoint(names) {
   const t = {};
   for (const n of names) {
-    t[`http_req_duration{name:${n}}`] = ['max>=0'];
+    for (const metric of ['http_req_duration', 'server_app', 'server_db', 'server_statements']) {
+      t[`${metric}{name:${n}}`] = ['max>=0'];
+    }
   }
   return t;
 }
@@ -53,8 +56,16 @@ export function report(scenario, data, names, counters, extra) {
   };
   for (const n of names) {
     const f = figures(m[`http_req_duration{name:${n}}`]);
-    if (f && f.count > 0) r.endpoints[n] = f;
+    if (f && f.count > 0) {
+      const app = figures(m[`server_app{name:${n}}`]);
+      const db = figures(m[`server_db{name:${n}}`]);
+      const st = m[`server_statements{name:${n}}`];
+      if (app) f.server = { p50: app.p50, p95: app.p95, db_p50: db ? db.p50 : undefined, db_p95: db ? db.p95 : undefined, statements: st ? st.values.avg : undefined };
+      r.endpoints[n] = f;
+    }
   }
+  const app = figures(m.server_app);
+  if (app) r.server = { p50: app.p50, p95: app.p95, db_p50: (figures(m.server_db) || {}).p50, db_p95: (figures(m.server_db) || {}).p95 };
   for (const c of counters) {
     r.counters[c] = m[c] ? m[c].values.count : 0;
   }
@@ -67,17 +78,23 @@ export function text(r) {
   const l = r.latency || {};
   lines.push(`== ${r.scenario}: ${r.requests} requests in ${r.duration_s.toFixed(1)} s (${r.requests_per_s.toFixed(1)}/s), ` +
     `${r.failed} failed; p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, p99 ${ms(l.p99)}, max ${ms(l.max)}`);
+  if (r.server) {
+    lines.push(`   server (Server-Timing): app p50 ${ms(r.server.p50)}, p95 ${ms(r.server.p95)}; of which database p50 ${ms(r.server.db_p50)}, p95 ${ms(r.server.db_p95)}`);
+  }
   const rows = Object.entries(r.endpoints);
   if (rows.length > 0) {
-    lines.push(`   ${'endpoint'.padEnd(20)} ${'requests'.padStart(8)} ${'p50'.padStart(10)} ${'p95'.padStart(10)} ${'p99'.padStart(10)} ${'max'.padStart(10)}`);
+    lines.push(`   ${'endpoint'.padEnd(20)} ${'requests'.padStart(8)} ${'p50'.padStart(10)} ${'p95'.padStart(10)} ${'p99'.padStart(10)} ${'max'.padStart(10)}` +
+      ` │ ${'app p50'.padStart(10)} ${'app p95'.padStart(10)} ${'db p50'.padStart(10)} ${'db p95'.padStart(10)} ${'stmts'.padStart(6)}`);
     for (const [n, f] of rows) {
-      lines.push(`   ${n.padEnd(20)} ${String(f.count).padStart(8)} ${ms(f.p50).padStart(10)} ${ms(f.p95).padStart(10)} ${ms(f.p99).padStart(10)} ${ms(f.max).padStart(10)}`);
+      const s = f.server || {};
+      lines.push(`   ${n.padEnd(20)} ${String(f.count).padStart(8)} ${ms(f.p50).padStart(10)} ${ms(f.p95).padStart(10)} ${ms(f.p99).padStart(10)} ${ms(f.max).padStart(10)}` +
+        ` │ ${ms(s.p50).padStart(10)} ${ms(s.p95).padStart(10)} ${ms(s.db_p50).padStart(10)} ${ms(s.db_p95).padStart(10)} ${(s.statements === undefined ? '—' : s.statements.toFixed(1)).padStart(6)}`);
     }
   }
   const counters = Object.entries(r.counters).map(([k, v]) => `${k} ${v}`);
   if (counters.length > 0) lines.push(`   ${counters.join(', ')}`);
   for (const [k, v] of Object.entries(r)) {
-    if (!['scenario', 'duration_s', 'requests', 'requests_per_s', 'failed', 'latency', 'endpoints', 'counters', 'failed_thresholds'].includes(k)) {
+    if (!['scenario', 'duration_s', 'requests', 'requests_per_s', 'failed', 'latency', 'endpoints', 'counters', 'failed_thresholds', 'server'].includes(k)) {
       lines.push(`   ${k}: ${JSON.stringify(v)}`);
     }
   }
