@@ -55,7 +55,8 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			picks++
 			return req{Method: "POST", Path: col + "/places/" + f.places[picks].CollectionPlaceID + "/preference?type=PICK", Token: f.ben}
 		}},
-		{"GET /plans", 1, func() req { return req{Method: "GET", Path: "/plans", Token: f.ben} }},
+		// The list, then the thumbnails the day cache does not keep (none once kept).
+		{"GET /plans", 2, func() req { return req{Method: "GET", Path: "/plans", Token: f.ben} }},
 		{"GET /plans/{p}", 2, func() req { return req{Method: "GET", Path: plan, Token: f.ben} }},
 		{"GET /plans/{p}/blocks?day", 4, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
 		{"GET /plans/{p}/days/{d}/route", 4, func() req { return req{Method: "GET", Path: plan + "/days/1/route", Token: f.ben} }},

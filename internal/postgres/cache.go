@@ -36,6 +36,12 @@ const eventsChannel = "tripplan_events"
 // them again costs the same whatever the number of expenses until the plan changes. Only
 // the costs are kept: who may read, the budget row, the members and the recorded payments
 // are read afresh each time.
+//
+// And the plans' thumbnails, for the plan list (Plans): a thumbnail is found in the plan's
+// blocks, else in its linked collections' places, and a place added to or taken out of a
+// linked collection records an event of the plan too (migration 00020), so the plan's version
+// covers both. A place's photos change outside any plan; dayCacheTTL bounds that, as for
+// day listings.
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
@@ -52,6 +58,8 @@ const (
 	reconnectMax = time.Second
 	// costsEntries is how many plans' costs are kept (a 30-day plan's 930 take ≈ 0.4 MB).
 	costsEntries = 500
+	// thumbEntries is how many plans' thumbnails are kept (an entry is a URL and a few ids).
+	thumbEntries = 20000
 )
 
 // recentIDs remembers the last n event ids added, forgetting the oldest first.
@@ -99,6 +107,12 @@ type costsEntry struct {
 	costs  []planner.Cost
 }
 
+type thumbEntry struct {
+	at     stamp
+	loaded time.Time
+	photo  string
+}
+
 // settingEntry is a user's language setting (nil: none), loaded at a stamp of the user's.
 type settingEntry struct {
 	at       stamp
@@ -122,11 +136,13 @@ type dayCache struct {
 	users    map[string]uint64 // the users' versions
 	settings map[string]settingEntry
 	costs    map[string]costsEntry
+	thumbs   map[string]thumbEntry
 }
 
 func newDayCache() *dayCache {
 	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
-		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: map[string]costsEntry{}}
+		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: map[string]costsEntry{},
+		thumbs: map[string]thumbEntry{}}
 }
 
 // current reports whether something of plan loaded at at, at loaded, may be served.
@@ -197,7 +213,32 @@ func (c *dayCache) restart() {
 	clear(c.versions)
 	clear(c.settings)
 	clear(c.users)
+	clear(c.thumbs)
 	c.epoch++
+}
+
+// thumbnail is the plan's kept thumbnail, if the plan has not changed since it was found.
+func (c *dayCache) thumbnail(plan string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.thumbs[plan]
+	if !ok || !c.current(plan, e.at, e.loaded) {
+		return "", false
+	}
+	return e.photo, true
+}
+
+// putThumbnail keeps the plan's thumbnail, looked for at at, unless the plan changed meanwhile.
+func (c *dayCache) putThumbnail(plan string, at stamp, photo string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.current(plan, at, time.Now()) {
+		return
+	}
+	if len(c.thumbs) >= thumbEntries {
+		clear(c.thumbs)
+	}
+	c.thumbs[plan] = thumbEntry{at: at, loaded: time.Now(), photo: photo}
 }
 
 // userNow is the user's current stamp, and whether the cache may be used at all.

@@ -14,29 +14,36 @@ import (
 	"tripplan/internal/timezone"
 )
 
-// planSQL selects a plan (alias p) with its thumbnail (the first photo of its blocks' places
-// by day and time, else of its linked collections' places) and counts. The thumbnail is
-// looked for day by day, stopping at the first day that has one, not sorted out of every
-// block of the plan.
-const planSQL = `
+// planColumns selects a plan (alias p) with its counts.
+const planColumns = `
 	SELECT p.id, p.title, p.start_date, p.end_date, p.time_zone, p.time_zone_source, p.currency, p.version,
 	       p.destination_name, p.destination_lat, p.destination_lng,
-	       COALESCE(
-	           (SELECT t.photo FROM plan_days d CROSS JOIN LATERAL (
-	                SELECT pl.photos[1] AS photo FROM time_blocks b
-	                JOIN candidates c ON c.time_block_id = b.id
-	                JOIN places pl ON pl.id = c.place_id
-	                WHERE b.plan_day_id = d.id AND cardinality(pl.photos) > 0
-	                ORDER BY b.start_time, c.selected DESC, c.created_at, c.id LIMIT 1) t
-	            WHERE d.plan_id = p.id ORDER BY d.day LIMIT 1),
-	           (SELECT pl.photos[1] FROM plan_collections pc
-	            JOIN collection_places cp ON cp.collection_id = pc.collection_id
-	            JOIN places pl ON pl.id = cp.place_id
-	            WHERE pc.plan_id = p.id AND cardinality(pl.photos) > 0
-	            ORDER BY pc.created_at, cp.created_at, cp.id LIMIT 1),
-	           '') AS thumbnail,
 	       (SELECT count(*) FROM plan_members x WHERE x.plan_id = p.id AND x.left_at IS NULL) AS member_count,
 	       (SELECT count(*) FROM plan_collections x WHERE x.plan_id = p.id) AS collection_count`
+
+// thumbnailSQL is the thumbnail of plan p: the first photo of its blocks' places by day and
+// time, else of its linked collections' places, else ”. It is looked for day by day,
+// stopping at the first day that has one, not sorted out of every block of the plan — but a
+// plan whose places have no photo is read through, every candidate of every day; the plan
+// list keeps what it found (dayCache.thumbnail).
+const thumbnailSQL = `
+	COALESCE(
+	    (SELECT t.photo FROM plan_days d CROSS JOIN LATERAL (
+	         SELECT pl.photos[1] AS photo FROM time_blocks b
+	         JOIN candidates c ON c.time_block_id = b.id
+	         JOIN places pl ON pl.id = c.place_id
+	         WHERE b.plan_day_id = d.id AND cardinality(pl.photos) > 0
+	         ORDER BY b.start_time, c.selected DESC, c.created_at, c.id LIMIT 1) t
+	     WHERE d.plan_id = p.id ORDER BY d.day LIMIT 1),
+	    (SELECT pl.photos[1] FROM plan_collections pc
+	     JOIN collection_places cp ON cp.collection_id = pc.collection_id
+	     JOIN places pl ON pl.id = cp.place_id
+	     WHERE pc.plan_id = p.id AND cardinality(pl.photos) > 0
+	     ORDER BY pc.created_at, cp.created_at, cp.id LIMIT 1),
+	    '')`
+
+// planSQL selects a plan (alias p) with its counts and thumbnail.
+const planSQL = planColumns + `, ` + thumbnailSQL + ` AS thumbnail`
 
 // planRow is a plan as planSQL selects it: the destination's columns are NULL when it has none.
 type planRow struct {
@@ -269,10 +276,11 @@ func addDays(ctx context.Context, tx *sqlx.Tx, planID string, from, to int) erro
 }
 
 // Plans lists the plans the user is an active member of, newest membership first, one page;
-// hasNext says whether more follow.
+// hasNext says whether more follow. The thumbnails come from the day cache when it keeps them
+// (the plan unchanged since), else from a second statement for the plans it does not keep.
 func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out []planner.Plan, hasNext bool, err error) {
 	var rows []planRow
-	err = db.SelectContext(ctx, &rows, planSQL+`
+	err = db.SelectContext(ctx, &rows, planColumns+`
 		FROM plan_members m JOIN plans p ON p.id = m.plan_id
 		WHERE m.user_id = $1 AND m.left_at IS NULL
 		ORDER BY m.joined_at DESC, p.id DESC
@@ -280,14 +288,51 @@ func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out 
 	if err != nil {
 		return nil, false, mapError(err)
 	}
+	if len(rows) > page.Size {
+		rows, hasNext = rows[:page.Size], true
+	}
 	out = make([]planner.Plan, len(rows))
+	var missing []string
+	stamps := map[string]stamp{} // of the missing thumbnails the cache may keep
 	for i, r := range rows {
 		out[i] = r.plan()
+		if db.days == nil {
+			missing = append(missing, r.ID)
+			continue
+		}
+		if photo, ok := db.days.thumbnail(r.ID); ok {
+			out[i].Thumbnail = photo
+			continue
+		}
+		missing = append(missing, r.ID)
+		if at, ok := db.days.now(r.ID); ok {
+			stamps[r.ID] = at
+		}
 	}
-	if len(out) > page.Size {
-		return out[:page.Size], true, nil
+	if len(missing) == 0 {
+		return out, hasNext, nil
 	}
-	return out, false, nil
+	var found []struct {
+		ID    string `db:"id"`
+		Photo string `db:"thumbnail"`
+	}
+	if err := db.SelectContext(ctx, &found, `SELECT p.id, `+thumbnailSQL+` AS thumbnail
+		FROM plans p WHERE p.id = ANY($1)`, pq.Array(missing)); err != nil {
+		return nil, false, mapError(err)
+	}
+	photos := make(map[string]string, len(found))
+	for _, f := range found {
+		photos[f.ID] = f.Photo
+		if at, ok := stamps[f.ID]; ok {
+			db.days.putThumbnail(f.ID, at, f.Photo)
+		}
+	}
+	for i := range out {
+		if photo, ok := photos[out[i].ID]; ok {
+			out[i].Thumbnail = photo
+		}
+	}
+	return out, hasNext, nil
 }
 
 // Plan loads one plan for an active member of it.

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -286,5 +287,90 @@ func TestThumbnailsSkipPlacesWithoutPhotos(t *testing.T) {
 		if p.Thumbnail != want {
 			t.Errorf("listed plan %q: thumbnail %q, want %q", p.Title, p.Thumbnail, want)
 		}
+	}
+}
+
+// TestPlanListKeepsThumbnails: with the change feed followed, the plan list finds a plan's
+// thumbnail once and then reads it from the day cache (one statement, not two), until the
+// plan changes: a block with a photo (applied at once by the writing instance), or a place
+// taken out of a linked collection (which records an event of the plan too, learnt from the
+// feed).
+func TestPlanListKeepsThumbnails(t *testing.T) {
+	db, statements, url := pgtest.Counted(t)
+	if err := db.Listen(t.Context(), url, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	f := newTrip(t, db)
+	bare := must(db.SavePlaces(ctx, []planner.Place{{Provider: "GOOGLE", ProviderPlaceID: "no-photo", Name: "No photo"}}))[0]
+	plain := must(db.CreateCollection(ctx, f.owner, "Plain")).ID
+	must(db.AddCollectionPlace(ctx, f.owner, plain, bare.ID))
+	withPhoto := must(db.AddCollectionPlace(ctx, f.owner, plain, f.places[3])).ID
+	other := must(db.CreatePlan(ctx, f.owner, planner.PlanInput{Title: "Other", StartDate: day("2027-03-01"), EndDate: day("2027-03-02")}))
+	// Notifications arrive in the order their transactions committed: once the link's has
+	// arrived, so have those of everything before it, and plans change only when the test
+	// says.
+	linked, cancelLinked, err := db.Subscribe(planner.PlanTopic(other.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(db.LinkCollections(ctx, f.owner, other.ID, []string{plain}))
+	for ev := range linked {
+		if ev.Kind == "collections" {
+			break
+		}
+	}
+	cancelLinked()
+
+	// list lists the owner's plans: each plan's thumbnail, and the statements it took.
+	list := func() (map[string]string, int) {
+		t.Helper()
+		statements.Reset()
+		page, _, err := db.Plans(ctx, f.owner, planner.Page{Size: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, p := range page {
+			got[p.ID] = p.Thumbnail
+		}
+		return got, statements.Count()
+	}
+	want := map[string]string{f.plan.ID: "https://img.example/0.jpg", other.ID: "https://img.example/3.jpg"}
+	if got, n := list(); !maps.Equal(got, want) || n != 2 {
+		t.Fatalf("first list: %v in %d statements, want %v in 2", got, n, want)
+	}
+	if got, n := list(); !maps.Equal(got, want) || n != 1 {
+		t.Fatalf("second list: %v in %d statements, want %v kept, in 1", got, n, want)
+	}
+
+	// A block with a photo: the writing instance knows at once.
+	f.block(t, 1, 2, "10:00", "11:00")
+	want[f.plan.ID] = "https://img.example/2.jpg"
+	if got, n := list(); !maps.Equal(got, want) || n != 2 {
+		t.Fatalf("after a block: %v in %d statements, want %v in 2", got, n, want)
+	}
+
+	// The place with a photo taken out of the other plan's linked collection: known from the
+	// feed, which moves the cache's versions before it hands the event to subscribers.
+	events, cancel, err := db.Subscribe(planner.PlanTopic(other.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	if err := db.DeleteCollectionPlace(ctx, f.owner, plain, withPhoto, planner.AnyVersion); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range events {
+		if ev.Kind == "collections" {
+			break
+		}
+	}
+	want[other.ID] = ""
+	if got, n := list(); !maps.Equal(got, want) || n != 2 {
+		t.Fatalf("after the collection's place was taken out: %v in %d statements, want %v in 2", got, n, want)
+	}
+	if got, n := list(); !maps.Equal(got, want) || n != 1 {
+		t.Fatalf("listed again: %v in %d statements, want %v kept, in 1", got, n, want)
 	}
 }
