@@ -163,14 +163,20 @@
     });
   }
 
-  function init(root) {
-    initCounters(root);
-    root.querySelectorAll("[data-combobox]").forEach(initCombobox);
-  }
-  init(doc);
+  initCounters(doc);
   // Forms (or their fields, after an invalid submit) swapped in by htmx.
   doc.addEventListener("htmx:load", function (evt) {
-    if (evt.target instanceof Element) init(evt.target.parentElement || evt.target);
+    if (evt.target instanceof Element) initCounters(evt.target.parentElement || evt.target);
+  });
+  // A combobox starts working when its field first takes the focus (by tap, click or Tab; the
+  // focus comes before any key or click it handles), so a page that shows the form spends
+  // nothing on its cities at load.
+  doc.addEventListener("focusin", function (evt) {
+    var t = evt.target;
+    if (t instanceof Element && t.getAttribute("role") === "combobox") {
+      var box = t.closest("[data-combobox]");
+      if (box) initCombobox(box);
+    }
   });
   // Fields answered back as invalid: the first one gets the focus, so its message (tied to it
   // by aria-describedby) is read and it can be fixed at once.
