@@ -112,6 +112,23 @@ func (cn *conn) stale(query string, err error) bool {
 	return !cn.inTx
 }
 
+// runKept runs query's kept statement through send, preparing it first when it is not kept, and
+// again when PostgreSQL refuses it as stale outside a transaction.
+func runKept[T any](ctx context.Context, cn *conn, query string, send func(driver.Stmt) (T, error)) (T, error) {
+	for {
+		st, err := cn.prepared(ctx, query)
+		if err != nil {
+			var none T
+			return none, err
+		}
+		out, err := send(st)
+		if err != nil && cn.stale(query, err) {
+			continue
+		}
+		return out, err
+	}
+}
+
 func (cn *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	defer cn.statement(ctx, time.Now())
 	if len(args) == 0 {
@@ -121,21 +138,13 @@ func (cn *conn) QueryContext(ctx context.Context, query string, args []driver.Na
 		}
 		return q.QueryContext(ctx, query, args)
 	}
-	for {
-		st, err := cn.prepared(ctx, query)
-		if err != nil {
-			return nil, err
-		}
+	return runKept(ctx, cn, query, func(st driver.Stmt) (driver.Rows, error) {
 		q, ok := st.(driver.StmtQueryContext)
 		if !ok {
 			return nil, errNoContext
 		}
-		rows, err := q.QueryContext(ctx, args)
-		if err != nil && cn.stale(query, err) {
-			continue
-		}
-		return rows, err
-	}
+		return q.QueryContext(ctx, args)
+	})
 }
 
 func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
@@ -147,21 +156,13 @@ func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.Nam
 		}
 		return e.ExecContext(ctx, query, args)
 	}
-	for {
-		st, err := cn.prepared(ctx, query)
-		if err != nil {
-			return nil, err
-		}
+	return runKept(ctx, cn, query, func(st driver.Stmt) (driver.Result, error) {
 		e, ok := st.(driver.StmtExecContext)
 		if !ok {
 			return nil, errNoContext
 		}
-		res, err := e.ExecContext(ctx, args)
-		if err != nil && cn.stale(query, err) {
-			continue
-		}
-		return res, err
-	}
+		return e.ExecContext(ctx, args)
+	})
 }
 
 func (cn *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
