@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,11 +84,22 @@ type candidateRow struct {
 
 // candidates loads the candidates of the given time blocks in creation order, with their
 // places, who added them and their opinion tallies (me is the caller's plan member id), in
-// two queries whatever their number: the candidates, then their places.
-func candidates(ctx context.Context, q sqlx.QueryerContext, me string, timeBlockIDs []string) (map[string][]planner.Candidate, error) {
+// two queries whatever their number: the candidates, then their places. dayID, when not "",
+// is the day all the blocks are on.
+//
+// The statement names the blocks so that PostgreSQL can keep one plan for it (a generic plan,
+// see conn.go): one block by its id, the blocks of one day by the day (taking the day's other
+// blocks too, left out here). Other sets go as an array, whose length a kept plan cannot know,
+// so PostgreSQL plans that statement on every call (its generic plan hash-joins the members).
+func candidates(ctx context.Context, q sqlx.QueryerContext, me string, timeBlockIDs []string, dayID string) (map[string][]planner.Candidate, error) {
 	out := make(map[string][]planner.Candidate, len(timeBlockIDs))
 	if len(timeBlockIDs) == 0 {
 		return out, nil
+	}
+	from := `candidates c`
+	where, blocks := oneOrAny(`c.time_block_id`, timeBlockIDs)
+	if dayID != "" && len(timeBlockIDs) > 1 {
+		from, where, blocks = `time_blocks b JOIN candidates c ON c.time_block_id = b.id`, `b.plan_day_id = $1`, dayID
 	}
 	var rows []candidateRow
 	err := sqlx.SelectContext(ctx, q, &rows, `
@@ -95,7 +107,7 @@ func candidates(ctx context.Context, q sqlx.QueryerContext, me string, timeBlock
 		       COALESCE(c.place_id, '') AS place_id, COALESCE(c.collection_place_id, '') AS collection_place_id,
 		       o.total, o.positive, o.neutral, o.negative, o.my_opinion_id, o.my_opinion_type,
 		       m.id, m.nickname, m.picture, m.role
-		FROM candidates c
+		FROM `+from+`
 		JOIN plan_members m ON m.id = c.added_by
 		CROSS JOIN LATERAL (
 		    SELECT count(*) AS total,
@@ -105,10 +117,17 @@ func candidates(ctx context.Context, q sqlx.QueryerContext, me string, timeBlock
 		           COALESCE(min(x.id) FILTER (WHERE x.member_id = $2), '') AS my_opinion_id,
 		           COALESCE(min(x.type) FILTER (WHERE x.member_id = $2), '') AS my_opinion_type
 		    FROM opinions x WHERE x.candidate_id = c.id) o
-		WHERE c.time_block_id = ANY($1)
-		ORDER BY c.created_at, c.id`, pq.Array(timeBlockIDs), me)
+		WHERE `+where+`
+		ORDER BY c.created_at, c.id`, blocks, me)
 	if err != nil {
 		return nil, err
+	}
+	if dayID != "" && len(timeBlockIDs) > 1 {
+		asked := make(map[string]bool, len(timeBlockIDs))
+		for _, id := range timeBlockIDs {
+			asked[id] = true
+		}
+		rows = slices.DeleteFunc(rows, func(r candidateRow) bool { return !asked[r.TimeBlockID] })
 	}
 	places, err := placesByID(ctx, q, rows)
 	if err != nil {
@@ -143,7 +162,8 @@ func placesByID(ctx context.Context, q sqlx.QueryerContext, rows []candidateRow)
 		return out, nil
 	}
 	var places []placeRow
-	if err := sqlx.SelectContext(ctx, q, &places, `SELECT `+placeColumns+` FROM places p WHERE p.id = ANY($1)`, pq.Array(ids)); err != nil {
+	where, arg := oneOrAny(`p.id`, ids)
+	if err := sqlx.SelectContext(ctx, q, &places, `SELECT `+placeColumns+` FROM places p WHERE `+where, arg); err != nil {
 		return nil, err
 	}
 	for _, p := range places {
@@ -152,13 +172,14 @@ func placesByID(ctx context.Context, q sqlx.QueryerContext, rows []candidateRow)
 	return out, nil
 }
 
-// withCandidates completes time blocks with their candidates (see candidates).
-func withCandidates(ctx context.Context, q sqlx.QueryerContext, me string, rows []timeBlockRow) ([]planner.TimeBlock, error) {
+// withCandidates completes time blocks with their candidates (see candidates; dayID, when not
+// "", is the day all the blocks are on).
+func withCandidates(ctx context.Context, q sqlx.QueryerContext, me string, rows []timeBlockRow, dayID string) ([]planner.TimeBlock, error) {
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	byBlock, err := candidates(ctx, q, me, ids)
+	byBlock, err := candidates(ctx, q, me, ids, dayID)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +200,7 @@ func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeB
 	if len(rows) == 0 {
 		return nil, blockNotFound()
 	}
-	blocks, err := withCandidates(ctx, q, me, rows)
+	blocks, err := withCandidates(ctx, q, me, rows, "")
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +247,7 @@ func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, pag
 		if len(rows) > page.Size {
 			rows, out.HasNext = rows[:page.Size], true
 		}
-		out.Blocks, err = withCandidates(ctx, tx, me.ID, rows)
+		out.Blocks, err = withCandidates(ctx, tx, me.ID, rows, d.ID)
 		return err
 	})
 	if err != nil {
@@ -313,10 +334,11 @@ func placesOfCollectionPlaces(ctx context.Context, tx *sqlx.Tx, planID string, c
 		PlaceID string `db:"place_id"`
 		Linked  bool   `db:"linked"`
 	}
+	where, arg := oneOrAny(`cp.id`, cpIDs)
 	err := tx.SelectContext(ctx, &rows, `
 		SELECT cp.id, cp.place_id,
 		       EXISTS (SELECT 1 FROM plan_collections pc WHERE pc.plan_id = $2 AND pc.collection_id = cp.collection_id) AS linked
-		FROM collection_places cp WHERE cp.id = ANY($1)`, pq.Array(cpIDs), planID)
+		FROM collection_places cp WHERE `+where, arg, planID)
 	if err != nil {
 		return nil, err
 	}
@@ -566,7 +588,7 @@ func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID strin
 		return nil, blockNotFound()
 	}
 	r := rows[0]
-	byBlock, err := candidates(ctx, tx, me, []string{r.ID})
+	byBlock, err := candidates(ctx, tx, me, []string{r.ID}, "")
 	if err != nil {
 		return nil, err
 	}
@@ -1093,7 +1115,7 @@ func (db *DB) candidateList(ctx context.Context, userID, planID, timeBlockID str
 			return blockNotFound()
 		}
 		r := rows[0]
-		byBlock, err := candidates(ctx, tx, me.ID, []string{r.ID})
+		byBlock, err := candidates(ctx, tx, me.ID, []string{r.ID}, "")
 		if err != nil {
 			return err
 		}

@@ -136,6 +136,8 @@ func TestAddBlock(t *testing.T) {
 	blocks, hasNext = day.Blocks, day.HasNext
 	if hasNext || len(blocks) != 1 || blocks[0].ID != manual.ID {
 		t.Errorf("day 2, second page: %+v", blocks)
+	} else if cs := blocks[0].Candidates; len(cs) != 1 || cs[0].Place == nil || cs[0].Place.Name != "Aunt's house" {
+		t.Errorf("day 2, second page: candidates %+v, want the manual place only", cs) // the day's candidates are read at once
 	}
 	// Each place candidate has its (empty) expense; the free block's entry has none.
 	var expenses int

@@ -56,11 +56,12 @@ func withPreferences(ctx context.Context, q sqlx.QueryerContext, rows []collecti
 		Type string `db:"type"`
 		planner.Member
 	}
+	where, places := oneOrAny(`pr.collection_place_id`, ids)
 	err := sqlx.SelectContext(ctx, q, &prefs, `
 		SELECT pr.collection_place_id, pr.type, m.id, m.nickname, m.picture, m.role
 		FROM collection_place_preferences pr JOIN collection_members m ON m.id = pr.member_id
-		WHERE pr.collection_place_id = ANY($1) AND m.left_at IS NULL
-		ORDER BY pr.created_at, m.id`, pq.Array(ids))
+		WHERE `+where+` AND m.left_at IS NULL
+		ORDER BY pr.created_at, m.id`, places)
 	if err != nil {
 		return nil, err
 	}

@@ -229,3 +229,14 @@ func (tx connTx) Rollback() error {
 	tx.cn.inTx = false
 	return tx.Tx.Rollback()
 }
+
+// oneOrAny is the condition that column is one of ids, with its argument ($1): "column = $1"
+// for one id, "column = ANY($1)" for more. PostgreSQL keeps one (generic) plan for the first;
+// for the second it cannot know the array's length and, for a join, usually plans it again
+// on every call — so a statement is better written for the one id when that is what it reads.
+func oneOrAny(column string, ids []string) (string, any) {
+	if len(ids) == 1 {
+		return column + ` = $1`, ids[0]
+	}
+	return column + ` = ANY($1)`, pq.Array(ids)
+}

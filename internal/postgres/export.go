@@ -46,7 +46,7 @@ func (db *DB) planExport(ctx context.Context, viewer, planID string, whole bool)
 			WHERE b.plan_id = $1 ORDER BY d.day, b.start_time, b.end_time, b.id`, planID); err != nil {
 			return err
 		}
-		if out.Blocks, err = withCandidates(ctx, tx, me.ID, rows); err != nil || !whole {
+		if out.Blocks, err = withCandidates(ctx, tx, me.ID, rows, ""); err != nil || !whole {
 			return err
 		}
 		if out.Opinions, err = selectOpinions(ctx, tx, `o.candidate_id IN (

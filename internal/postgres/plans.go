@@ -316,8 +316,9 @@ func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out 
 		ID    string `db:"id"`
 		Photo string `db:"thumbnail"`
 	}
+	where, plans := oneOrAny(`p.id`, missing)
 	if err := db.SelectContext(ctx, &found, `SELECT p.id, `+thumbnailSQL+` AS thumbnail
-		FROM plans p WHERE p.id = ANY($1)`, pq.Array(missing)); err != nil {
+		FROM plans p WHERE `+where, plans); err != nil {
 		return nil, false, mapError(err)
 	}
 	photos := make(map[string]string, len(found))
