@@ -112,16 +112,32 @@ func (cn *conn) stale(query string, err error) bool {
 	return !cn.inTx
 }
 
-// runKept runs query's kept statement through send, preparing it first when it is not kept, and
-// again when PostgreSQL refuses it as stale outside a transaction.
-func runKept[T any](ctx context.Context, cn *conn, query string, send func(driver.Stmt) (T, error)) (T, error) {
+// send sends query with args and times it: without arguments straight through lib/pq's
+// connection (direct), with arguments as its kept statement (prepared), prepared first when it
+// is not kept, and again when PostgreSQL refuses it as stale outside a transaction.
+func send[C, S, T any](ctx context.Context, cn *conn, query string, args []driver.NamedValue,
+	direct func(C, context.Context, string, []driver.NamedValue) (T, error),
+	prepared func(S, context.Context, []driver.NamedValue) (T, error),
+) (T, error) {
+	defer cn.statement(ctx, time.Now())
+	var none T
+	if len(args) == 0 {
+		c, ok := cn.Conn.(C)
+		if !ok {
+			return none, errNoContext
+		}
+		return direct(c, ctx, query, args)
+	}
 	for {
 		st, err := cn.prepared(ctx, query)
 		if err != nil {
-			var none T
 			return none, err
 		}
-		out, err := send(st)
+		s, ok := st.(S)
+		if !ok {
+			return none, errNoContext
+		}
+		out, err := prepared(s, ctx, args)
 		if err != nil && cn.stale(query, err) {
 			continue
 		}
@@ -130,39 +146,11 @@ func runKept[T any](ctx context.Context, cn *conn, query string, send func(drive
 }
 
 func (cn *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	defer cn.statement(ctx, time.Now())
-	if len(args) == 0 {
-		q, ok := cn.Conn.(driver.QueryerContext)
-		if !ok {
-			return nil, errNoContext
-		}
-		return q.QueryContext(ctx, query, args)
-	}
-	return runKept(ctx, cn, query, func(st driver.Stmt) (driver.Rows, error) {
-		q, ok := st.(driver.StmtQueryContext)
-		if !ok {
-			return nil, errNoContext
-		}
-		return q.QueryContext(ctx, args)
-	})
+	return send(ctx, cn, query, args, driver.QueryerContext.QueryContext, driver.StmtQueryContext.QueryContext)
 }
 
 func (cn *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	defer cn.statement(ctx, time.Now())
-	if len(args) == 0 {
-		e, ok := cn.Conn.(driver.ExecerContext)
-		if !ok {
-			return nil, errNoContext
-		}
-		return e.ExecContext(ctx, query, args)
-	}
-	return runKept(ctx, cn, query, func(st driver.Stmt) (driver.Result, error) {
-		e, ok := st.(driver.StmtExecContext)
-		if !ok {
-			return nil, errNoContext
-		}
-		return e.ExecContext(ctx, args)
-	})
+	return send(ctx, cn, query, args, driver.ExecerContext.ExecContext, driver.StmtExecContext.ExecContext)
 }
 
 func (cn *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
