@@ -101,16 +101,42 @@ type dayEntry struct {
 	page   planner.DayPage
 }
 
-type costsEntry struct {
-	at     stamp
-	loaded time.Time
-	costs  []planner.Cost
+// perPlan is something kept of each plan (its costs, its thumbnail), each under the stamp it
+// was loaded at; at most max plans, all dropped when full. Its methods run under dayCache.mu.
+type perPlan[T any] struct {
+	max     int
+	entries map[string]planEntry[T]
 }
 
-type thumbEntry struct {
+type planEntry[T any] struct {
 	at     stamp
 	loaded time.Time
-	photo  string
+	value  T
+}
+
+func newPerPlan[T any](max int) perPlan[T] {
+	return perPlan[T]{max: max, entries: map[string]planEntry[T]{}}
+}
+
+// get is the plan's kept value if the plan has not changed since it was loaded.
+func (p perPlan[T]) get(c *dayCache, plan string) (T, bool) {
+	e, ok := p.entries[plan]
+	if !ok || !c.current(plan, e.at, e.loaded) {
+		var none T
+		return none, false
+	}
+	return e.value, true
+}
+
+// put keeps the plan's value, loaded at at, unless the plan changed meanwhile.
+func (p perPlan[T]) put(c *dayCache, plan string, at stamp, v T) {
+	if !c.current(plan, at, time.Now()) {
+		return
+	}
+	if len(p.entries) >= p.max {
+		clear(p.entries)
+	}
+	p.entries[plan] = planEntry[T]{at: at, loaded: time.Now(), value: v}
 }
 
 // settingEntry is a user's language setting (nil: none), loaded at a stamp of the user's.
@@ -135,14 +161,14 @@ type dayCache struct {
 	entries  map[dayKey]dayEntry
 	users    map[string]uint64 // the users' versions
 	settings map[string]settingEntry
-	costs    map[string]costsEntry
-	thumbs   map[string]thumbEntry
+	costs    perPlan[[]planner.Cost]
+	thumbs   perPlan[string]
 }
 
 func newDayCache() *dayCache {
 	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
-		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: map[string]costsEntry{},
-		thumbs: map[string]thumbEntry{}}
+		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: newPerPlan[[]planner.Cost](costsEntries),
+		thumbs: newPerPlan[string](thumbEntries)}
 }
 
 // current reports whether something of plan loaded at at, at loaded, may be served.
@@ -173,24 +199,14 @@ func (c *dayCache) get(k dayKey) (dayEntry, bool) {
 func (c *dayCache) costsOf(plan string) ([]planner.Cost, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.costs[plan]
-	if !ok || !c.current(plan, e.at, e.loaded) {
-		return nil, false
-	}
-	return e.costs, true
+	return c.costs.get(c, plan)
 }
 
 // putCosts keeps the plan's costs, loaded at at, unless the plan changed meanwhile.
 func (c *dayCache) putCosts(plan string, at stamp, costs []planner.Cost) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.current(plan, at, time.Now()) {
-		return
-	}
-	if len(c.costs) >= costsEntries {
-		clear(c.costs)
-	}
-	c.costs[plan] = costsEntry{at: at, loaded: time.Now(), costs: costs}
+	c.costs.put(c, plan, at, costs)
 }
 
 // put keeps e, loaded at e.at, unless the plan changed meanwhile.
@@ -209,11 +225,11 @@ func (c *dayCache) put(k dayKey, e dayEntry) {
 // restart drops everything, versions too, and starts a new epoch (under c.mu).
 func (c *dayCache) restart() {
 	clear(c.entries)
-	clear(c.costs)
+	clear(c.costs.entries)
 	clear(c.versions)
 	clear(c.settings)
 	clear(c.users)
-	clear(c.thumbs)
+	clear(c.thumbs.entries)
 	c.epoch++
 }
 
@@ -221,24 +237,14 @@ func (c *dayCache) restart() {
 func (c *dayCache) thumbnail(plan string) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.thumbs[plan]
-	if !ok || !c.current(plan, e.at, e.loaded) {
-		return "", false
-	}
-	return e.photo, true
+	return c.thumbs.get(c, plan)
 }
 
 // putThumbnail keeps the plan's thumbnail, looked for at at, unless the plan changed meanwhile.
 func (c *dayCache) putThumbnail(plan string, at stamp, photo string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.current(plan, at, time.Now()) {
-		return
-	}
-	if len(c.thumbs) >= thumbEntries {
-		clear(c.thumbs)
-	}
-	c.thumbs[plan] = thumbEntry{at: at, loaded: time.Now(), photo: photo}
+	c.thumbs.put(c, plan, at, photo)
 }
 
 // userNow is the user's current stamp, and whether the cache may be used at all.
