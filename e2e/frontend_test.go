@@ -13,8 +13,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/golang-jwt/jwt/v5"
+
+	"tripplan/internal/auth"
 )
 
 // TestAFrontEndOnAnotherOrigin is API-additions §3 in a real browser: a front end of its own,
@@ -37,7 +41,8 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	t.Cleanup(fe.Close)
 	_, port, _ := strings.Cut(fe.Listener.Addr().String(), ":")
 	origin := "http://localhost:" + port
-	srv := startServer(t, "CORS_ORIGINS="+origin, "FRONTEND_URL="+origin)
+	const jwtSecret = "front-end-e2e-jwt-secret-of-32-bytes-or-more"
+	srv := startServer(t, "CORS_ORIGINS="+origin, "FRONTEND_URL="+origin, "JWT_SECRET="+jwtSecret)
 	html := strings.ReplaceAll(string(page), "__API__", srv.base)
 	fe.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -111,6 +116,26 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 		t.Fatalf("GET the picture: %d %s, %d bytes (uploaded %d)", res.StatusCode, res.Header.Get("Content-Type"), len(served), pic.Len())
 	}
 
+	// An hour later the access token has expired. The test signs the token the server would
+	// have issued an hour and a minute earlier (same user and sign-in, the server's secret): the
+	// front end's five calls at once each get 401, each renews with the same refresh token at
+	// the same moment, and all of them go on (the refresh grace of API-additions §3) — the user
+	// stays signed in.
+	expired := expiredCopy(t, eval[string](t, b, `sessionStorage.getItem("token")`), jwtSecret)
+	if status := statusWith(t, srv.base+"/users/me", expired); status != http.StatusUnauthorized {
+		t.Fatalf("GET /users/me with the expired token: %d, want 401", status)
+	}
+	eval[bool](t, b, `(sessionStorage.setItem("token", `+js(expired)+`), window.renewals = 0, true)`)
+	if nickname := eval[string](t, b, `loadAll()`); nickname != "Frontie" {
+		t.Fatalf("after the expiry the front end reads nickname %q", nickname)
+	}
+	if renewals := eval[int](t, b, `window.renewals`); renewals != 5 {
+		t.Fatalf("the five calls renewed the tokens %d times, want 5 (each on its own)", renewals)
+	}
+	if nickname := eval[string](t, b, `loadAll()`); nickname != "Frontie" || eval[int](t, b, `window.renewals`) != 5 {
+		t.Fatalf("signed in after the renewals? nickname %q, renewals %d", nickname, eval[int](t, b, `window.renewals`))
+	}
+
 	// An invite link the front end made (reading the exposed Location of the new plan) lands on
 	// its plan page once opened.
 	invite := eval[struct {
@@ -129,8 +154,18 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	if got := waitFor[string](t, b, "the plan's title", `(s => s.startsWith("Plan:") || s.startsWith("Error") ? s : "")(`+textOf("#plan")+` || `+textOf("#status")+`)`); got != "Plan: Trip from afar" {
 		t.Fatalf("the front end's plan page says %q", got)
 	}
-	if p := b.reported(); len(p) > 0 {
-		t.Fatalf("the browser reported problems: %q", p)
+	// The browser logs the five 401s of the expired token's calls, and nothing else.
+	var unexpected []string
+	expired401 := 0
+	for _, p := range b.reported() {
+		if strings.Contains(p, "status of 401 (Unauthorized)") {
+			expired401++
+		} else {
+			unexpected = append(unexpected, p)
+		}
+	}
+	if len(unexpected) > 0 || expired401 != 5 {
+		t.Fatalf("the browser reported problems %q and %d 401s (want none and the five of the expired token)", unexpected, expired401)
 	}
 }
 
@@ -166,4 +201,37 @@ func getAPI(t *testing.T, url, token string, v any) {
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %d %v", url, res.StatusCode, err)
 	}
+}
+
+// expiredCopy signs, with the server's secret, a copy of the access token issued an hour and a
+// minute before now: the same user, sign-in and scope, expired a minute ago.
+func expiredCopy(t *testing.T, token, secret string) string {
+	t.Helper()
+	var claims auth.Claims
+	if _, _, err := jwt.NewParser().ParseUnverified(token, &claims); err != nil {
+		t.Fatalf("read the front end's token: %v", err)
+	}
+	earlier, err := auth.NewIssuer([]byte(secret), func() time.Time { return time.Now().Add(-auth.AccessTTL - time.Minute) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired, _, err := earlier.Issue(claims.Subject, claims.Session, !claims.PreTerms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return expired
+}
+
+// statusWith answers the status of a GET of url with the bearer token.
+func statusWith(t *testing.T, url, token string) int {
+	t.Helper()
+	r, _ := http.NewRequest(http.MethodGet, url, nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	r.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }
