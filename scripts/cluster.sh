@@ -14,8 +14,9 @@
 # `up` starts a supervisor under cmd/withdb, which finds PostgreSQL as make run does
 # (DATABASE_URL, else 127.0.0.1:5432, else a private cluster in .data/postgres, stopped again
 # when the supervisor ends); the supervisor (`serve`) creates the database tripplan_cluster if
-# it is missing, starts the processes, and stops them all when one of them ends or when it is
-# told to (`down`).
+# it is missing, starts the processes, and stops them all when it is told to (`down`). An
+# instance that ends (killed, say, to watch nginx pass its requests to the others) stays down
+# until the next `up`, which starts the cluster anew when any part of it is not ready.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -100,13 +101,23 @@ secrets() {
   source "$dir/env"
 }
 
+# running reports whether the cluster is up: its supervisor, nginx and every instance ready.
+running() {
+  alive supervisor || return 1
+  local port
+  for port in "$proxy_port" "${instance_ports[@]}"; do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" || true) == 200 ]] || return 1
+  done
+}
+
 up() {
-  if alive supervisor && wait_for "http://127.0.0.1:$proxy_port/readyz" 200; then
+  if running; then
     log "already running"
     report
     return
   fi
-  stop supervisor
+  alive supervisor && log "a part of the cluster is not running: starting it anew"
+  down >/dev/null
   log "building"
   go build -o bin/tripplan ./cmd/tripplan
   go build -o bin/withdb ./cmd/withdb
@@ -196,10 +207,15 @@ serve() {
   echo $! >"$dir/nginx.pid"
   log "started: nginx on :$proxy_port, instances on :${instance_ports[*]}, S3 on :$s3_port, database $database"
 
-  # Until one of them ends (or a signal runs shutdown).
-  wait -n || true
-  log "a process of the cluster ended; stopping the others" >&2
-  shutdown
+  # An instance that ends leaves the others serving (nginx passes its requests on), as in
+  # production; a signal runs shutdown.
+  local status
+  while :; do
+    status=0
+    wait -n || status=$?
+    ((status != 127)) || break # no process left
+    log "a process of the cluster ended with status $status (see tmp/cluster/*.log); the others go on" >&2
+  done
 }
 
 shutdown() {
