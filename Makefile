@@ -7,7 +7,7 @@ GO ?= go
 # and every skipped test with its reason, then the totals.
 GOTESTSUM ?= --format pkgname --format-hide-empty-pkg
 
-.PHONY: run build test race lint load audit fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean
+.PHONY: run build test race lint load audit fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean cluster cluster-down cluster-test
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -66,6 +66,15 @@ fmt-check: ## fail when a Go file is not gofmt-formatted
 
 vet:
 	$(GO) vet ./...
+
+cluster: ## three instances behind nginx on one database and one S3 bucket (versitygw), at http://localhost:18080
+	bash scripts/cluster.sh up
+
+cluster-down: ## stop the local cluster
+	bash scripts/cluster.sh down
+
+cluster-test: ## bring the cluster up if needed and run the tests in cluster/ through nginx and each instance
+	bash scripts/cluster.sh test
 
 clean: ## remove build output and the private database cluster
 	rm -rf bin .data

@@ -72,6 +72,15 @@ func Open(ctx context.Context, storageURL, dir, uploadURL string, secret []byte)
 		if err != nil {
 			return nil, fmt.Errorf("open STORAGE_URL: %w", err)
 		}
+		// The bucket is the operator's to create: a missing one, or one the credentials cannot
+		// list, stops the start here rather than failing every upload later.
+		if ok, err := b.IsAccessible(ctx); err != nil || !ok {
+			b.Close()
+			if err == nil {
+				err = errors.New("no such bucket: create it first")
+			}
+			return nil, fmt.Errorf("STORAGE_URL %s: %w", storageURL, err)
+		}
 		return &Store{bucket: b, signer: signer}, nil
 	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
