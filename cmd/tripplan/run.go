@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return fmt.Errorf("job queue: %w", err)
 	}
 	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		stopCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		defer cancel()
 		queue.Stop(stopCtx) // jobs not finished by then are retried at the next start
 	}()
@@ -155,13 +155,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// stopTimeout bounds each of the two steps of stopping, one after the other: the HTTP server's
+// drain of its requests (live-update streams are ended at once), then the job queue's wait for
+// running jobs. deploy/ checks that Kubernetes' terminationGracePeriodSeconds covers both.
+const stopTimeout = 15 * time.Second
 
 // localURL is the URL to print for a listener with no BASE_URL.
 func localURL(a net.Addr) string {
