@@ -109,6 +109,33 @@ func TestMigrateThenServeWithoutMigrating(t *testing.T) {
 	}
 }
 
+// TestStopWhileWaitingForTheSchema: SIGTERM (a rollout given up, a node drained) while the
+// server waits for the migration Job is a clean stop.
+func TestStopWhileWaitingForTheSchema(t *testing.T) {
+	dbURL := emptyDatabase(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, w := io.Pipe()
+	stopped := make(chan error, 1)
+	go func() {
+		stopped <- run(ctx, nil, env(map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "MIGRATE_ON_START": "false"}), w)
+		w.Close()
+	}()
+	lines := bufio.NewScanner(out)
+	waiting := false
+	for !waiting && lines.Scan() {
+		waiting = strings.Contains(lines.Text(), "waiting for the database schema")
+	}
+	if !waiting {
+		t.Fatalf("the server did not say it waits for the schema; run returned %v", <-stopped)
+	}
+	go io.Copy(io.Discard, out)
+	cancel()
+	if err := <-stopped; err != nil {
+		t.Fatalf("run stopped while waiting: %v, want a clean stop", err)
+	}
+}
+
 // TestRunRefusesUnknownArguments: migrate is the one argument; anything else is refused before
 // the database is looked for.
 func TestRunRefusesUnknownArguments(t *testing.T) {

@@ -56,6 +56,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 	default:
 		if err := awaitSchema(ctx, cluster.URL, log); err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while waiting: a clean stop, nothing was served
+			}
 			return err
 		}
 	}
