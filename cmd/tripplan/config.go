@@ -85,6 +85,10 @@ type config struct {
 	// (STREAM_LIMIT_PER_USER) and per client address (STREAM_LIMIT_PER_ADDRESS); 0 is the
 	// server's default.
 	StreamLimit, StreamLimitPerUser, StreamLimitPerAddress int
+	// MigrateOnStart (MIGRATE_ON_START, default true): the server brings the database up to date
+	// before serving. False when a separate `tripplan migrate` (a Kubernetes Job) does it: the
+	// server then waits until the schema is current.
+	MigrateOnStart bool
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -148,6 +152,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 			}
 			*limit = n
 		}
+	}
+	c.MigrateOnStart = true
+	if v := getenv("MIGRATE_ON_START"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("MIGRATE_ON_START must be true or false, not %q", v)
+		}
+		c.MigrateOnStart = on
 	}
 	c.DevLogin = c.Env != "production"
 	if v := getenv("DEV_LOGIN"); v != "" {

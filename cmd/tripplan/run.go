@@ -26,8 +26,10 @@ import (
 
 // run wires the application from its environment and serves until ctx is done.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return fmt.Errorf("unexpected arguments %q: tripplan is configured by environment variables (see README.md)", args)
+	migrateOnly := len(args) == 1 && args[0] == "migrate"
+	if len(args) > 0 && !migrateOnly {
+		return fmt.Errorf("unexpected arguments %q: tripplan serves with none, or brings the database up to date and exits with "+
+			"migrate; it is configured by environment variables (see README.md)", args)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -45,8 +47,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer cluster.Close()
-	if err := prepare(ctx, cluster.URL, cfg.Env == "development", log); err != nil {
-		return err
+	switch {
+	case migrateOnly:
+		return prepare(ctx, cluster.URL, cfg.Env == "development", log)
+	case cfg.MigrateOnStart:
+		if err := prepare(ctx, cluster.URL, cfg.Env == "development", log); err != nil {
+			return err
+		}
+	default:
+		if err := awaitSchema(ctx, cluster.URL, log); err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while waiting: a clean stop, nothing was served
+			}
+			return err
+		}
 	}
 	// Requests run on connections whose statements are bounded; start-up work above is not.
 	serving, err := postgres.WithStatementTimeout(cluster.URL, cfg.StatementTimeout)
@@ -94,7 +108,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return fmt.Errorf("job queue: %w", err)
 	}
 	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		stopCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		defer cancel()
 		queue.Stop(stopCtx) // jobs not finished by then are retried at the next start
 	}()
@@ -144,13 +158,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// stopTimeout bounds each of the two steps of stopping, one after the other: the HTTP server's
+// drain of its requests (live-update streams are ended at once), then the job queue's wait for
+// running jobs. deploy/ checks that Kubernetes' terminationGracePeriodSeconds covers both.
+const stopTimeout = 15 * time.Second
 
 // localURL is the URL to print for a listener with no BASE_URL.
 func localURL(a net.Addr) string {
@@ -175,6 +194,39 @@ func pruneExpired(ctx context.Context, db *postgres.DB, log *slog.Logger) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-t.C:
+		}
+	}
+}
+
+// schemaPoll is how often a server that does not migrate looks whether the schema is current.
+const schemaPoll = 2 * time.Second
+
+// awaitSchema waits until `tripplan migrate` (elsewhere: a Kubernetes Job) has applied every
+// migration this build carries (MIGRATE_ON_START=false), so that a new version never serves on
+// the schema before it. It returns ctx's error when stopped first.
+func awaitSchema(ctx context.Context, url string, log *slog.Logger) error {
+	db, err := postgres.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t := time.NewTicker(schemaPoll)
+	defer t.Stop()
+	for said := false; ; said = true {
+		current, err := postgres.SchemaCurrent(ctx, db.DB.DB)
+		if err != nil {
+			return fmt.Errorf("database schema: %w", err)
+		}
+		if current {
+			return nil
+		}
+		if !said {
+			log.Info("waiting for the database schema: migrations are pending and MIGRATE_ON_START=false leaves them to tripplan migrate")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
 		case <-t.C:
 		}
 	}

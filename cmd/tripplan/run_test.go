@@ -120,7 +120,12 @@ func TestConfig(t *testing.T) {
 	if c.StreamLimit != 500 || c.StreamLimitPerUser != 4 || c.StreamLimitPerAddress != 20 {
 		t.Errorf("stream limits: %d %d %d", c.StreamLimit, c.StreamLimitPerUser, c.StreamLimitPerAddress)
 	}
-	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
+	for v, want := range map[string]bool{"": true, "true": true, "false": false, "0": false} {
+		if c, err := loadConfig(env(map[string]string{"MIGRATE_ON_START": v})); err != nil || c.MigrateOnStart != want {
+			t.Errorf("MIGRATE_ON_START=%q: %v, %v; want %v", v, c.MigrateOnStart, err, want)
+		}
+	}
+	for _, bad := range []map[string]string{{"MIGRATE_ON_START": "later"}, {"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
 		{"RATES_URL": "ftp://x"}, {"RATES_URL": "www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},
