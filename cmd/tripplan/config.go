@@ -19,6 +19,7 @@ import (
 
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
+	"tripplan/internal/postgres"
 	"tripplan/internal/rates"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
@@ -85,6 +86,10 @@ type config struct {
 	// (STREAM_LIMIT_PER_USER) and per client address (STREAM_LIMIT_PER_ADDRESS); 0 is the
 	// server's default.
 	StreamLimit, StreamLimitPerUser, StreamLimitPerAddress int
+	// DBPool sizes the connection pool: DB_MAX_CONNS (default 20), DB_MAX_IDLE_CONNS (default
+	// DB_MAX_CONNS) and DB_MAX_IDLE_TIME (default 5m, 0: kept for ever). The instance's
+	// connection budget is the pool and its LISTEN connections (docs/SCALING.md).
+	DBPool postgres.Pool
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -148,6 +153,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			}
 			*limit = n
 		}
+	}
+	if err := loadPool(&c, getenv); err != nil {
+		return c, err
 	}
 	c.DevLogin = c.Env != "production"
 	if v := getenv("DEV_LOGIN"); v != "" {
@@ -250,6 +258,37 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.SignIn.Key = c.SessionSecret
 	return c, nil
+}
+
+// loadPool reads the database connection pool's size.
+func loadPool(c *config, getenv func(string) string) error {
+	c.DBPool = postgres.DefaultPool
+	if v := getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("DB_MAX_CONNS must be a whole number of connections, at least 1, not %q", v)
+		}
+		c.DBPool.MaxConns = n
+	}
+	c.DBPool.MaxIdle = c.DBPool.MaxConns
+	if v := getenv("DB_MAX_IDLE_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > c.DBPool.MaxConns {
+			return fmt.Errorf("DB_MAX_IDLE_CONNS must be a whole number from 0 to DB_MAX_CONNS (%d), not %q", c.DBPool.MaxConns, v)
+		}
+		c.DBPool.MaxIdle = n
+	}
+	if v := getenv("DB_MAX_IDLE_TIME"); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return fmt.Errorf("DB_MAX_IDLE_TIME must be a duration such as 5m (0: idle connections are kept), not %q", v)
+		}
+		c.DBPool.MaxIdleTime = d
+	}
+	return nil
 }
 
 // refuseDevelopmentSecrets refuses the built-in development secrets, which are public, outside

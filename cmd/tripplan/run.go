@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,20 +46,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer cluster.Close()
-	if err := prepare(ctx, cluster.URL, cfg.Env == "development", log); err != nil {
-		return err
-	}
-	// Requests run on connections whose statements are bounded; start-up work above is not.
-	serving, err := postgres.WithStatementTimeout(cluster.URL, cfg.StatementTimeout)
+	// Every connection of this instance carries its name, in pg_stat_activity.
+	application := applicationName(os.Getpid())
+	dbURL, err := postgres.WithApplicationName(cluster.URL, application)
 	if err != nil {
 		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	db, err := postgres.Open(ctx, serving)
+	if err := prepare(ctx, dbURL, cfg.Env == "development", log); err != nil {
+		return err
+	}
+	// Requests run on connections whose statements are bounded; start-up work above is not.
+	serving, err := postgres.WithStatementTimeout(dbURL, cfg.StatementTimeout)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	db, err := postgres.OpenPool(ctx, serving, cfg.DBPool)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Listen(ctx, cluster.URL, log); err != nil {
+	if err := checkBudget(ctx, db, cfg.DBPool, application, log); err != nil {
+		return err
+	}
+	if err := db.Listen(ctx, dbURL, log); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
 
@@ -148,6 +158,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// applicationName names the connections of the instance with process id pid: tripplan, the
+// host and the process, within PostgreSQL's 63 bytes.
+func applicationName(pid int) string {
+	host, _ := os.Hostname()
+	if len(host) > 40 {
+		host = host[:40]
+	}
+	return fmt.Sprintf("tripplan/%s/%d", host, pid)
+}
+
+// checkBudget logs the instance's connection budget (the pool and the LISTEN connections),
+// refuses it when the database could never give that many to ordinary roles, and warns when
+// it does not fit beside the connections others hold now.
+func checkBudget(ctx context.Context, db *postgres.DB, pool postgres.Pool, application string, log *slog.Logger) error {
+	room, err := db.ConnectionRoom(ctx, application)
+	if err != nil {
+		return fmt.Errorf("read the database's connection limits: %w", err)
+	}
+	budget := pool.Budget()
+	log.Info("database connection budget", "application_name", application, "budget", budget, "pool", pool.MaxConns,
+		"listen", postgres.ListenConns, "max_connections", room.Max, "reserved", room.Reserved, "held_by_others", room.Others)
+	if budget > room.Allowed() {
+		return fmt.Errorf("DB_MAX_CONNS=%d: this instance needs %d connections (its pool and %d LISTEN), more than the %d the database allows "+
+			"(max_connections %d less %d reserved)", pool.MaxConns, budget, postgres.ListenConns, room.Allowed(), room.Max, room.Reserved)
+	}
+	if room.Others+budget > room.Allowed() {
+		log.Warn("database connections: this instance's budget and those open now exceed what the database allows; requests may find it full",
+			"budget", budget, "held_by_others", room.Others, "allowed", room.Allowed())
 	}
 	return nil
 }
