@@ -13,14 +13,14 @@ import (
 	"tripplan/internal/postgres/pgtest"
 )
 
-// TestInstanceKeepsToItsBudget starts a server process with a pool of 3 and sends it 40
+// TestInstanceKeepsToItsBudget starts a server process with the smallest pool, 2, and sends it 40
 // requests at once while their table is locked, so that every request that got a connection
 // waits on it and the others wait for one: sampled until the requests end, the process never
 // holds more connections than its budget (pool and LISTEN connections, River's included),
 // and it did fill its pool.
 func TestInstanceKeepsToItsBudget(t *testing.T) {
 	dbURL := pgtest.URL(t)
-	const maxConns = 3
+	const maxConns = 2
 	in := startInstance(t, dbURL, fmt.Sprintf("DB_MAX_CONNS=%d", maxConns))
 	budget := postgres.Pool{MaxConns: maxConns}.Budget()
 	name := applicationName(in.cmd.Process.Pid)

@@ -265,8 +265,9 @@ func loadPool(c *config, getenv func(string) string) error {
 	c.DBPool = postgres.DefaultPool
 	if v := getenv("DB_MAX_CONNS"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return fmt.Errorf("DB_MAX_CONNS must be a whole number of connections, at least 1, not %q", v)
+		// The job queue's migrations hold two connections at once (db.go, migrateQueue).
+		if err != nil || n < 2 {
+			return fmt.Errorf("DB_MAX_CONNS must be a whole number of connections, at least 2, not %q", v)
 		}
 		c.DBPool.MaxConns = n
 	}

@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	if err := prepare(ctx, dbURL, cfg.Env == "development", log); err != nil {
+	if err := prepare(ctx, dbURL, cfg.DBPool, cfg.Env == "development", log); err != nil {
 		return err
 	}
 	// Requests run on connections whose statements are bounded; start-up work above is not.
@@ -224,9 +224,10 @@ func pruneExpired(ctx context.Context, db *postgres.DB, log *slog.Logger) {
 
 // prepare brings the database up to date on a connection pool of its own, without the
 // serving statement timeout (migrations and seeding may wait for another instance's lock):
-// migrations, the built-in place catalog, and in development the demo data.
-func prepare(ctx context.Context, url string, demo bool, log *slog.Logger) error {
-	db, err := postgres.Open(ctx, url)
+// migrations, the built-in place catalog, and in development the demo data. The pool is
+// sized as the serving one and closed before that one opens: the budget holds at start too.
+func prepare(ctx context.Context, url string, pool postgres.Pool, demo bool, log *slog.Logger) error {
+	db, err := postgres.OpenPool(ctx, url, pool)
 	if err != nil {
 		return err
 	}

@@ -139,7 +139,7 @@ func TestConfig(t *testing.T) {
 		}
 	}
 	for _, bad := range []map[string]string{{"LLM_BASE_URL": "ftp://x"},
-		{"DB_MAX_CONNS": "0"}, {"DB_MAX_CONNS": "many"}, {"DB_MAX_CONNS": "8", "DB_MAX_IDLE_CONNS": "9"}, {"DB_MAX_IDLE_CONNS": "-1"},
+		{"DB_MAX_CONNS": "0"}, {"DB_MAX_CONNS": "1"}, {"DB_MAX_CONNS": "many"}, {"DB_MAX_CONNS": "8", "DB_MAX_IDLE_CONNS": "9"}, {"DB_MAX_IDLE_CONNS": "-1"},
 		{"DB_MAX_IDLE_TIME": "soon"}, {"DB_MAX_IDLE_TIME": "-1m"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
 		{"RATES_URL": "ftp://x"}, {"RATES_URL": "www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
