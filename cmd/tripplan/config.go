@@ -19,6 +19,7 @@ import (
 
 	"tripplan/internal/extract"
 	"tripplan/internal/places"
+	"tripplan/internal/postgres"
 	"tripplan/internal/rates"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
@@ -89,6 +90,10 @@ type config struct {
 	// before serving. False when a separate `tripplan migrate` (a Kubernetes Job) does it: the
 	// server then waits until the schema is current.
 	MigrateOnStart bool
+	// DBPool sizes the connection pool: DB_MAX_CONNS (default 20), DB_MAX_IDLE_CONNS (default
+	// DB_MAX_CONNS) and DB_MAX_IDLE_TIME (default 5m, 0: kept for ever). The instance's
+	// connection budget is the pool and its LISTEN connections (docs/SCALING.md).
+	DBPool postgres.Pool
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -160,6 +165,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("MIGRATE_ON_START must be true or false, not %q", v)
 		}
 		c.MigrateOnStart = on
+	}
+	if err := loadPool(&c, getenv); err != nil {
+		return c, err
 	}
 	c.DevLogin = c.Env != "production"
 	if v := getenv("DEV_LOGIN"); v != "" {
@@ -262,6 +270,38 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.SignIn.Key = c.SessionSecret
 	return c, nil
+}
+
+// loadPool reads the database connection pool's size.
+func loadPool(c *config, getenv func(string) string) error {
+	c.DBPool = postgres.DefaultPool
+	if v := getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		// The job queue's migrations hold two connections at once (db.go, migrateQueue).
+		if err != nil || n < 2 {
+			return fmt.Errorf("DB_MAX_CONNS must be a whole number of connections, at least 2, not %q", v)
+		}
+		c.DBPool.MaxConns = n
+	}
+	c.DBPool.MaxIdle = c.DBPool.MaxConns
+	if v := getenv("DB_MAX_IDLE_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > c.DBPool.MaxConns {
+			return fmt.Errorf("DB_MAX_IDLE_CONNS must be a whole number from 0 to DB_MAX_CONNS (%d), not %q", c.DBPool.MaxConns, v)
+		}
+		c.DBPool.MaxIdle = n
+	}
+	if v := getenv("DB_MAX_IDLE_TIME"); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return fmt.Errorf("DB_MAX_IDLE_TIME must be a duration such as 5m (0: idle connections are kept), not %q", v)
+		}
+		c.DBPool.MaxIdleTime = d
+	}
+	return nil
 }
 
 // refuseDevelopmentSecrets refuses the built-in development secrets, which are public, outside

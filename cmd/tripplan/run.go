@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,15 +48,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer cluster.Close()
+	// Every connection of this instance carries its name, in pg_stat_activity.
+	application := applicationName(os.Getpid())
+	dbURL, err := postgres.WithApplicationName(cluster.URL, application)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
 	switch {
 	case migrateOnly:
-		return prepare(ctx, cluster.URL, cfg.Env == "development", log)
+		return prepare(ctx, dbURL, cfg.DBPool, cfg.Env == "development", log)
 	case cfg.MigrateOnStart:
-		if err := prepare(ctx, cluster.URL, cfg.Env == "development", log); err != nil {
+		if err := prepare(ctx, dbURL, cfg.DBPool, cfg.Env == "development", log); err != nil {
 			return err
 		}
 	default:
-		if err := awaitSchema(ctx, cluster.URL, log); err != nil {
+		if err := awaitSchema(ctx, dbURL, cfg.DBPool, log); err != nil {
 			if ctx.Err() != nil {
 				return nil // stopped while waiting: a clean stop, nothing was served
 			}
@@ -63,16 +70,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 	}
 	// Requests run on connections whose statements are bounded; start-up work above is not.
-	serving, err := postgres.WithStatementTimeout(cluster.URL, cfg.StatementTimeout)
+	serving, err := postgres.WithStatementTimeout(dbURL, cfg.StatementTimeout)
 	if err != nil {
 		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	db, err := postgres.Open(ctx, serving)
+	db, err := postgres.OpenPool(ctx, serving, cfg.DBPool)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Listen(ctx, cluster.URL, log); err != nil {
+	if err := checkBudget(ctx, db, cfg.DBPool, application, log); err != nil {
+		return err
+	}
+	if err := db.Listen(ctx, dbURL, log); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
 
@@ -171,6 +181,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // running jobs. deploy/ checks that Kubernetes' terminationGracePeriodSeconds covers both.
 const stopTimeout = 15 * time.Second
 
+// applicationName names the connections of the instance with process id pid: tripplan, the
+// host and the process, within PostgreSQL's 63 bytes.
+func applicationName(pid int) string {
+	host, _ := os.Hostname()
+	if len(host) > 40 {
+		host = host[:40]
+	}
+	return fmt.Sprintf("tripplan/%s/%d", host, pid)
+}
+
+// checkBudget logs the instance's connection budget (the pool and the LISTEN connections),
+// refuses it when the database could never give that many to ordinary roles, and warns when
+// it does not fit beside the connections others hold now.
+func checkBudget(ctx context.Context, db *postgres.DB, pool postgres.Pool, application string, log *slog.Logger) error {
+	room, err := db.ConnectionRoom(ctx, application)
+	if err != nil {
+		return fmt.Errorf("read the database's connection limits: %w", err)
+	}
+	budget := pool.Budget()
+	log.Info("database connection budget", "application_name", application, "budget", budget, "pool", pool.MaxConns,
+		"listen", postgres.ListenConns, "max_connections", room.Max, "reserved", room.Reserved, "held_by_others", room.Others)
+	if budget > room.Allowed() {
+		return fmt.Errorf("DB_MAX_CONNS=%d: this instance needs %d connections (its pool and %d LISTEN), more than the %d the database allows "+
+			"(max_connections %d less %d reserved)", pool.MaxConns, budget, postgres.ListenConns, room.Allowed(), room.Max, room.Reserved)
+	}
+	if room.Others+budget > room.Allowed() {
+		log.Warn("database connections: this instance's budget and those open now exceed what the database allows; requests may find it full",
+			"budget", budget, "held_by_others", room.Others, "allowed", room.Allowed())
+	}
+	return nil
+}
+
 // localURL is the URL to print for a listener with no BASE_URL.
 func localURL(a net.Addr) string {
 	addr := a.String()
@@ -205,8 +247,8 @@ const schemaPoll = 2 * time.Second
 // awaitSchema waits until `tripplan migrate` (elsewhere: a Kubernetes Job) has applied every
 // migration this build carries (MIGRATE_ON_START=false), so that a new version never serves on
 // the schema before it. It returns ctx's error when stopped first.
-func awaitSchema(ctx context.Context, url string, log *slog.Logger) error {
-	db, err := postgres.Open(ctx, url)
+func awaitSchema(ctx context.Context, url string, pool postgres.Pool, log *slog.Logger) error {
+	db, err := postgres.OpenPool(ctx, url, pool)
 	if err != nil {
 		return err
 	}
@@ -234,9 +276,10 @@ func awaitSchema(ctx context.Context, url string, log *slog.Logger) error {
 
 // prepare brings the database up to date on a connection pool of its own, without the
 // serving statement timeout (migrations and seeding may wait for another instance's lock):
-// migrations, the built-in place catalog, and in development the demo data.
-func prepare(ctx context.Context, url string, demo bool, log *slog.Logger) error {
-	db, err := postgres.Open(ctx, url)
+// migrations, the built-in place catalog, and in development the demo data. The pool is
+// sized as the serving one and closed before that one opens: the budget holds at start too.
+func prepare(ctx context.Context, url string, pool postgres.Pool, demo bool, log *slog.Logger) error {
+	db, err := postgres.OpenPool(ctx, url, pool)
 	if err != nil {
 		return err
 	}

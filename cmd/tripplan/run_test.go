@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tripplan/internal/places"
+	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
 	"tripplan/internal/rates"
 	"tripplan/internal/route"
@@ -125,7 +126,26 @@ func TestConfig(t *testing.T) {
 			t.Errorf("MIGRATE_ON_START=%q: %v, %v; want %v", v, c.MigrateOnStart, err, want)
 		}
 	}
-	for _, bad := range []map[string]string{{"MIGRATE_ON_START": "later"}, {"LLM_BASE_URL": "ftp://x"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
+	for vars, want := range map[string]postgres.Pool{
+		"":                                       postgres.DefaultPool,
+		"DB_MAX_CONNS=8":                         {MaxConns: 8, MaxIdle: 8, MaxIdleTime: 5 * time.Minute},
+		"DB_MAX_CONNS=8 DB_MAX_IDLE_CONNS=0":     {MaxConns: 8, MaxIdle: 0, MaxIdleTime: 5 * time.Minute},
+		"DB_MAX_IDLE_CONNS=2 DB_MAX_IDLE_TIME=0": {MaxConns: 20, MaxIdle: 2, MaxIdleTime: 0},
+		"DB_MAX_CONNS=50 DB_MAX_IDLE_TIME=90s":   {MaxConns: 50, MaxIdle: 50, MaxIdleTime: 90 * time.Second},
+		"DB_MAX_CONNS=50 DB_MAX_IDLE_CONNS=50":   {MaxConns: 50, MaxIdle: 50, MaxIdleTime: 5 * time.Minute},
+	} {
+		m := map[string]string{}
+		for _, kv := range strings.Fields(vars) {
+			k, v, _ := strings.Cut(kv, "=")
+			m[k] = v
+		}
+		if c, err := loadConfig(env(m)); err != nil || c.DBPool != want {
+			t.Errorf("%s: pool %+v, %v; want %+v", vars, c.DBPool, err, want)
+		}
+	}
+	for _, bad := range []map[string]string{{"MIGRATE_ON_START": "later"}, {"LLM_BASE_URL": "ftp://x"},
+		{"DB_MAX_CONNS": "0"}, {"DB_MAX_CONNS": "1"}, {"DB_MAX_CONNS": "many"}, {"DB_MAX_CONNS": "8", "DB_MAX_IDLE_CONNS": "9"}, {"DB_MAX_IDLE_CONNS": "-1"},
+		{"DB_MAX_IDLE_TIME": "soon"}, {"DB_MAX_IDLE_TIME": "-1m"}, {"APP_ENV": "staging"}, {"DEV_LOGIN": "maybe"}, {"JWT_SECRET": "short"}, {"NOMINATIM_URL": "ftp://x"}, {"OSRM_URL": "ftp://x"}, {"DATABASE_STATEMENT_TIMEOUT": "soon"}, {"DATABASE_STATEMENT_TIMEOUT": "-1s"}, {"REFRESH_REUSE_GRACE": "1h"}, {"REFRESH_REUSE_GRACE": "soon"}, {"OSRM_WALK_URL": "https://foot.example"},
 		{"RATES_URL": "ftp://x"}, {"RATES_URL": "www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"},
 		{"MAP_TILE_URL": "https://tiles.example/tile.png"}, {"MAP_TILE_URL": "javascript:{z}{x}{y}"},
 		{"KAKAO_CLIENT_ID": "k"}, {"NAVER_CLIENT_SECRET": "n"}, {"APPLE_CLIENT_ID": "a", "APPLE_TEAM_ID": "t", "APPLE_KEY_ID": "k"},

@@ -33,16 +33,41 @@ type DB struct {
 	revoked *revocations
 }
 
-// Open connects to url, checks the connection and sizes the pool.
+// Pool sizes an instance's pool of connections (DB_MAX_CONNS, DB_MAX_IDLE_CONNS and
+// DB_MAX_IDLE_TIME). Requests and the job queue (River, which works through the same pool)
+// share it.
+type Pool struct {
+	MaxConns    int           // the most connections open at once
+	MaxIdle     int           // the most kept open while unused
+	MaxIdleTime time.Duration // how long an unused connection is kept (0: for ever)
+}
+
+// DefaultPool is the pool Open makes.
+var DefaultPool = Pool{MaxConns: 20, MaxIdle: 20, MaxIdleTime: 5 * time.Minute}
+
+// ListenConns is how many connections Listen holds beside the pool: the change feed's and
+// the revocations channel's (cache.go, revocations.go).
+const ListenConns = 2
+
+// Budget is the most connections an instance with this pool holds to PostgreSQL while it
+// serves: the pool's and Listen's (docs/SCALING.md).
+func (p Pool) Budget() int { return p.MaxConns + ListenConns }
+
+// Open connects to url with DefaultPool.
 func Open(ctx context.Context, url string) (*DB, error) {
+	return OpenPool(ctx, url, DefaultPool)
+}
+
+// OpenPool connects to url, checks the connection and sizes the pool.
+func OpenPool(ctx context.Context, url string, pool Pool) (*DB, error) {
 	connector, err := pq.NewConnector(url)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	db := sqlx.NewDb(sql.OpenDB(Connector(connector)), "postgres")
-	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(20)
-	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetMaxOpenConns(pool.MaxConns)
+	db.SetMaxIdleConns(pool.MaxIdle)
+	db.SetConnMaxIdleTime(pool.MaxIdleTime)
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
@@ -50,6 +75,33 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return &DB{DB: db}, nil
+}
+
+// Room is how many connections the server takes and how many others hold.
+type Room struct {
+	// Max is max_connections; Reserved those kept for superusers (superuser_reserved_connections
+	// and, from PostgreSQL 16, reserved_connections). Ordinary roles get Max less Reserved.
+	Max, Reserved int
+	// Others is how many client connections, to any database, other applications hold.
+	Others int
+}
+
+// Allowed is how many connections an ordinary role may open in all.
+func (r Room) Allowed() int { return r.Max - r.Reserved }
+
+// ConnectionRoom reads the server's connection limits and counts the client connections whose
+// application_name is not application (this instance's).
+func (db *DB) ConnectionRoom(ctx context.Context, application string) (Room, error) {
+	var r Room
+	// Rows of other roles' connections may hide their backend_type (NULL): counted as clients.
+	err := db.QueryRowContext(ctx, `
+		SELECT current_setting('max_connections')::int,
+		       current_setting('superuser_reserved_connections')::int
+		         + COALESCE(current_setting('reserved_connections', true)::int, 0),
+		       (SELECT count(*) FROM pg_stat_activity
+		         WHERE COALESCE(backend_type, 'client backend') = 'client backend'
+		           AND application_name IS DISTINCT FROM $1)`, application).Scan(&r.Max, &r.Reserved, &r.Others)
+	return r, mapError(err)
 }
 
 // WithStatementTimeout is the connection URL (lib/pq's URL or key=value form) with every
@@ -60,18 +112,32 @@ func WithStatementTimeout(dsn string, d time.Duration) (string, error) {
 	if d <= 0 {
 		return dsn, nil
 	}
-	ms := strconv.FormatInt(d.Milliseconds(), 10)
+	return withSetting(dsn, "statement_timeout", strconv.FormatInt(d.Milliseconds(), 10))
+}
+
+// WithApplicationName is the connection URL with its connections named name in
+// pg_stat_activity (application_name), so that each instance's connections can be told apart.
+func WithApplicationName(dsn, name string) (string, error) {
+	return withSetting(dsn, "application_name", name)
+}
+
+// withSetting is the connection URL, in either of lib/pq's forms, with a connection parameter
+// set (for the key=value form, appended, quoted when it must be: the last value of a key wins).
+func withSetting(dsn, key, value string) (string, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		u, err := url.Parse(dsn)
 		if err != nil {
 			return "", err
 		}
 		q := u.Query()
-		q.Set("statement_timeout", ms)
+		q.Set(key, value)
 		u.RawQuery = q.Encode()
 		return u.String(), nil
 	}
-	return strings.TrimSpace(dsn + " statement_timeout=" + ms), nil
+	if value == "" || strings.ContainsAny(value, ` '\`) {
+		value = "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(value) + "'"
+	}
+	return strings.TrimSpace(dsn + " " + key + "=" + value), nil
 }
 
 // Migrate applies every pending embedded migration. A PostgreSQL advisory lock lets several

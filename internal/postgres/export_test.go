@@ -14,3 +14,9 @@ var ConstraintCodes = constraintCodes
 
 // KeptStatements exposes how many statements a connection keeps prepared.
 const KeptStatements = keptStatements
+
+// PruneStatement exposes one batch of PruneExpired's deletion of the table's rows that match
+// where (the table's key being id), and the batch's size.
+func PruneStatement(table, where string) string { return pruneStatement(table, "id", where) }
+
+const PruneBatch = pruneBatch

@@ -321,7 +321,7 @@ var notWrites = map[string]string{
 	"CalendarFeed":  "the feed's secret token is the authorization",
 	"TouchPresence": "a connection key EnterPlan issued", "LeavePlanPresence": "a connection key EnterPlan issued",
 	"WorkJob": "job worker", "SetJobStage": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
-	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
+	"LoadCatalog": "start-up", "SeedDemo": "start-up", "ConnectionRoom": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",
 	"NewSessionStore": "wiring", "SignInUser": "sign-in", "SignInSocial": "sign-in",
 	"CreateAppCode": "sign-in", "RedeemAppCode": "the one-time code is the authorization",
 	"ClaimPictureUpload": "the signed upload URL is the authorization", "PictureKeysInUse": "periodic job",

@@ -2,37 +2,53 @@ package postgres
 
 import (
 	"context"
-
-	"github.com/jmoiron/sqlx"
+	"fmt"
 )
 
-// PruneExpired deletes expired refresh tokens and browser sessions, old read notifications
-// old live-update events, extraction starts out of the hour and abandoned presence.
+// pruneBatch is how many rows one statement of PruneExpired deletes at most: a backlog of
+// months is deleted a batch at a time, each its own short transaction, never as one long
+// lock or one huge transaction.
+const pruneBatch = 5000
+
+// expired names, per table, its key and the rows PruneExpired deletes.
+var expired = []struct{ table, key, where string }{
+	{"refresh_tokens", "token_hash", "expires_at < now()"},
+	{"web_sessions", "id", "expires_at < now()"},
+	// Read notifications are kept 90 days (notifications_read finds them); live-update events
+	// a day (catch-up is for short gaps; events_created finds them).
+	{"notifications", "id", "read_at < now() - interval '90 days'"},
+	{"events", "id", "created_at < now() - interval '1 day'"},
+	// Picture uploads never made before their URL expired.
+	{"picture_uploads", "user_id", "expires_at < now()"},
+	// Extraction starts count toward the hourly cap for an hour.
+	{"extraction_starts", "job_id", "started_at < now() - interval '1 hour'"},
+	// Presence rows left by a server that went away (live ones are touched every 15 s).
+	{"presence", "connection", "seen_at < now() - interval '10 minutes'"},
+}
+
+// PruneExpired deletes expired refresh tokens and browser sessions, old read notifications,
+// old live-update events, extraction starts out of the hour and abandoned presence, at most
+// pruneBatch rows a statement until none is left. Every instance prunes: rows another
+// instance's batch holds are skipped, not waited for.
 func (db *DB) PruneExpired(ctx context.Context) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE expires_at < now()`); err != nil {
-			return err
+	for _, e := range expired {
+		query := pruneStatement(e.table, e.key, e.where)
+		for {
+			res, err := db.ExecContext(ctx, query)
+			if err != nil {
+				return mapError(err)
+			}
+			if n, _ := res.RowsAffected(); n < pruneBatch {
+				break
+			}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE expires_at < now()`); err != nil {
-			return err
-		}
-		// Read notifications are kept 90 days; live-update events a day (catch-up is for short gaps).
-		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE read_at < now() - interval '90 days'`); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE created_at < now() - interval '1 day'`); err != nil {
-			return err
-		}
-		// Picture uploads never made before their URL expired.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM picture_uploads WHERE expires_at < now()`); err != nil {
-			return err
-		}
-		// Extraction starts count toward the hourly cap for an hour.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM extraction_starts WHERE started_at < now() - interval '1 hour'`); err != nil {
-			return err
-		}
-		// Presence rows left by a server that went away (live ones are touched every 15 s).
-		_, err := tx.ExecContext(ctx, `DELETE FROM presence WHERE seen_at < now() - interval '10 minutes'`)
-		return err
-	})
+	}
+	return nil
+}
+
+// pruneStatement deletes one batch of the table's rows that match where. An array of keys
+// (not IN, which may join against the whole table) is found by the primary key.
+func pruneStatement(table, key, where string) string {
+	return fmt.Sprintf(`DELETE FROM %[1]s WHERE %[2]s = ANY (ARRAY(
+		SELECT %[2]s FROM %[1]s WHERE %[3]s LIMIT %[4]d FOR UPDATE SKIP LOCKED))`, table, key, where, pruneBatch)
 }
