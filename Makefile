@@ -7,7 +7,7 @@ GO ?= go
 # and every skipped test with its reason, then the totals.
 GOTESTSUM ?= --format pkgname --format-hide-empty-pkg
 
-.PHONY: run build test race lint load audit fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean cluster cluster-down cluster-test
+.PHONY: run build test race lint load audit fuzz generate generate-check api-client css vendor-js fmt fmt-check vet bench clean cluster cluster-down cluster-test cluster-load
 
 run: ## serve on :8080 with demo data and dev sign-in
 	$(GO) run ./cmd/tripplan
@@ -76,6 +76,9 @@ cluster-down: ## stop the local cluster
 
 cluster-test: ## bring the cluster up if needed and run the tests in cluster/ through nginx and each instance
 	bash scripts/cluster.sh test
+
+cluster-load: ## k6 through the cluster's nginx at 1, 2 and 3 instances, then one instance killed (SIGKILL, then SIGTERM) mid-run; no acknowledged write may be lost (numbers go to docs/PERFORMANCE.md)
+	bash scripts/cluster-load.sh
 
 clean: ## remove build output and the private database cluster
 	rm -rf bin .data

@@ -34,13 +34,7 @@ stop_server() {
 trap 'stop_server; rm -rf "$work"' EXIT
 
 # k6, installed with Go when missing.
-gobin=$(go env GOBIN)
-[[ -n $gobin ]] || gobin="$(go env GOPATH | cut -d: -f1)/bin"
-k6="$gobin/k6"
-if [[ ! -x $k6 ]]; then
-  echo "load: installing k6 v1.8.1 into $gobin"
-  go install go.k6.io/k6@v1.8.1
-fi
+k6=$(bash loadtest/k6.sh)
 
 echo "load: building"
 go build -o "$work/tripplan" ./cmd/tripplan

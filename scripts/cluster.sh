@@ -5,6 +5,8 @@
 #   scripts/cluster.sh up     # make cluster: build, start everything (again: nothing to do)
 #   scripts/cluster.sh down   # make cluster-down: stop everything
 #   scripts/cluster.sh test   # make cluster-test: up if needed, then the tests in cluster/
+#   scripts/cluster.sh start-instance N   # bring instance N back after a kill
+#   scripts/cluster.sh scale N            # nginx sends to the first N instances only
 #
 # Ports (all on 127.0.0.1): nginx 18080, the instances 18081–18083, the S3 server (versitygw,
 # posix backend) 18090; the cluster tests serve pages for link extraction on 18089. Everything
@@ -189,16 +191,7 @@ serve() {
 
   local i
   for i in 1 2 3; do
-    mkdir -p "$dir/instance$i"
-    (cd "$dir/instance$i" && exec env -i PATH="$PATH" HOME="$HOME" \
-      APP_ENV=development DEV_LOGIN=true ADDR="127.0.0.1:${instance_ports[i - 1]}" BASE_URL="$public_url" \
-      DATABASE_URL="$db_url" SESSION_SECRET="$SESSION_SECRET" JWT_SECRET="$JWT_SECRET" \
-      STORAGE_URL="s3://$bucket?endpoint=http://127.0.0.1:$s3_port&use_path_style=true&region=us-east-1" \
-      AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY" \
-      TRUSTED_PROXIES=127.0.0.1 EXTRACT_ALLOW_HOSTS="127.0.0.1:$page_port" \
-      SIGNIN_BURST="$signin_burst" STREAM_LIMIT_PER_USER="$stream_limit_per_user" \
-      "$root/bin/tripplan") >>"$dir/instance$i.log" 2>&1 &
-    echo $! >"$dir/instance$i.pid"
+    start_instance "$i"
   done
 
   mkdir -p "$dir/nginx/logs" "$dir/nginx/tmp"
@@ -218,6 +211,23 @@ serve() {
   done
 }
 
+# start_instance starts instance $1 (1–3) in the background, its pid in instanceN.pid: by
+# serve, and by start-instance to bring back one that was stopped or killed.
+start_instance() {
+  local i=$1 db_url
+  db_url=$(cat "$dir/database_url")
+  mkdir -p "$dir/instance$i"
+  (cd "$dir/instance$i" && exec env -i PATH="$PATH" HOME="$HOME" \
+    APP_ENV=development DEV_LOGIN=true ADDR="127.0.0.1:${instance_ports[i - 1]}" BASE_URL="$public_url" \
+    DATABASE_URL="$db_url" SESSION_SECRET="$SESSION_SECRET" JWT_SECRET="$JWT_SECRET" \
+    STORAGE_URL="s3://$bucket?endpoint=http://127.0.0.1:$s3_port&use_path_style=true&region=us-east-1" \
+    AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY" \
+    TRUSTED_PROXIES=127.0.0.1 EXTRACT_ALLOW_HOSTS="127.0.0.1:$page_port" \
+    SIGNIN_BURST="$signin_burst" STREAM_LIMIT_PER_USER="$stream_limit_per_user" \
+    "$root/bin/tripplan") >>"$dir/instance$i.log" 2>&1 &
+  echo $! >"$dir/instance$i.pid"
+}
+
 shutdown() {
   trap - TERM INT HUP
   local name
@@ -228,8 +238,9 @@ shutdown() {
   exit 0
 }
 
-# nginx_conf is nginx's configuration: one upstream of the three instances, round robin (no
-# sticky sessions: any instance answers any request), live updates unbuffered.
+# nginx_conf is nginx's configuration: one upstream of the first $1 instances (all three by
+# default), round robin (no sticky sessions: any instance answers any request), live updates
+# unbuffered.
 nginx_conf() {
   cat <<EOF
 worker_processes 1;
@@ -249,7 +260,7 @@ http {
   proxy_max_temp_file_size 0;
 
   upstream tripplan {
-$(for port in "${instance_ports[@]}"; do echo "    server 127.0.0.1:$port max_fails=1 fail_timeout=5s;"; done)
+$(for port in "${instance_ports[@]:0:${1:-3}}"; do echo "    server 127.0.0.1:$port max_fails=1 fail_timeout=5s;"; done)
     keepalive 32;
   }
 
@@ -282,7 +293,7 @@ cluster_test() {
   up
   # shellcheck disable=SC1091
   source "$dir/env"
-  CLUSTER_URL=http://127.0.0.1:$proxy_port \
+  CLUSTER_URL=http://127.0.0.1:$proxy_port CLUSTER_DIR="$dir" \
     CLUSTER_INSTANCES="http://127.0.0.1:${instance_ports[0]},http://127.0.0.1:${instance_ports[1]},http://127.0.0.1:${instance_ports[2]}" \
     CLUSTER_DATABASE_URL=$(cat "$dir/database_url") CLUSTER_PAGE_ADDR=127.0.0.1:$page_port \
     CLUSTER_SIGNIN_BURST=$signin_burst CLUSTER_STREAM_LIMIT_PER_USER=$stream_limit_per_user \
@@ -294,8 +305,27 @@ up) up ;;
 down) down ;;
 serve) serve ;;
 test) cluster_test ;;
+start-instance)
+  # Brings instance $2 back (after a kill), and waits until it is ready.
+  [[ ${2:-} =~ ^[123]$ ]] || { echo "usage: scripts/cluster.sh start-instance 1|2|3" >&2; exit 2; }
+  alive "instance$2" && { log "instance $2 is running"; exit 0; }
+  secrets
+  start_instance "$2"
+  wait_for "http://127.0.0.1:${instance_ports[$2 - 1]}/readyz" 200 || { log "instance $2 did not start" >&2; exit 1; }
+  log "instance $2 is back on :${instance_ports[$2 - 1]}"
+  ;;
+scale)
+  # Sends the traffic to the first $2 instances only (nginx reloads its configuration); the
+  # others stay up and idle.
+  [[ ${2:-} =~ ^[123]$ ]] || { echo "usage: scripts/cluster.sh scale 1|2|3" >&2; exit 2; }
+  nginx_conf "$2" >"$dir/nginx/nginx.conf"
+  nginx -p "$dir/nginx/" -c nginx.conf -e logs/error.log -s reload
+  # The reload is done when the old worker has left and the new one answers.
+  wait_for "http://127.0.0.1:$proxy_port/readyz" 200
+  log "nginx sends to $2 instance(s)"
+  ;;
 *)
-  echo "usage: scripts/cluster.sh up|down|test" >&2
+  echo "usage: scripts/cluster.sh up|down|test|start-instance N|scale N" >&2
   exit 2
   ;;
 esac
