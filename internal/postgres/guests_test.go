@@ -319,6 +319,9 @@ var notWrites = map[string]string{
 	// No caller: the server's own work, or identities that come from a sign-in provider.
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
 	"CalendarFeed":  "the feed's secret token is the authorization",
+	"TakeToken": "rate limit of anonymous requests, keyed by client address",
+	"OpenStream": "stream caps, counted per reader; no plan or collection is touched", "TouchStream": "a stream id OpenStream recorded",
+	"CloseStream": "a stream id OpenStream recorded", "CloseInstanceStreams": "server shutdown",
 	"TouchPresence": "a connection key EnterPlan issued", "LeavePlanPresence": "a connection key EnterPlan issued",
 	"WorkJob": "job worker", "SetJobStage": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",

@@ -7,7 +7,8 @@ import (
 )
 
 // PruneExpired deletes expired refresh tokens and browser sessions, old read notifications
-// old live-update events, extraction starts out of the hour and abandoned presence.
+// old live-update events, extraction starts out of the hour, abandoned presence and stream
+// places, and full rate-limit buckets.
 func (db *DB) PruneExpired(ctx context.Context) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE expires_at < now()`); err != nil {
@@ -32,7 +33,15 @@ func (db *DB) PruneExpired(ctx context.Context) error {
 			return err
 		}
 		// Presence rows left by a server that went away (live ones are touched every 15 s).
-		_, err := tx.ExecContext(ctx, `DELETE FROM presence WHERE seen_at < now() - interval '10 minutes'`)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM presence WHERE seen_at < now() - interval '10 minutes'`); err != nil {
+			return err
+		}
+		// Stream places likewise (live ones are touched every heartbeat).
+		if _, err := tx.ExecContext(ctx, `DELETE FROM open_streams WHERE seen_at < now() - interval '10 minutes'`); err != nil {
+			return err
+		}
+		// A bucket that has filled up again is the same as none.
+		_, err := tx.ExecContext(ctx, `DELETE FROM rate_limits WHERE full_at < now()`)
 		return err
 	})
 }
