@@ -58,7 +58,9 @@ func concurrently(t *testing.T, pools [2]*postgres.DB, n int, call func(db *post
 func TestTakeToken(t *testing.T) {
 	pools := twoPools(t)
 	db, ctx := pools[0], t.Context()
-	take := func(db *postgres.DB, _ int) (bool, error) { return db.TakeToken(ctx, "sign-in", "198.51.100.7", 0.001, 3) }
+	take := func(db *postgres.DB, _ int) (bool, error) {
+		return db.TakeToken(ctx, "sign-in", "198.51.100.7", 0.001, 3)
+	}
 	if got := concurrently(t, pools, 30, take); got != 3 {
 		t.Fatalf("%d of 30 takes at once got a token, want 3 (the burst)", got)
 	}
