@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/planner"
+	"tripplan/internal/postgres"
 )
 
 // Defaults of the event streams' limits and heartbeat (Config).
@@ -23,75 +23,70 @@ const (
 	defaultHeartbeat             = 15 * time.Second
 )
 
-// streamLimits counts the open event streams per reader, per client address and in all, so
-// that nobody holds more than their share (API-additions §6).
-type streamLimits struct {
-	mu                       sync.Mutex
-	total, perReader, perAdr int
-	open                     int
-	readers, addrs           map[string]int
-}
-
-func newStreamLimits(cfg Config) *streamLimits {
-	return &streamLimits{total: cfg.StreamLimit, perReader: cfg.StreamLimitPerUser, perAdr: cfg.StreamLimitPerAddress,
-		readers: map[string]int{}, addrs: map[string]int{}}
-}
-
-// acquire counts a new stream of the reader from the address, or answers false when any
-// limit is reached; release gives the place back.
-func (l *streamLimits) acquire(reader, addr string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.open >= l.total || l.readers[reader] >= l.perReader || l.addrs[addr] >= l.perAdr {
-		return false
-	}
-	l.open++
-	l.readers[reader]++
-	l.addrs[addr]++
-	return true
-}
-
-func (l *streamLimits) release(reader, addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.open--
-	if l.readers[reader]--; l.readers[reader] == 0 {
-		delete(l.readers, reader)
-	}
-	if l.addrs[addr]--; l.addrs[addr] == 0 {
-		delete(l.addrs, addr)
-	}
-}
-
 // openStream takes a place for the caller's new stream before anything is written (429
-// TOO_MANY_REQUESTS with Retry-After when none is left) and answers the func that gives it
-// back. A signed-in user counts as themselves; a guest, who has no identity of their own,
-// as the invite link they hold at their address.
-func (s *Server) openStream(c echo.Context) (release func(), err error) {
+// TOO_MANY_REQUESTS with Retry-After when none is left) and answers the place's id, which the
+// stream's heartbeat touches and closeStream gives back. The places are rows in PostgreSQL
+// (OpenStream), so the caps per reader and per address hold across instances; the cap in all is
+// this instance's. A signed-in user counts as themselves; a guest, who has no identity of their
+// own, as the invite link they hold at their address.
+func (s *Server) openStream(c echo.Context) (string, error) {
 	addr, reader := clientAddress(c), "user "+caller(c).UserID
 	if caller(c).Guest {
 		reader = "guest " + caller(c).UserID + " " + addr // the guest's viewer id names their link
 	}
-	if !s.streams.acquire(reader, addr) {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(max(s.cfg.Heartbeat.Round(time.Second), time.Second)/time.Second)))
-		return nil, planner.Errorf(planner.CodeTooManyRequests, "Too many live-update streams are open; close some and try again.")
+	place := postgres.StreamPlace{ID: planner.NewID(), Instance: s.instance, Reader: reader, Address: addr}
+	opened, err := s.store.OpenStream(c.Request().Context(), place, postgres.StreamCaps{
+		PerInstance: s.cfg.StreamLimit, PerReader: s.cfg.StreamLimitPerUser, PerAddress: s.cfg.StreamLimitPerAddress,
+		Live: streamLive * s.cfg.Heartbeat,
+	})
+	if err != nil {
+		return "", err
 	}
-	return func() { s.streams.release(reader, addr) }, nil
+	if !opened {
+		c.Response().Header().Set(echo.HeaderRetryAfter, strconv.Itoa(int(max(s.cfg.Heartbeat.Round(time.Second), time.Second)/time.Second)))
+		return "", planner.Errorf(planner.CodeTooManyRequests, "Too many live-update streams are open; close some and try again.")
+	}
+	return place.ID, nil
 }
 
-// EndStreams ends every open event stream (and any opened later): graceful shutdown calls it,
-// since streams never end by themselves. Clients reconnect to another instance and catch up.
-func (s *Server) EndStreams() { s.endStreams.Do(func() { close(s.streamsDone) }) }
+// streamLive is how many heartbeats a stream's place counts without being touched: a few, so
+// that a late heartbeat does not free it, and the places of an instance that died without
+// closing them are free again soon.
+const streamLive = 3
+
+// closeStream gives a stream's place back when it ends. When the database cannot, the place
+// stops counting streamLive heartbeats later.
+func (s *Server) closeStream(ctx context.Context, place string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := s.store.CloseStream(ctx, place); err != nil {
+		s.log.Warn("event stream: could not give its place back", "err", err)
+	}
+}
+
+// EndStreams ends every open event stream (and any opened later) and gives their places back:
+// graceful shutdown calls it, since streams never end by themselves. Clients reconnect to
+// another instance and catch up.
+func (s *Server) EndStreams() {
+	s.endStreams.Do(func() {
+		close(s.streamsDone)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.store.CloseInstanceStreams(ctx, s.instance); err != nil {
+			s.log.Warn("event streams: could not give their places back", "err", err)
+		}
+	})
+}
 
 // planEvents streams a plan's changes to its members and guests; while the stream is open
 // they count as present on the plan (see planPresence).
 func (s *Server) planEvents(c echo.Context) error {
-	release, err := s.openStream(c)
+	place, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
-	defer release()
 	ctx := c.Request().Context()
+	defer s.closeStream(ctx, place)
 	viewer, planID := caller(c).UserID, c.Param("planId")
 	conn, err := s.store.EnterPlan(ctx, viewer, planID)
 	if err != nil {
@@ -104,18 +99,18 @@ func (s *Server) planEvents(c echo.Context) error {
 			s.log.Warn("presence: could not end", "err", err)
 		}
 	}()
-	return s.stream(c, planner.PlanTopic(planID), func(ctx context.Context) error {
+	return s.stream(c, planner.PlanTopic(planID), place, func(ctx context.Context) error {
 		return s.store.TouchPresence(ctx, viewer, planID, conn)
 	})
 }
 
 // collectionEvents streams a collection's changes to its members and guests.
 func (s *Server) collectionEvents(c echo.Context) error {
-	release, err := s.openStream(c)
+	place, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer s.closeStream(c.Request().Context(), place)
 	viewer, id := caller(c).UserID, c.Param("collectionId")
 	check := func(ctx context.Context) error {
 		_, err := s.store.Collection(ctx, viewer, id)
@@ -124,7 +119,7 @@ func (s *Server) collectionEvents(c echo.Context) error {
 	if err := check(c.Request().Context()); err != nil {
 		return err
 	}
-	return s.stream(c, planner.CollectionTopic(id), check)
+	return s.stream(c, planner.CollectionTopic(id), place, check)
 }
 
 // stream writes the topic's events as Server-Sent Events (`id`, `event: <kind>`,
@@ -133,8 +128,9 @@ func (s *Server) collectionEvents(c echo.Context) error {
 // records it. Presence events (`event: presence`) carry no id: there is nothing to catch up
 // on. At every heartbeat it writes a comment and checks that the reader may still read —
 // their credential (credentialValid) and then access, which may also keep their presence —
-// and ends when they may not. While idle it holds no database connection.
-func (s *Server) stream(c echo.Context, topic string, access func(context.Context) error) error {
+// and ends when they may not, and keeps the stream's place (openStream) counted. While idle it
+// holds no database connection.
+func (s *Server) stream(c echo.Context, topic, place string, access func(context.Context) error) error {
 	ctx := c.Request().Context()
 	events, cancel, err := s.store.Subscribe(topic) // before catching up, so nothing falls between
 	if err != nil {
@@ -193,6 +189,9 @@ func (s *Server) stream(c echo.Context, topic string, access func(context.Contex
 		case <-tick.C:
 			if err := s.stillReading(c, access); err != nil {
 				return nil
+			}
+			if err := s.store.TouchStream(ctx, place); err != nil && ctx.Err() == nil {
+				s.log.Warn("event stream: could not keep its place", "err", err) // the next heartbeat tries again
 			}
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
 				return nil

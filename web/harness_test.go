@@ -53,6 +53,25 @@ func newTestApp(t testing.TB, mutate ...func(*Config)) *testApp {
 func newTestAppWith(t testing.TB, deps func(*Deps), mutate ...func(*Config)) *testApp {
 	t.Helper()
 	db, queries, url := pgtest.Counted(t)
+	return startTestApp(t, db, queries, url, deps, mutate...)
+}
+
+// secondInstance is another server on a's database, as a second instance of the service would
+// be: a pool, caches and limits of its own, the same database and secrets. Its statements are
+// not counted.
+func (a *testApp) secondInstance(t testing.TB, mutate ...func(*Config)) *testApp {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), a.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return startTestApp(t, db, &pgtest.Counter{}, a.url, nil, mutate...)
+}
+
+// startTestApp starts a server on the database (url is the database's).
+func startTestApp(t testing.TB, db *postgres.DB, queries *pgtest.Counter, url string, deps func(*Deps), mutate ...func(*Config)) *testApp {
+	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	if err := db.Listen(ctx, url, nil); err != nil { // the day cache, as in production

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
-	"golang.org/x/time/rate"
 
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -301,20 +299,28 @@ func (s *Server) crossOriginProtection(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// rateLimit bounds sign-in and token requests per client address (token bucket).
+// rateLimit bounds sign-in and token requests per client address with a token bucket kept in
+// PostgreSQL (TakeToken), which every instance shares: N instances allow what one would.
+//
+// When the database cannot answer, the request goes through (fail open, with a warning): a
+// brief outage must not lock everybody out of sign-in once it is over, nor answer every
+// attempt with a 5xx of the limiter's own. Sign-in needs the database itself, so what an
+// outage lets through cannot do much.
 func (s *Server) rateLimit() echo.MiddlewareFunc {
-	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(s.cfg.SignInRate), Burst: s.cfg.SignInBurst, ExpiresIn: 10 * time.Minute,
-	})
 	retryAfter := strconv.Itoa(int(math.Ceil(1 / s.cfg.SignInRate)))
-	tooMany := func(c echo.Context) error {
-		c.Response().Header().Set("Retry-After", retryAfter)
-		return planner.Errorf(planner.CodeTooManyRequests, "Too many sign-in attempts; wait a moment and try again.")
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ctx := c.Request().Context()
+			taken, err := s.store.TakeToken(ctx, "sign-in", clientAddress(c), s.cfg.SignInRate, s.cfg.SignInBurst)
+			if err != nil {
+				s.log.WarnContext(ctx, "rate limit: could not take a token; letting the request through", "err", err)
+				return next(c)
+			}
+			if !taken {
+				c.Response().Header().Set(echo.HeaderRetryAfter, retryAfter)
+				return planner.Errorf(planner.CodeTooManyRequests, "Too many sign-in attempts; wait a moment and try again.")
+			}
+			return next(c)
+		}
 	}
-	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store:               store,
-		IdentifierExtractor: func(c echo.Context) (string, error) { return clientAddress(c), nil },
-		ErrorHandler:        func(c echo.Context, err error) error { return tooMany(c) },
-		DenyHandler:         func(c echo.Context, _ string, _ error) error { return tooMany(c) },
-	})
 }

@@ -42,7 +42,8 @@ type Config struct {
 	CookieDomain   string
 	// Frontend is the separate front end browser redirects land on (FRONTEND_URL), if any.
 	Frontend Frontend
-	// SignInRate and SignInBurst bound sign-in and token requests per client address.
+	// SignInRate and SignInBurst bound sign-in and token requests per client address, counted
+	// in PostgreSQL so that every instance draws on the same bucket (see rateLimit).
 	SignInRate  float64
 	SignInBurst int
 	// BodyLimit caps request bodies, e.g. "64KiB" (the default, see DefaultBodyLimit).
@@ -66,7 +67,8 @@ type Config struct {
 	ClientRedirectURIs []string
 	// StreamLimit caps the live-update streams open at once on this instance,
 	// StreamLimitPerUser those of one user or guest, StreamLimitPerAddress those from one client
-	// address (defaults 2000, 10, 50); beyond them a new stream is answered 429.
+	// address (defaults 2000, 10, 50), on all instances together: the streams are counted in
+	// PostgreSQL (see openStream). Beyond them a new stream is answered 429.
 	StreamLimit, StreamLimitPerUser, StreamLimitPerAddress int
 	// Heartbeat is how often an open stream sends a comment and checks that its reader may
 	// still read (default 15 s).
@@ -195,6 +197,11 @@ type Store interface {
 	ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fingerprint []byte, claim string) (*postgres.IdempotencyRecord, error)
 	RecordIdempotentAnswer(ctx context.Context, owner string, keyHash []byte, claim string, status int, answer []byte) error
 	ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash []byte, claim string) error
+	TakeToken(ctx context.Context, limit, key string, rate float64, burst int) (bool, error)
+	OpenStream(ctx context.Context, p postgres.StreamPlace, caps postgres.StreamCaps) (bool, error)
+	TouchStream(ctx context.Context, id string) error
+	CloseStream(ctx context.Context, id string) error
+	CloseInstanceStreams(ctx context.Context, instance string) error
 }
 
 // Deps are the collaborators the server is built from.
@@ -243,8 +250,9 @@ type Server struct {
 	opinionTags *places.OpinionTags
 	// pages are the routes that serve HTML only (not part of the JSON API).
 	pages map[string]bool
-	// streams counts the open event streams; streamsDone ends them (EndStreams).
-	streams     *streamLimits
+	// instance names this server's rows of open streams; streamsDone ends its streams
+	// (EndStreams).
+	instance    string
 	streamsDone chan struct{}
 	endStreams  sync.Once
 }
@@ -283,7 +291,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	s := &Server{
 		router: router, rates: d.Rates, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, pages: map[string]bool{},
-		streams: newStreamLimits(cfg), streamsDone: make(chan struct{}),
+		instance: planner.NewID(), streamsDone: make(chan struct{}),
 	}
 	s.taxonomies = map[i18n.Lang]*places.Taxonomy{}
 	for _, l := range i18n.Langs {

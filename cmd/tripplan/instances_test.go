@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"tripplan/internal/postgres"
 	"tripplan/internal/postgres/pgtest"
 )
 
@@ -216,7 +217,8 @@ func TestTwoInstancesShareLiveUpdates(t *testing.T) {
 // would wait out its timeout and fail). The time from the signal to the exit is logged
 // (docs/PERFORMANCE.md; the goal is under 2 s); the bound here is only a generous guard.
 func TestShutdownWithOpenStreams(t *testing.T) {
-	a := startInstance(t, pgtest.URL(t), "STREAM_LIMIT_PER_USER=100", "STREAM_LIMIT_PER_ADDRESS=100")
+	dbURL := pgtest.URL(t)
+	a := startInstance(t, dbURL, "STREAM_LIMIT_PER_USER=100", "STREAM_LIMIT_PER_ADDRESS=100")
 	ana := a.member(t, "shutdown-ana", "Ana")
 	plan := a.createPlan(t, ana, "Shutdown", 2)
 	var ended sync.WaitGroup
@@ -247,4 +249,67 @@ func TestShutdownWithOpenStreams(t *testing.T) {
 		t.Fatal("the server has not exited 10 s after SIGTERM")
 	}
 	ended.Wait() // every stream was ended by the server
+	if left := openStreams(t, dbURL); left != 0 {
+		t.Fatalf("%d stream places left after the instance stopped", left)
+	}
+}
+
+// openStreams counts the places of open streams (on every instance) in the database.
+func openStreams(t *testing.T, dbURL string) int {
+	t.Helper()
+	db, err := postgres.Open(t.Context(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.Get(&n, `SELECT count(*) FROM open_streams`); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestStreamCapsHoldAcrossInstances: two server processes on one database share the per-user
+// cap on live streams (2 here): with one stream on each, a third on either is refused. Stopping
+// one (SIGTERM) gives its place back at once, so the other opens one more, and no further.
+func TestStreamCapsHoldAcrossInstances(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	a := startInstance(t, dbURL, "STREAM_LIMIT_PER_USER=2")
+	b := startInstance(t, dbURL, "STREAM_LIMIT_PER_USER=2")
+	ana := a.member(t, "caps-ana", "Ana")
+	plan := a.createPlan(t, ana, "Caps", 2)
+	open := func(in *instance) int {
+		t.Helper()
+		r, _ := http.NewRequest("GET", in.base+"/plans/"+plan+"/events", nil)
+		r.Header.Set("Authorization", "Bearer "+ana)
+		res, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		if res.StatusCode == http.StatusOK {
+			go io.Copy(io.Discard, res.Body)
+		}
+		return res.StatusCode
+	}
+	for i, c := range []struct {
+		in   *instance
+		want int
+	}{{a, http.StatusOK}, {b, http.StatusOK}, {a, http.StatusTooManyRequests}, {b, http.StatusTooManyRequests}} {
+		if got := open(c.in); got != c.want {
+			t.Fatalf("stream %d: %d, want %d", i+1, got, c.want)
+		}
+	}
+	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	if got := open(a); got != http.StatusOK {
+		t.Fatalf("a stream after the other instance stopped: %d, want 200", got)
+	}
+	if got := open(a); got != http.StatusTooManyRequests {
+		t.Fatalf("a third stream: %d, want 429", got)
+	}
 }

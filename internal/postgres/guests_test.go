@@ -318,7 +318,10 @@ var notWrites = map[string]string{
 	"EnterPlan": "a reader's presence: guests of the plan are counted as they look",
 	// No caller: the server's own work, or identities that come from a sign-in provider.
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
-	"CalendarFeed":  "the feed's secret token is the authorization",
+	"CalendarFeed": "the feed's secret token is the authorization",
+	"TakeToken":    "rate limit of anonymous requests, keyed by client address", "CloseInstanceStreams": "server shutdown",
+	"OpenStream":  "stream caps, counted per reader; no plan or collection is touched",
+	"TouchStream": "a stream id OpenStream recorded", "CloseStream": "a stream id OpenStream recorded",
 	"TouchPresence": "a connection key EnterPlan issued", "LeavePlanPresence": "a connection key EnterPlan issued",
 	"WorkJob": "job worker", "SetJobStage": "job worker", "CompleteJob": "job worker", "FailJob": "job worker",
 	"LoadCatalog": "start-up", "SeedDemo": "start-up", "ConnectionRoom": "start-up", "SavePlaces": "provider search results", "PruneExpired": "periodic job",

@@ -24,12 +24,17 @@ var expired = []struct{ table, key, where string }{
 	{"extraction_starts", "job_id", "started_at < now() - interval '1 hour'"},
 	// Presence rows left by a server that went away (live ones are touched every 15 s).
 	{"presence", "connection", "seen_at < now() - interval '10 minutes'"},
+	// Stream places likewise (live ones are touched every heartbeat).
+	{"open_streams", "id", "seen_at < now() - interval '10 minutes'"},
+	// A rate-limit bucket that has filled up again is the same as none (its key is two
+	// columns: the row's ctid finds it).
+	{"rate_limits", "ctid", "full_at < now()"},
 }
 
 // PruneExpired deletes expired refresh tokens and browser sessions, old read notifications,
-// old live-update events, extraction starts out of the hour and abandoned presence, at most
-// pruneBatch rows a statement until none is left. Every instance prunes: rows another
-// instance's batch holds are skipped, not waited for.
+// old live-update events, extraction starts out of the hour, abandoned presence and stream
+// places, and full rate-limit buckets, at most pruneBatch rows a statement until none is left.
+// Every instance prunes: rows another instance's batch holds are skipped, not waited for.
 func (db *DB) PruneExpired(ctx context.Context) error {
 	for _, e := range expired {
 		query := pruneStatement(e.table, e.key, e.where)

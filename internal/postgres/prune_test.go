@@ -8,7 +8,8 @@ import (
 
 // PruneExpired removes what has run out and keeps the rest: expired tokens and sessions,
 // notifications read over 90 days ago (never unread ones), events older than a day, extraction
-// starts older than an hour, and presence rows nobody has touched for 10 minutes.
+// starts older than an hour, presence rows and stream places nobody has touched for 10 minutes,
+// and rate-limit buckets that are full again.
 func TestPruneExpired(t *testing.T) {
 	db := pgtest.New(t)
 	f := newTrip(t, db)
@@ -30,6 +31,11 @@ func TestPruneExpired(t *testing.T) {
 	db.MustExec(`INSERT INTO extraction_starts (job_id, user_id, started_at) VALUES
 		('hour-old', $1, now() - interval '61 minutes'), ('this-hour', $1, now() - interval '59 minutes')`, u)
 
+	db.MustExec(`INSERT INTO open_streams (id, instance, reader, address, seen_at) VALUES
+		('abandoned', 'i', 'r', 'a', now() - interval '11 minutes'), ('live', 'i', 'r', 'a', now() - interval '9 minutes')`)
+	db.MustExec(`INSERT INTO rate_limits (name, key, full_at) VALUES
+		('sign-in', 'full', now() - interval '1 second'), ('sign-in', 'filling', now() + interval '1 minute')`)
+
 	if err := db.PruneExpired(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +50,8 @@ func TestPruneExpired(t *testing.T) {
 		{`SELECT count(*)::text FROM events WHERE topic = 'plan:x'`, "1"},
 		{`SELECT string_agg(connection, ',') FROM presence`, conn},
 		{`SELECT string_agg(job_id, ',') FROM extraction_starts`, "this-hour"},
+		{`SELECT string_agg(id, ',') FROM open_streams`, "live"},
+		{`SELECT string_agg(key, ',') FROM rate_limits`, "filling"},
 	} {
 		var got string
 		if err := db.Get(&got, c.query); err != nil {
