@@ -32,9 +32,9 @@ database=tripplan_cluster
 bucket=tripplan
 public_url=http://localhost:$proxy_port
 versitygw_version=v1.8.0
-# Small limits, so that the tests can reach them: sign-in attempts per client address in a
-# burst, and open live-update streams per user.
-signin_burst=5
+# The limits the tests reach: sign-in attempts per client address in a burst (the server's
+# fixed 10, refilled 1 a second) and open live-update streams per user (small, set below).
+signin_burst=10
 stream_limit_per_user=3
 
 mkdir -p "$dir"
@@ -223,7 +223,7 @@ start_instance() {
     STORAGE_URL="s3://$bucket?endpoint=http://127.0.0.1:$s3_port&use_path_style=true&region=us-east-1" \
     AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY" \
     TRUSTED_PROXIES=127.0.0.1 EXTRACT_ALLOW_HOSTS="127.0.0.1:$page_port" \
-    SIGNIN_BURST="$signin_burst" STREAM_LIMIT_PER_USER="$stream_limit_per_user" \
+    STREAM_LIMIT_PER_USER="$stream_limit_per_user" \
     "$root/bin/tripplan") >>"$dir/instance$i.log" 2>&1 &
   echo $! >"$dir/instance$i.pid"
 }
