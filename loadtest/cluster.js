@@ -1,4 +1,4 @@
-// The cluster's load (scripts/cluster-load.sh): the mix of lib/mix.js through nginx by 20
+// The cluster's load (scripts/cluster-load.sh): the mix of lib/mix.js through nginx by VUS (50)
 // virtual users, and beside it a steady stream of acknowledged writes — new collections, five
 // a second, each sent with an Idempotency-Key and sent again with the same key when the answer
 // is lost (no answer, or nginx's 502/503/504), as the API's clients do. Every collection the
@@ -20,7 +20,7 @@ const duration = __ENV.DURATION || '60s';
 
 export const options = {
   scenarios: {
-    mix: { executor: 'constant-vus', vus: 20, duration, exec: 'mix' },
+    mix: { executor: 'constant-vus', vus: Number(__ENV.VUS || 50), duration, exec: 'mix' },
     writes: { executor: 'constant-arrival-rate', rate: 5, timeUnit: '1s', duration, preAllocatedVUs: 10, exec: 'write' },
   },
   thresholds: Object.assign({ 'http_req_failed{method:GET}': ['rate>=0'], 'http_req_failed{method:POST}': ['rate>=0'],
