@@ -17,8 +17,8 @@ const languageKey = "language"
 
 // language is the request's language (API-additions §4): the signed-in user's setting, else
 // the browser's language cookie, else the first of Accept-Language that Tripplan speaks, else
-// English. It is worked out once per request; the setting is read from the store's memory,
-// which a change on any device drops on every instance at once (postgres.DB.Language).
+// English. It is worked out once per request; the setting is read afresh from the store
+// (postgres.DB.Language), so a change on any device counts on every instance at once.
 func (s *Server) language(c echo.Context) i18n.Lang {
 	if l, ok := c.Get(languageKey).(i18n.Lang); ok {
 		return l

@@ -39,16 +39,18 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		call   func() req
 	}
 	// Plan writes include one statement reading the ids of the events they recorded (the day
-	// cache's versions follow event ids). Answers that hold places (search, collection places,
-	// a day's blocks, a block after a selection) name their categories in the reader's language
-	// (API-additions §4): the reader's language setting is read once and then remembered
-	// (postgres.DB.Language), so it is read before measuring and no budget holds it.
+	// cache's versions follow event ids). Answers that hold words (search, collection places,
+	// a day's blocks, a block after a selection, notifications, history, pages) name them in
+	// the reader's language (API-additions §4): the budgets count the read of the reader's
+	// language setting, one primary-key lookup each time (postgres.DB.Language). Plan views the
+	// day cache keeps (a day's listing, the costs) cost one statement reading the plan's event
+	// mark when loaded, or one confirming it when kept: another instance may have written.
 	endpoints := []endpoint{
 		{"GET /users/me", 1, func() req { return req{Method: "GET", Path: "/users/me", Token: f.ben} }},
-		{"GET /places/search", 2, func() req { return req{Method: "GET", Path: "/places/search?query=palace", Token: f.ben} }},
+		{"GET /places/search", 3, func() req { return req{Method: "GET", Path: "/places/search?query=palace", Token: f.ben} }},
 		{"GET /collections", 1, func() req { return req{Method: "GET", Path: "/collections", Token: f.ben} }},
-		{"GET /collections/{c}/places", 3, func() req { return req{Method: "GET", Path: col + "/places?size=20", Token: f.ben} }},
-		{"GET /collections/{c}/places/{cp}", 4, func() req {
+		{"GET /collections/{c}/places", 4, func() req { return req{Method: "GET", Path: col + "/places?size=20", Token: f.ben} }},
+		{"GET /collections/{c}/places/{cp}", 5, func() req {
 			return req{Method: "GET", Path: col + "/places/" + f.places[0].CollectionPlaceID, Token: f.ben}
 		}},
 		{"POST pick/pass", 7, func() req { // a new pick each time (taking one back is another path)
@@ -58,8 +60,8 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 		// The list, then the thumbnails the day cache does not keep (none once kept).
 		{"GET /plans", 2, func() req { return req{Method: "GET", Path: "/plans", Token: f.ben} }},
 		{"GET /plans/{p}", 2, func() req { return req{Method: "GET", Path: plan, Token: f.ben} }},
-		{"GET /plans/{p}/blocks?day", 4, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
-		{"GET /plans/{p}/days/{d}/route", 4, func() req { return req{Method: "GET", Path: plan + "/days/1/route", Token: f.ben} }},
+		{"GET /plans/{p}/blocks?day", 6, func() req { return req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben} }},
+		{"GET /plans/{p}/days/{d}/route", 5, func() req { return req{Method: "GET", Path: plan + "/days/1/route", Token: f.ben} }},
 		{"POST /plans/{p}/blocks", 9, func() req {
 			start, end := nextFree()
 			return req{Method: "POST", Path: f.blocks, Token: f.ben, Body: map[string]any{"type": "FREE", "day": 3, "start_time": start, "end_time": end}}
@@ -76,22 +78,22 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 			return req{Method: "PATCH", Path: f.blocks + "/" + moving.Candidates[0].BlockID, Token: f.ben,
 				Body: map[string]any{"start_time": fmtClock(moveTo * 15), "end_time": fmtClock(moveTo*15 + 10)}}
 		}},
-		{"PATCH selection", 11, func() req {
+		{"PATCH selection", 12, func() req {
 			return req{Method: "PATCH", Path: f.blocks + "/" + pending.TimeBlockID + "/selection", Token: f.ben,
 				Body: map[string]any{"block_id": pending.Candidates[moveTo%2].BlockID}}
 		}},
 		// Notifications, and a page of history (the membership check, then the page with its
 		// actors), in the reader's language.
-		{"GET /notifications", 2, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
-		{"GET /plans/{p}/activity", 2, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
-		{"GET /collections/{c}/activity", 2, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
+		{"GET /notifications", 3, func() req { return req{Method: "GET", Path: "/notifications", Token: f.ana} }},
+		{"GET /plans/{p}/activity", 3, func() req { return req{Method: "GET", Path: plan + "/activity?size=100", Token: f.ben} }},
+		{"GET /collections/{c}/activity", 3, func() req { return req{Method: "GET", Path: col + "/activity?size=100", Token: f.ben} }},
 		// What live updates reload on the pages of everyone who has them open: the plan page's
 		// header (the plan, its members) and places panel (the links, the viewer's collections
 		// and a page of places), and the budget page (the plan, the day's expenses, and the
 		// budget overview — budget, costs, ledger and recorded payments — each checking access).
-		{"GET /plans/{p}/header", 4, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
-		{"GET /plans/{p}/panel", 7, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
-		{"GET /plans/{p}/budget", 15, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},
+		{"GET /plans/{p}/header", 5, func() req { return req{Method: "GET", Path: plan + "/header", Token: f.ben} }},
+		{"GET /plans/{p}/panel", 8, func() req { return req{Method: "GET", Path: plan + "/panel?collection=" + f.collection, Token: f.ben} }},
+		{"GET /plans/{p}/budget", 17, func() req { return req{Method: "GET", Path: plan + "/budget?day=1", Token: f.ben} }},
 	}
 	measure := func() map[string]int {
 		out := map[string]int{}

@@ -211,26 +211,43 @@ func loadTimeBlock(ctx context.Context, q sqlx.QueryerContext, planID, me, timeB
 // their candidates, in four queries whatever their number: the plan, membership and day; the
 // page; its candidates with opinion tallies; their places.
 //
-// Listings are served from the day cache while the plan is unchanged (see cache.go); a page
-// so kept comes with its Answers, which live as long as it does.
+// Listings are served from the day cache while the plan is unchanged (see cache.go), which
+// one more statement, first, checks; a page so kept comes with its Answers, which live as
+// long as it does.
 func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (out planner.DayPage, err error) {
-	key := dayKey{plan: planID, user: userID, day: day, page: page.Number, pages: page.Size}
+	key, topic := dayKey{plan: planID, user: userID, day: day, page: page.Number, pages: page.Size}, planner.PlanTopic(planID)
 	var at stamp
+	var m mark
 	// Guests read past the cache: their access hangs on a link that can be revoked or expire
 	// without any change to the plan, so it is checked on every read.
-	if db.days != nil && !planner.IsGuestViewer(userID) {
+	keep := db.days != nil && !planner.IsGuestViewer(userID)
+	if keep {
 		if e, ok := db.days.get(key); ok {
-			return e.page, nil
+			// Another instance's write may not have reached this one's feed yet: the plan's
+			// events say whether the listing still holds.
+			same, err := unchanged(ctx, db, topic, e.mark)
+			if err != nil {
+				return planner.DayPage{}, mapError(err)
+			}
+			if same {
+				return e.page, nil
+			}
 		}
 		at, _ = db.days.now(planID) // before reading, so a change during the read is noticed
 		out.Answers = &planner.Renderings{}
 		defer func() {
 			if err == nil {
-				db.days.put(key, dayEntry{at: at, loaded: time.Now(), page: out})
+				db.days.put(key, dayEntry{at: at, mark: m, loaded: time.Now(), page: out})
 			}
 		}()
 	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if keep {
+			var err error
+			if m, err = markOf(ctx, tx, topic); err != nil {
+				return err
+			}
+		}
 		me, d, err := planReaderDay(ctx, tx, planID, userID, day)
 		if err != nil {
 			return err

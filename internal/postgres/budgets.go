@@ -65,13 +65,25 @@ func (db *DB) readerCosts(ctx context.Context, tx *sqlx.Tx, planID, userID strin
 		costs, err := planCosts(ctx, tx, planID)
 		return me, costs, err
 	}
-	if costs, ok := db.days.costsOf(planID); ok {
-		return me, costs, nil
+	topic := planner.PlanTopic(planID)
+	if costs, m, ok := db.days.costsOf(planID); ok {
+		// Another instance's write may not have reached this one's feed yet.
+		same, err := unchanged(ctx, tx, topic, m)
+		if err != nil {
+			return me, nil, err
+		}
+		if same {
+			return me, costs, nil
+		}
 	}
 	at, _ := db.days.now(planID) // before reading, so a change during the read is noticed
+	m, err := markOf(ctx, tx, topic)
+	if err != nil {
+		return me, nil, err
+	}
 	costs, err := planCosts(ctx, tx, planID)
 	if err == nil {
-		db.days.putCosts(planID, at, costs)
+		db.days.putCosts(planID, at, m, costs)
 	}
 	return me, costs, err
 }

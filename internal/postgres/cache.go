@@ -17,31 +17,40 @@ import (
 // eventsChannel is where migration 00005's triggers announce every recorded event, as JSON.
 const eventsChannel = "tripplan_events"
 
-// Day listings are cached per plan, user, day and page, and trusted only while the plan has
-// not changed. Every change to a plan's rows records an event that PostgreSQL announces at
-// commit to every instance (migration 00005); the plan's version here moves once per event
-// id, however the event is learnt: from its notification, from the catch-up after the
-// notification connection came back, or — for a write through this instance, so that a
-// client reads its own writes at once — from the writing transaction itself, which reads the
-// ids of the events it recorded before committing (planTx). An event learnt twice (a local
-// write and then its own notification) moves the version once, so a listing cached in
-// between stays. An entry is served only when the version it was loaded at is still
-// current, the notification connection is up (while it is down, nothing is cached or
-// served), and it is younger than dayCacheTTL (which bounds how stale place details, changed
-// outside any plan, can be). Users' language settings are kept the same way, under the users'
-// versions, which events of topic "user:<id>" move (UpdateProfile records one).
+// Day listings are cached per plan, user, day and page; so are each plan's costs (planCosts:
+// every expense as its budget counts it, which the budget, the settlement and the budget page
+// start from) and its thumbnail for the plan list (Plans: found in the plan's blocks, else in
+// its linked collections' places). Every change to a plan's rows — and a place added to or
+// taken out of a linked collection (migration 00020) — records an event of topic
+// "plan:<id>" (migrations 00005, 00020, 00027), so the plan's events say whether anything
+// kept of it still holds. Only the costs are kept of a budget: who may read, the budget row,
+// the members and the recorded payments are read afresh each time.
 //
-// The same versions keep each plan's costs (planCosts: every expense as its budget counts
-// it), which the budget, the settlement and the budget page start from, so that reading
-// them again costs the same whatever the number of expenses until the plan changes. Only
-// the costs are kept: who may read, the budget row, the members and the recorded payments
-// are read afresh each time.
+// Read-your-writes on every instance: a kept value carries its plan's event mark (mark),
+// read from the events table before the value was loaded, and it is served only after one
+// indexed statement finds the mark unchanged (unchanged, unchangedPlans). So a write
+// committed through any instance is seen on the next read through any other, whether or not
+// that instance's change feed has taken the write's notification yet: behind a round-robin
+// balancer a client sees its own writes. The one bound left: the mark counts the plan's
+// events above a floor catchUpWindow ids below the newest at loading, so a transaction that
+// took its event id further back than that and committed after the loading is not noticed —
+// the same bound the feed's catch-up assumes.
 //
-// And the plans' thumbnails, for the plan list (Plans): a thumbnail is found in the plan's
-// blocks, else in its linked collections' places, and a place added to or taken out of a
-// linked collection records an event of the plan too (migration 00020), so the plan's version
-// covers both. A place's photos change outside any plan; dayCacheTTL bounds that, as for
-// day listings.
+// The change feed still keeps versions, which drop entries early (no statement is spent on
+// an entry this instance already knows to be stale) and keep the live streams: PostgreSQL
+// announces every event at commit to every instance, and the plan's version here moves once
+// per event id, however the event is learnt: from its notification, from the catch-up after
+// the notification connection came back, or — for a write through this instance — from the
+// writing transaction itself, which reads the ids of the events it recorded before
+// committing (planTx). An event learnt twice (a local write and then its own notification)
+// moves the version once, so a listing cached in between stays. An entry is served only when
+// the version it was loaded at is still current, the notification connection is up (while
+// it is down, nothing is cached or served), its mark holds, and it is younger than
+// dayCacheTTL, which bounds how stale place details and photos, changed outside any plan,
+// can be.
+//
+// Users' language settings are not kept: reading one is a primary-key lookup, which is what
+// confirming a kept copy would cost (DB.Language).
 const (
 	dayCacheTTL     = time.Minute
 	dayCacheEntries = 20000
@@ -97,6 +106,7 @@ type dayKey struct {
 
 type dayEntry struct {
 	at     stamp
+	mark   mark
 	loaded time.Time
 	page   planner.DayPage
 }
@@ -110,6 +120,7 @@ type perPlan[T any] struct {
 
 type planEntry[T any] struct {
 	at     stamp
+	mark   mark
 	loaded time.Time
 	value  T
 }
@@ -118,36 +129,86 @@ func newPerPlan[T any](max int) perPlan[T] {
 	return perPlan[T]{max: max, entries: map[string]planEntry[T]{}}
 }
 
-// get is the plan's kept value if the plan has not changed since it was loaded.
-func (p perPlan[T]) get(c *dayCache, plan string) (T, bool) {
+// get is the plan's kept value, with its mark, if this instance has not learnt of a change
+// to the plan since it was loaded.
+func (p perPlan[T]) get(c *dayCache, plan string) (T, mark, bool) {
 	e, ok := p.entries[plan]
 	if !ok || !c.current(plan, e.at, e.loaded) {
 		var none T
-		return none, false
+		return none, mark{}, false
 	}
-	return e.value, true
+	return e.value, e.mark, true
 }
 
-// put keeps the plan's value, loaded at at, unless the plan changed meanwhile.
-func (p perPlan[T]) put(c *dayCache, plan string, at stamp, v T) {
+// put keeps the plan's value, loaded at at with mark m, unless the plan changed meanwhile.
+func (p perPlan[T]) put(c *dayCache, plan string, at stamp, m mark, v T) {
 	if !c.current(plan, at, time.Now()) {
 		return
 	}
 	if len(p.entries) >= p.max {
 		clear(p.entries)
 	}
-	p.entries[plan] = planEntry[T]{at: at, loaded: time.Now(), value: v}
+	p.entries[plan] = planEntry[T]{at: at, mark: m, loaded: time.Now(), value: v}
 }
 
-// settingEntry is a user's language setting (nil: none), loaded at a stamp of the user's.
-type settingEntry struct {
-	at       stamp
-	language *string
+// mark is what the events table said of a topic when something of it was loaded: floor is
+// the newest event id then, less catchUpWindow; count and max are the count and the highest
+// id of the topic's events above floor. A kept value is served only while its topic's events
+// above the floor still count and end the same (unchanged): any event recorded since, on
+// any instance, has a higher id and moves max; one committed late with a lower id (above
+// the floor) moves count.
+type mark struct {
+	Floor int64 `db:"floor"`
+	Count int64 `db:"count"`
+	Max   int64 `db:"max"`
 }
 
-// dayCache holds day listings, plans' costs and the plans' versions, and users' language settings and
-// the users' versions: a change to a setting records an event of topic "user:<id>"
-// (UpdateProfile), which moves the user's version as a plan's events move the plan's.
+// markOf reads topic's mark, in one statement: the floor from the primary key's end, the
+// rest from index events_topic (at most catchUpWindow rows of the topic). Read it before
+// what it marks, in the same or an earlier snapshot: a change committed in between then
+// makes the mark older than the data, which costs a needless reload, never a stale answer.
+func markOf(ctx context.Context, q sqlx.QueryerContext, topic string) (mark, error) {
+	var m mark
+	err := sqlx.GetContext(ctx, q, &m, `SELECT f.floor, count(e.id) AS count, coalesce(max(e.id), 0) AS max
+		FROM (SELECT coalesce(max(id), 0) - $2 AS floor FROM events) f
+		LEFT JOIN events e ON e.topic = $1 AND e.id > f.floor
+		GROUP BY f.floor`, topic, catchUpWindow)
+	return m, err
+}
+
+// unchanged reports whether topic's events above m's floor are still the ones m counted.
+func unchanged(ctx context.Context, q sqlx.QueryerContext, topic string, m mark) (bool, error) {
+	now := mark{Floor: m.Floor}
+	err := sqlx.GetContext(ctx, q, &now, `SELECT count(id) AS count, coalesce(max(id), 0) AS max
+		FROM events WHERE topic = $1 AND id > $2`, topic, m.Floor)
+	return now == m, err
+}
+
+// unchangedPlans answers which of the plans' kept marks still hold (see unchanged), in one
+// statement whatever their number.
+func unchangedPlans(ctx context.Context, q sqlx.QueryerContext, marks map[string]mark) (map[string]bool, error) {
+	plans, floors := make([]string, 0, len(marks)), make([]int64, 0, len(marks))
+	for plan, m := range marks {
+		plans, floors = append(plans, plan), append(floors, m.Floor)
+	}
+	var rows []struct {
+		Plan string `db:"plan"`
+		mark
+	}
+	if err := sqlx.SelectContext(ctx, q, &rows, `SELECT t.plan, t.floor, count(e.id) AS count, coalesce(max(e.id), 0) AS max
+		FROM unnest($1::text[], $2::bigint[]) AS t(plan, floor)
+		LEFT JOIN events e ON e.topic = 'plan:' || t.plan AND e.id > t.floor
+		GROUP BY t.plan, t.floor`, pq.Array(plans), pq.Array(floors)); err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		out[r.Plan] = r.mark == marks[r.Plan]
+	}
+	return out, nil
+}
+
+// dayCache holds day listings, plans' costs and thumbnails, and the plans' versions.
 type dayCache struct {
 	mu   sync.Mutex
 	live bool // the notification connection is up and caught up
@@ -159,16 +220,13 @@ type dayCache struct {
 	versions map[string]uint64
 	applied  *recentIDs
 	entries  map[dayKey]dayEntry
-	users    map[string]uint64 // the users' versions
-	settings map[string]settingEntry
 	costs    perPlan[[]planner.Cost]
 	thumbs   perPlan[string]
 }
 
 func newDayCache() *dayCache {
 	return &dayCache{versions: map[string]uint64{}, applied: newRecentIDs(feedMemory), entries: map[dayKey]dayEntry{},
-		users: map[string]uint64{}, settings: map[string]settingEntry{}, costs: newPerPlan[[]planner.Cost](costsEntries),
-		thumbs: newPerPlan[string](thumbEntries)}
+		costs: newPerPlan[[]planner.Cost](costsEntries), thumbs: newPerPlan[string](thumbEntries)}
 }
 
 // current reports whether something of plan loaded at at, at loaded, may be served.
@@ -194,19 +252,19 @@ func (c *dayCache) get(k dayKey) (dayEntry, bool) {
 	return e, true
 }
 
-// costsOf answers the plan's costs if they are kept and the plan has not changed since. The
-// slice is shared: read it, never change it.
-func (c *dayCache) costsOf(plan string) ([]planner.Cost, bool) {
+// costsOf answers the plan's costs, with their mark, if they are kept and this instance has
+// not learnt of a change since. The slice is shared: read it, never change it.
+func (c *dayCache) costsOf(plan string) ([]planner.Cost, mark, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.costs.get(c, plan)
 }
 
-// putCosts keeps the plan's costs, loaded at at, unless the plan changed meanwhile.
-func (c *dayCache) putCosts(plan string, at stamp, costs []planner.Cost) {
+// putCosts keeps the plan's costs, loaded at at with mark m, unless the plan changed meanwhile.
+func (c *dayCache) putCosts(plan string, at stamp, m mark, costs []planner.Cost) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.costs.put(c, plan, at, costs)
+	c.costs.put(c, plan, at, m, costs)
 }
 
 // put keeps e, loaded at e.at, unless the plan changed meanwhile.
@@ -227,69 +285,28 @@ func (c *dayCache) restart() {
 	clear(c.entries)
 	clear(c.costs.entries)
 	clear(c.versions)
-	clear(c.settings)
-	clear(c.users)
 	clear(c.thumbs.entries)
 	c.epoch++
 }
 
-// thumbnail is the plan's kept thumbnail, if the plan has not changed since it was found.
-func (c *dayCache) thumbnail(plan string) (string, bool) {
+// thumbnail is the plan's kept thumbnail, with its mark, if this instance has not learnt of a
+// change to the plan since it was found.
+func (c *dayCache) thumbnail(plan string) (string, mark, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.thumbs.get(c, plan)
 }
 
-// putThumbnail keeps the plan's thumbnail, looked for at at, unless the plan changed meanwhile.
-func (c *dayCache) putThumbnail(plan string, at stamp, photo string) {
+// putThumbnail keeps the plan's thumbnail, looked for at at with mark m, unless the plan
+// changed meanwhile.
+func (c *dayCache) putThumbnail(plan string, at stamp, m mark, photo string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.thumbs.put(c, plan, at, photo)
-}
-
-// userNow is the user's current stamp, and whether the cache may be used at all.
-func (c *dayCache) userNow(user string) (stamp, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return stamp{c.epoch, c.users[user]}, c.live
-}
-
-// setting is the user's language setting, if known and current.
-func (c *dayCache) setting(user string) (*string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.settings[user]
-	if !ok || !c.live || e.at != (stamp{c.epoch, c.users[user]}) {
-		return nil, false
-	}
-	return e.language, true
-}
-
-// putSetting keeps the user's setting, loaded at e.at, unless the user changed meanwhile.
-func (c *dayCache) putSetting(user string, e settingEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.live || e.at != (stamp{c.epoch, c.users[user]}) {
-		return
-	}
-	if len(c.settings) >= dayCacheEntries {
-		c.restart()
-		return
-	}
-	c.settings[user] = e
+	c.thumbs.put(c, plan, at, m, photo)
 }
 
 // apply records the plan's events: its version moves when any of them is new here.
 func (c *dayCache) apply(plan string, events ...int64) {
-	c.move(c.versions, plan, events)
-}
-
-// applyUser records the user's events: their version moves when any of them is new here.
-func (c *dayCache) applyUser(user string, events ...int64) {
-	c.move(c.users, user, events)
-}
-
-func (c *dayCache) move(versions map[string]uint64, key string, events []int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	moved := false
@@ -299,7 +316,7 @@ func (c *dayCache) move(versions map[string]uint64, key string, events []int64) 
 		}
 	}
 	if moved {
-		versions[key]++
+		c.versions[plan]++
 	}
 }
 
@@ -352,8 +369,6 @@ func (f *feed) deliver(ev planner.Event) {
 	}
 	if plan, ok := strings.CutPrefix(ev.Topic, "plan:"); ok && ev.Kind != planner.KindPresence {
 		f.cache.apply(plan, ev.ID)
-	} else if user, ok := strings.CutPrefix(ev.Topic, "user:"); ok {
-		f.cache.applyUser(user, ev.ID)
 	}
 	f.hub.publish(ev)
 }

@@ -107,13 +107,15 @@ func TestOwnNotificationKeepsTheDayListing(t *testing.T) {
 		}
 		return queries.Count()
 	}
-	if n := listed(); n == 0 {
+	// A kept listing is served after one statement that confirms the plan unchanged
+	// (another instance's write may not have reached this one's feed yet).
+	if n := listed(); n <= 1 {
 		t.Fatal("the listing after the write was served from the cache")
 	}
 	release()
 	awaitEvent(t, events, tb.ID, 0) // the write's own notification went through the feed
-	if n := listed(); n != 0 {
-		t.Fatalf("the listing ran %d statements after the write's own notification, want 0 (still cached)", n)
+	if n := listed(); n != 1 {
+		t.Fatalf("the listing ran %d statements after the write's own notification, want 1 (still cached, confirmed)", n)
 	}
 }
 
@@ -142,7 +144,9 @@ func TestFeedCatchesUpAfterReconnecting(t *testing.T) {
 		}
 		return blocks[0].End, queries.Count()
 	}
-	for _, n := listed(); n != 0; _, n = listed() { // cached once the block's notification went by
+	// Cached once the block's notification went by: then one statement confirms the plan
+	// unchanged.
+	for _, n := listed(); n != 1; _, n = listed() {
 	}
 
 	// One connection of the pool, kept for the outage, and one to the maintenance database
@@ -193,63 +197,12 @@ func TestFeedCatchesUpAfterReconnecting(t *testing.T) {
 		if end != clockOf("12:30") {
 			t.Fatalf("day 1 after the outage: the block ends at %v (%d statements)", end, n)
 		}
-		if n == 0 {
+		if n == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the day cache did not come back after the reconnection")
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// TestLanguageSettingFollowsTheFeed: a user's language setting is remembered by every
-// instance after one read, and a change through one instance reaches the other through the
-// change feed; the instance that made it knows at once.
-func TestLanguageSettingFollowsTheFeed(t *testing.T) {
-	a, queries, dsn := listening(t)
-	ctx := t.Context()
-	b, err := postgres.Open(ctx, dsn) // another instance on the same database
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if err := b.Listen(ctx, dsn, nil); err != nil {
-		t.Fatal(err)
-	}
-	user := newUser(t, a, "Polyglot")
-	lang := func(db *postgres.DB) string {
-		t.Helper()
-		l, err := db.Language(ctx, user)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l == nil {
-			return ""
-		}
-		return *l
-	}
-	if lang(a) != "" || lang(b) != "" {
-		t.Fatal("a new user has a language setting")
-	}
-	queries.Reset()
-	if lang(a) != "" || queries.Count() != 0 {
-		t.Fatalf("the second read ran %d statements, want 0 (remembered)", queries.Count())
-	}
-	ko := "ko"
-	if _, err := b.UpdateProfile(ctx, user, planner.ProfileChange{SetLanguage: true, Language: &ko}); err != nil {
-		t.Fatal(err)
-	}
-	if lang(b) != "ko" {
-		t.Fatal("the instance that changed the setting did not see it at once")
-	}
-	for deadline := time.Now().Add(10 * time.Second); lang(a) != "ko"; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the other instance never saw the change")
-		}
-	}
-	queries.Reset()
-	if lang(a) != "ko" || queries.Count() != 0 {
-		t.Fatalf("the read after the change ran %d statements, want 0 (remembered again)", queries.Count())
 	}
 }

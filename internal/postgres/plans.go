@@ -277,7 +277,8 @@ func addDays(ctx context.Context, tx *sqlx.Tx, planID string, from, to int) erro
 
 // Plans lists the plans the user is an active member of, newest membership first, one page;
 // hasNext says whether more follow. The thumbnails come from the day cache when it keeps them
-// (the plan unchanged since), else from a second statement for the plans it does not keep.
+// and one statement for all of them confirms their plans unchanged since (cache.go), else
+// from one more statement for the rest: three statements at most, whatever the page's size.
 func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out []planner.Plan, hasNext bool, err error) {
 	var rows []planRow
 	err = db.SelectContext(ctx, &rows, planColumns+`
@@ -292,48 +293,76 @@ func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out 
 		rows, hasNext = rows[:page.Size], true
 	}
 	out = make([]planner.Plan, len(rows))
+	photos := map[string]string{}
+	kept := map[string]mark{} // the marks of the thumbnails the cache keeps
 	var missing []string
-	stamps := map[string]stamp{} // of the missing thumbnails the cache may keep
 	for i, r := range rows {
 		out[i] = r.plan()
-		if db.days == nil {
-			missing = append(missing, r.ID)
-			continue
-		}
-		if photo, ok := db.days.thumbnail(r.ID); ok {
-			out[i].Thumbnail = photo
-			continue
+		if db.days != nil {
+			if photo, m, ok := db.days.thumbnail(r.ID); ok {
+				photos[r.ID], kept[r.ID] = photo, m
+				continue
+			}
 		}
 		missing = append(missing, r.ID)
-		if at, ok := db.days.now(r.ID); ok {
-			stamps[r.ID] = at
+	}
+	if len(kept) > 0 {
+		// Another instance's writes may not have reached this one's feed yet: the plans'
+		// events say which kept thumbnails still hold.
+		same, err := unchangedPlans(ctx, db, kept)
+		if err != nil {
+			return nil, false, mapError(err)
+		}
+		for plan := range kept {
+			if !same[plan] {
+				delete(photos, plan)
+				missing = append(missing, plan)
+			}
 		}
 	}
-	if len(missing) == 0 {
-		return out, hasNext, nil
+	if len(missing) > 0 {
+		if err := db.findThumbnails(ctx, missing, photos); err != nil {
+			return nil, false, mapError(err)
+		}
+	}
+	for i := range out {
+		out[i].Thumbnail = photos[out[i].ID]
+	}
+	return out, hasNext, nil
+}
+
+// findThumbnails looks for the plans' thumbnails, in one statement, adds them to photos and
+// keeps them in the day cache, each with the plan's mark read in the same statement.
+func (db *DB) findThumbnails(ctx context.Context, plans []string, photos map[string]string) error {
+	stamps := map[string]stamp{} // of the thumbnails the cache may keep
+	if db.days != nil {
+		for _, plan := range plans {
+			if at, ok := db.days.now(plan); ok { // before reading, so a change during the read is noticed
+				stamps[plan] = at
+			}
+		}
 	}
 	var found []struct {
 		ID    string `db:"id"`
 		Photo string `db:"thumbnail"`
+		mark
 	}
-	where, plans := oneOrAny(`p.id`, missing)
-	if err := db.SelectContext(ctx, &found, `SELECT p.id, `+thumbnailSQL+` AS thumbnail
-		FROM plans p WHERE `+where, plans); err != nil {
-		return nil, false, mapError(err)
+	where, arg := oneOrAny(`p.id`, plans)
+	if err := db.SelectContext(ctx, &found, `SELECT p.id, `+thumbnailSQL+` AS thumbnail, f.floor, m.count, m.max
+		FROM (SELECT coalesce(max(id), 0) - $2 AS floor FROM events) f
+		CROSS JOIN plans p
+		CROSS JOIN LATERAL (SELECT count(e.id) AS count, coalesce(max(e.id), 0) AS max FROM events e
+		                    WHERE e.topic = 'plan:' || p.id AND e.id > f.floor) m
+		WHERE `+where, arg, catchUpWindow); err != nil {
+		return err
 	}
-	photos := make(map[string]string, len(found))
 	for _, f := range found {
 		photos[f.ID] = f.Photo
 		if at, ok := stamps[f.ID]; ok {
-			db.days.putThumbnail(f.ID, at, f.Photo)
+			db.days.putThumbnail(f.ID, at, f.mark, f.Photo)
 		}
 	}
-	for i := range out {
-		if photo, ok := photos[out[i].ID]; ok {
-			out[i].Thumbnail = photo
-		}
-	}
-	return out, hasNext, nil
+	return nil
 }
 
 // Plan loads one plan for an active member of it.

@@ -53,28 +53,17 @@ func (db *DB) User(ctx context.Context, id string) (*planner.User, error) {
 }
 
 // Language is an active user's language setting, nil when they have none (or no such user
-// is active). It is answered from memory while the change feed is followed: a change of the
-// setting, on any instance, records an event that moves the user's version (UpdateProfile).
+// is active). It is read afresh each time: one primary-key lookup, which is what confirming a
+// kept copy against the events table would cost (see cache.go).
 func (db *DB) Language(ctx context.Context, userID string) (*string, error) {
-	var at stamp
-	if db.days != nil {
-		if l, ok := db.days.setting(userID); ok {
-			return l, nil
-		}
-		at, _ = db.days.userNow(userID) // before reading, so a change during the read is noticed
-	}
 	var l []sql.NullString
 	if err := db.SelectContext(ctx, &l, `SELECT language FROM users WHERE id = $1 AND withdrawn_at IS NULL`, userID); err != nil {
 		return nil, mapError(err)
 	}
-	var out *string
 	if len(l) == 1 && l[0].Valid {
-		out = &l[0].String
+		return &l[0].String, nil
 	}
-	if db.days != nil {
-		db.days.putSetting(userID, settingEntry{at: at, language: out})
-	}
-	return out, nil
+	return nil, nil
 }
 
 // AcceptTerms records the user's acceptance of the terms; accepting twice is a conflict.
@@ -113,7 +102,6 @@ func (db *DB) UpdateProfile(ctx context.Context, userID string, ch planner.Profi
 		return nil, err
 	}
 	var u planner.User
-	var event []int64
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &u, `
 			UPDATE users SET nickname = coalesce($2, nickname),
@@ -126,21 +114,10 @@ func (db *DB) UpdateProfile(ctx context.Context, userID string, ch planner.Profi
 		if err != nil {
 			return err
 		}
-		if ch.SetLanguage {
-			// Announced to every instance at commit (migration 00005): their memory of the
-			// user's language setting (Language) is dropped.
-			if err := tx.SelectContext(ctx, &event, `INSERT INTO events (topic, kind, object_id, actor)
-				VALUES ('user:' || $1, 'user', $1, $1) RETURNING id`, userID); err != nil {
-				return err
-			}
-		}
 		return copyProfile(ctx, tx, userID, u.Nickname, u.Picture)
 	})
 	if err != nil {
 		return nil, err
-	}
-	if db.days != nil {
-		db.days.applyUser(userID, event...)
 	}
 	return &u, nil
 }
