@@ -190,13 +190,7 @@ func devToken(t *testing.T, base, providerID, nickname string) string {
 // getAPI GETs a JSON resource with the bearer token and decodes it into v.
 func getAPI(t *testing.T, url, token string, v any) {
 	t.Helper()
-	r, _ := http.NewRequest(http.MethodGet, url, nil)
-	r.Header.Set("Authorization", "Bearer "+token)
-	r.Header.Set("Accept", "application/json")
-	res, err := http.DefaultClient.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := bearerGet(t, url, token)
 	defer res.Body.Close()
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %d %v", url, res.StatusCode, err)
@@ -225,6 +219,14 @@ func expiredCopy(t *testing.T, token, secret string) string {
 // statusWith answers the status of a GET of url with the bearer token.
 func statusWith(t *testing.T, url, token string) int {
 	t.Helper()
+	res := bearerGet(t, url, token)
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// bearerGet GETs url as JSON with the bearer token.
+func bearerGet(t *testing.T, url, token string) *http.Response {
+	t.Helper()
 	r, _ := http.NewRequest(http.MethodGet, url, nil)
 	r.Header.Set("Authorization", "Bearer "+token)
 	r.Header.Set("Accept", "application/json")
@@ -232,6 +234,5 @@ func statusWith(t *testing.T, url, token string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
-	return res.StatusCode
+	return res
 }

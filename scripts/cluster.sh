@@ -123,7 +123,7 @@ up() {
   log "building"
   go build -o bin/tripplan ./cmd/tripplan
   go build -o bin/withdb ./cmd/withdb
-  go build -o bin/clusterdb ./cluster/clusterdb
+  go build -o bin/loaddb ./loadtest/loaddb
   versitygw_bin >"$dir/versitygw.path"
   command -v nginx >/dev/null || { log "nginx is missing: apt-get install -y nginx-light" >&2; exit 1; }
   secrets
@@ -164,7 +164,7 @@ down() {
 serve() {
   secrets
   local db_url
-  db_url=$(bin/clusterdb "$database")
+  db_url=$(bin/loaddb ensure "$database")
   echo "$db_url" >"$dir/database_url"
 
   mkdir -p "$dir/s3"

@@ -145,19 +145,7 @@ func TestPlanListSeesAnotherInstancesThumbnailAtOnce(t *testing.T) {
 	second := must(db.CreatePlan(ctx, f.owner, planner.PlanInput{Title: "Second", StartDate: day("2027-03-01"), EndDate: day("2027-03-02")}))
 	holdFeed(t, db, other, f.plan.ID)
 
-	list := func() (map[string]string, int) {
-		t.Helper()
-		queries.Reset()
-		page, _, err := db.Plans(ctx, f.owner, planner.Page{Size: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]string{}
-		for _, p := range page {
-			got[p.ID] = p.Thumbnail
-		}
-		return got, queries.Count()
-	}
+	list := func() (map[string]string, int) { return thumbnails(t, db, f.owner, queries) }
 	want := map[string]string{f.plan.ID: "https://img.example/0.jpg", second.ID: ""}
 	if got, n := list(); !maps.Equal(got, want) || n != 2 {
 		t.Fatalf("first list: %v in %d statements, want %v in 2", got, n, want)

@@ -323,20 +323,7 @@ func TestPlanListKeepsThumbnails(t *testing.T) {
 	}
 	cancelLinked()
 
-	// list lists the owner's plans: each plan's thumbnail, and the statements it took.
-	list := func() (map[string]string, int) {
-		t.Helper()
-		statements.Reset()
-		page, _, err := db.Plans(ctx, f.owner, planner.Page{Size: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]string{}
-		for _, p := range page {
-			got[p.ID] = p.Thumbnail
-		}
-		return got, statements.Count()
-	}
+	list := func() (map[string]string, int) { return thumbnails(t, db, f.owner, statements) }
 	want := map[string]string{f.plan.ID: "https://img.example/0.jpg", other.ID: "https://img.example/3.jpg"}
 	if got, n := list(); !maps.Equal(got, want) || n != 2 {
 		t.Fatalf("first list: %v in %d statements, want %v in 2", got, n, want)
@@ -374,4 +361,19 @@ func TestPlanListKeepsThumbnails(t *testing.T) {
 	if got, n := list(); !maps.Equal(got, want) || n != 2 {
 		t.Fatalf("listed again: %v in %d statements, want %v kept, in 2", got, n, want)
 	}
+}
+
+// thumbnails lists the owner's plans: each plan's thumbnail, and the statements the list took.
+func thumbnails(t *testing.T, db *postgres.DB, owner string, statements *pgtest.Counter) (map[string]string, int) {
+	t.Helper()
+	statements.Reset()
+	page, _, err := db.Plans(t.Context(), owner, planner.Page{Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range page {
+		got[p.ID] = p.Thumbnail
+	}
+	return got, statements.Count()
 }
