@@ -28,7 +28,8 @@ go build -o "$out/seed" ./loadtest/seed
 db_url=$(cat "$dir/database_url")
 
 echo "cluster-load: seeding through nginx"
-"$out/seed" -base "$base" -out "$out/data.json" | tail -1
+# Users of this run's own: the cluster's database is kept between runs.
+"$out/seed" -base "$base" -out "$out/data.json" -users "cluster-$(date +%s)" | tail -1
 
 # run NAME DURATION: k6 through nginx in the background; its pid in k6_pid.
 run() {

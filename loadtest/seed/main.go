@@ -57,18 +57,19 @@ func main() {
 	out := flag.String("out", "", "where to write the dataset's ids (JSON)")
 	seed := flag.Uint64("seed", 1, "random seed: the same seed gives the same dataset")
 	workers := flag.Int("workers", 8, "concurrent requests")
+	users := flag.String("users", "load", "the users' provider ids are this and a number: another name seeds other users into a database seeded before")
 	flag.Parse()
 	if *base == "" || *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: seed -base URL -out FILE [-seed N] [-workers N]")
+		fmt.Fprintln(os.Stderr, "usage: seed -base URL -out FILE [-seed N] [-workers N] [-users NAME]")
 		os.Exit(2)
 	}
-	if err := run(strings.TrimRight(*base, "/"), *out, *seed, *workers); err != nil {
+	if err := run(strings.TrimRight(*base, "/"), *out, *seed, *workers, *users); err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(base, out string, seed uint64, workers int) error {
+func run(base, out string, seed uint64, workers int, users string) error {
 	catalog, _, err := places.Catalog()
 	if err != nil {
 		return err
@@ -81,7 +82,7 @@ func run(base, out string, seed uint64, workers int) error {
 
 	c := newClient(base, workers)
 	started := time.Now()
-	s := &seeder{c: c, spec: spec, tokens: make([]string, userCount),
+	s := &seeder{c: c, spec: spec, users: users, tokens: make([]string, userCount),
 		collections: make([]collectionOut, len(spec.collections)), plans: make([]planOut, len(spec.plans))}
 	for _, phase := range []struct {
 		name string
@@ -324,6 +325,7 @@ func (d *dataset) stats() stats {
 type seeder struct {
 	c           *client
 	spec        *dataset
+	users       string   // the users' provider ids' start
 	tokens      []string // by user
 	collections []collectionOut
 	plans       []planOut
@@ -331,7 +333,7 @@ type seeder struct {
 
 // user signs user i in and accepts the terms.
 func (s *seeder) user(i int) error {
-	body := map[string]string{"provider": "GOOGLE", "provider_id": fmt.Sprintf("load-%03d", i), "nickname": fmt.Sprintf("User%03d", i)}
+	body := map[string]string{"provider": "GOOGLE", "provider_id": fmt.Sprintf("%s-%03d", s.users, i), "nickname": fmt.Sprintf("User%03d", i)}
 	var pre struct {
 		AccessToken string `json:"access_token"`
 	}
