@@ -167,8 +167,17 @@ func (n node) addBlock(t *testing.T, token, plan string, i int) string {
 		TimeBlockID string `json:"time_block_id"`
 	}
 	start := 5*60 + 15*i
-	n.do(t, "POST", "/plans/"+plan+"/blocks", token, map[string]any{"type": "FREE", "day": 1,
-		"start_time": fmt.Sprintf("%02d:%02d", start/60, start%60), "end_time": fmt.Sprintf("%02d:%02d", start/60, start%60+10)}).decode(t, 200, &b)
+	body := map[string]any{"type": "FREE", "day": 1,
+		"start_time": fmt.Sprintf("%02d:%02d", start/60, start%60), "end_time": fmt.Sprintf("%02d:%02d", start/60, start%60+10)}
+	// As the API's clients do: with an Idempotency-Key, sent again with the same key when the
+	// answer was lost — nginx answers 502 for a POST an instance took and died with, which it
+	// does not pass on (only idempotent requests go to the next instance).
+	key := unique("block")
+	res := n.do(t, "POST", "/plans/"+plan+"/blocks", token, body, "Idempotency-Key", key)
+	for try := 1; res.status == http.StatusBadGateway && try < 5; try++ {
+		res = n.do(t, "POST", "/plans/"+plan+"/blocks", token, body, "Idempotency-Key", key)
+	}
+	res.decode(t, 200, &b)
 	return b.TimeBlockID
 }
 
