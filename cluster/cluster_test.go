@@ -12,9 +12,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"net"
 	"net/http"
@@ -26,6 +23,8 @@ import (
 	"time"
 
 	_ "github.com/lib/pq"
+
+	"tripplan/internal/testimg"
 )
 
 // node is nginx or one instance.
@@ -181,15 +180,7 @@ func (n node) addBlock(t *testing.T, token, plan string, i int) string {
 	return b.TimeBlockID
 }
 
-func pngPicture(t *testing.T) []byte {
-	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
-	img.Set(3, 3, color.RGBA{G: 180, A: 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+func pngPicture(t *testing.T) []byte { return testimg.PNG(t, 8, 8) }
 
 // TestPictureUploadedThroughOneInstanceIsServedByAll: each instance in turn takes an upload;
 // every instance and nginx then serve the same bytes (the bucket is shared, not a disk).

@@ -3,9 +3,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +16,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"tripplan/internal/auth"
+	"tripplan/internal/testimg"
 )
 
 // TestAFrontEndOnAnotherOrigin is API-additions §3 in a real browser: a front end of its own,
@@ -71,18 +69,9 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	outcome("Signed in as Frontie")
 
 	// The person picks a 24×16 PNG.
-	img := image.NewRGBA(image.Rect(0, 0, 24, 16))
-	for x := range 24 {
-		for y := range 16 {
-			img.Set(x, y, color.RGBA{R: uint8(10 * x), G: 120, B: uint8(15 * y), A: 255})
-		}
-	}
-	var pic bytes.Buffer
-	if err := png.Encode(&pic, img); err != nil {
-		t.Fatal(err)
-	}
+	pic := testimg.PNG(t, 24, 16)
 	file := filepath.Join(t.TempDir(), "me.png")
-	if err := os.WriteFile(file, pic.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, pic, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.do(t, "pick the picture", chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file}))
@@ -112,8 +101,8 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	}
 	served, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || !bytes.Equal(served, pic.Bytes()) {
-		t.Fatalf("GET the picture: %d %s, %d bytes (uploaded %d)", res.StatusCode, res.Header.Get("Content-Type"), len(served), pic.Len())
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || !bytes.Equal(served, pic) {
+		t.Fatalf("GET the picture: %d %s, %d bytes (uploaded %d)", res.StatusCode, res.Header.Get("Content-Type"), len(served), len(pic))
 	}
 
 	// An hour later the access token has expired. The test signs the token the server would

@@ -4,26 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"tripplan/internal/testimg"
 )
 
-func pngBytes(t *testing.T) []byte {
-	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
-	img.Set(1, 1, color.RGBA{R: 200, A: 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+func pngBytes(t *testing.T) []byte { return testimg.PNG(t, 4, 4) }
 
 // put sends raw bytes to a URL as an app uploading to a presigned URL does.
 func put(t *testing.T, url, contentType string, body []byte) int {

@@ -79,14 +79,7 @@ func TestInstanceKeepsToItsBudget(t *testing.T) {
 	if err := lock.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	for sampling := true; sampling; {
-		select {
-		case <-done:
-			sampling = false
-		default:
-		}
-		most = max(most, held(""))
-	}
+	most = max(most, pgtest.Most(done, func() int { return held("") }))
 	if most > budget {
 		t.Errorf("the instance held %d connections at most, over its budget of %d", most, budget)
 	}

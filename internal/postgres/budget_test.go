@@ -114,18 +114,10 @@ func TestPoolAndListenerKeepToTheBudget(t *testing.T) {
 	if n := held(""); n != pool.Budget() {
 		t.Fatalf("with the pool full the instance holds %d connections, want its budget %d", n, pool.Budget())
 	}
-	most := 0
 	if _, err := lock.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
 		t.Fatal(err)
 	}
-	for sampling := true; sampling; {
-		select {
-		case <-done:
-			sampling = false
-		default:
-		}
-		most = max(most, held(""))
-	}
+	most := pgtest.Most(done, func() int { return held("") })
 	if most > pool.Budget() {
 		t.Errorf("the instance held %d connections at most, over its budget of %d", most, pool.Budget())
 	}
