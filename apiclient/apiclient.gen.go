@@ -169,6 +169,7 @@ func (e DayRouteLegsFastestMode) Valid() bool {
 const (
 	DayRouteLegsWarningLessThanNil   DayRouteLegsWarning = "<nil>"
 	DayRouteLegsWarningNOTENOUGHTIME DayRouteLegsWarning = "NOT_ENOUGH_TIME"
+	DayRouteLegsWarningTIGHT         DayRouteLegsWarning = "TIGHT"
 )
 
 // Valid indicates whether the value is a known member of the DayRouteLegsWarning enum.
@@ -177,6 +178,8 @@ func (e DayRouteLegsWarning) Valid() bool {
 	case DayRouteLegsWarningLessThanNil:
 		return true
 	case DayRouteLegsWarningNOTENOUGHTIME:
+		return true
+	case DayRouteLegsWarningTIGHT:
 		return true
 	default:
 		return false
@@ -5527,7 +5530,7 @@ type ClientInterface interface {
 
 	// GetDayRoute Travel between the day's consecutive confirmed places (members and guests)
 	//
-	// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and `warning: NOT_ENOUGH_TIME` when the quickest sensible way (walking only up to 5 km) takes longer than the gap. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
+	// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and a `warning` when the quickest sensible way (walking only up to 5 km) takes longer than the gap: `TIGHT` when it overruns by at most the tolerance (5 minutes, or 20 % of the way's duration when that is more), `NOT_ENOUGH_TIME` beyond it; places less than 300 m apart on foot never warn. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
 	//
 	// Corresponds with GET /plans/{planId}/days/{day}/route (the `GetDayRoute` operationId).
 	GetDayRoute(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7722,7 +7725,7 @@ func (c *Client) GetPlanCollectionPlace(ctx context.Context, planID string, coll
 
 // GetDayRoute Travel between the day's consecutive confirmed places (members and guests)
 //
-// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and `warning: NOT_ENOUGH_TIME` when the quickest sensible way (walking only up to 5 km) takes longer than the gap. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
+// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and a `warning` when the quickest sensible way (walking only up to 5 km) takes longer than the gap: `TIGHT` when it overruns by at most the tolerance (5 minutes, or 20 % of the way's duration when that is more), `NOT_ENOUGH_TIME` beyond it; places less than 300 m apart on foot never warn. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
 //
 // Corresponds with GET /plans/{planId}/days/{day}/route (the `GetDayRoute` operationId).
 func (c *Client) GetDayRoute(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14850,7 +14853,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDayRouteWithResponse Travel between the day's consecutive confirmed places (members and guests)
 	//
-	// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and `warning: NOT_ENOUGH_TIME` when the quickest sensible way (walking only up to 5 km) takes longer than the gap. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
+	// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and a `warning` when the quickest sensible way (walking only up to 5 km) takes longer than the gap: `TIGHT` when it overruns by at most the tolerance (5 minutes, or 20 % of the way's duration when that is more), `NOT_ENOUGH_TIME` beyond it; places less than 300 m apart on foot never warn. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25234,7 +25237,7 @@ func (c *ClientWithResponses) GetPlanCollectionPlaceWithResponse(ctx context.Con
 
 // GetDayRouteWithResponse Travel between the day's consecutive confirmed places (members and guests)
 //
-// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and `warning: NOT_ENOUGH_TIME` when the quickest sensible way (walking only up to 5 km) takes longer than the gap. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
+// One leg per pair of consecutive confirmed place blocks (FIXED, or DIRECT with its one candidate) in time order; undecided and free-time blocks are passed over. Each leg gives the distance and duration by walking, transit and driving, the gap between the first block's end and the second's start, and a `warning` when the quickest sensible way (walking only up to 5 km) takes longer than the gap: `TIGHT` when it overruns by at most the tolerance (5 minutes, or 20 % of the way's duration when that is more), `NOT_ENOUGH_TIME` beyond it; places less than 300 m apart on foot never warn. Numbers are offline estimates from the great-circle distance (source ESTIMATE; detour ×1.3/×1.4/×1.4, 4.8/22/28 km/h, overheads 0/8/5 min) or, when the server is configured with OSRM, walking and driving routes from OSRM (source OSRM; transit is then estimated from the driving distance). A leg with a place without coordinates has null numbers and no warning. `maps_urls` open the day's places in Google Maps as directions (eleven places per link).
 //
 // Returns a wrapper object for the known response body format(s).
 //

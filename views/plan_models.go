@@ -170,7 +170,8 @@ type LegView struct {
 	Drive     string
 	Fastest   string // "16 min by transit"
 	Gap       string // "30 min"
-	NotEnough bool   // the quickest way takes longer than the gap
+	NotEnough bool   // the quickest way takes longer than the gap by more than the tolerance
+	Tight     bool   // the quickest way takes a little longer than the gap (route.Tight)
 }
 
 // StopsJSON and PendingJSON are the map's points for static/js/map.js.
@@ -208,8 +209,10 @@ type BlockView struct {
 	Memo               string
 	CandidateCount     int
 	Positive, Negative int // opinions of the selected candidate (or of all, when none is)
-	// TravelWarning says, on a block reached too late from the previous place, why.
+	// TravelWarning says, on a block reached too late from the previous place, why; when
+	// TravelTight, it is only a few minutes short and shown as a quiet hint.
 	TravelWarning string
+	TravelTight   bool
 	Version       int // the time block's, sent back with edits
 }
 
@@ -683,4 +686,21 @@ const (
 type UndoView struct {
 	Text string // "Deleted Gwangjang Market, day 1, 12:00–13:00"
 	URL  string
+}
+
+// travelWarning is the data-warning of a block's travel line: TIGHT or NOT_ENOUGH_TIME, the
+// codes of the day route's legs.
+func travelWarning(b BlockView) string {
+	if b.TravelTight {
+		return "TIGHT"
+	}
+	return "NOT_ENOUGH_TIME"
+}
+
+// travelIcon is the icon of a block's travel line: a clock for a tight one, an alert otherwise.
+func travelIcon(b BlockView) string {
+	if b.TravelTight {
+		return "clock"
+	}
+	return "alert"
 }

@@ -18,6 +18,7 @@ import (
 	"tripplan/internal/export"
 	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
+	"tripplan/internal/route"
 	"tripplan/internal/timezone"
 	"tripplan/views"
 )
@@ -433,7 +434,7 @@ func (s *Server) printPage(c echo.Context) error {
 				pb.Title = i18n.T(ctx, "plan.to_decide")
 			}
 			if l, ok := arriving[b.ID]; ok && l.Leg != nil {
-				pb.Travel, pb.Warning = arrival(ctx, l), l.Warning != ""
+				pb.Travel, pb.Warning = arrival(ctx, l), l.Warning == route.NotEnough
 			}
 
 			pd.Blocks = append(pd.Blocks, pb)

@@ -17,10 +17,6 @@ import (
 	"tripplan/views"
 )
 
-// WarningNotEnoughTime marks a leg whose quickest sensible way takes longer than the gap
-// between the two blocks.
-const WarningNotEnoughTime = "NOT_ENOUGH_TIME"
-
 // stop is a confirmed place of a day, in time order.
 type stop struct {
 	Block     *planner.TimeBlock
@@ -35,7 +31,7 @@ type travelLeg struct {
 	GapS     int
 	Fastest  route.Mode
 	FastestS int
-	Warning  string // "" or WarningNotEnoughTime
+	Warning  route.Timing // how the quickest way fits the gap (route.Leg.Fit)
 }
 
 // dayRoute is a day's stops and the legs between them.
@@ -108,9 +104,7 @@ func (s *Server) planRoute(ctx context.Context, blocks []planner.TimeBlock) (day
 		t := travelLeg{From: from, To: to, Leg: l, GapS: int(time.Duration(to.Block.Start-from.Block.End) / time.Second)}
 		if l != nil {
 			t.Fastest, t.FastestS = l.Fastest()
-			if t.FastestS > t.GapS {
-				t.Warning = WarningNotEnoughTime
-			}
+			t.Warning = l.Fit(t.GapS)
 		}
 		out.Legs = append(out.Legs, t)
 	}
@@ -187,8 +181,8 @@ func toDayRouteJSON(info planner.DayInfo, r dayRoute) dayRouteJSON {
 				j.DistanceM[m], j.DurationS[m] = by.DistanceM, by.DurationS
 			}
 		}
-		if l.Warning != "" {
-			w := l.Warning
+		if l.Warning != route.Fits {
+			w := string(l.Warning)
 			j.Warning = &w
 		}
 		out.Legs[i] = j
@@ -265,15 +259,15 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 	}
 	for _, l := range r.Legs {
 		lv := views.LegView{From: shownName(ctx, *l.From.Candidate.Place), To: shownName(ctx, *l.To.Candidate.Place), Known: l.Leg != nil,
-			Gap: duration(ctx, l.GapS), NotEnough: l.Warning != ""}
+			Gap: duration(ctx, l.GapS), NotEnough: l.Warning == route.NotEnough, Tight: l.Warning == route.Tight}
 		if l.Leg != nil {
 			lv.Distance = distance(l.Leg.By[route.Transit].DistanceM)
 			lv.Walk, lv.Transit, lv.Drive = duration(ctx, l.Leg.By[route.Walk].DurationS), duration(ctx, l.Leg.By[route.Transit].DurationS),
 				duration(ctx, l.Leg.By[route.Drive].DurationS)
 			lv.Fastest = fastest(ctx, l)
 		}
-		if lv.NotEnough && card[l.To.Block.ID] != nil {
-			card[l.To.Block.ID].TravelWarning = arrival(ctx, l)
+		if b := card[l.To.Block.ID]; b != nil && l.Warning != route.Fits {
+			b.TravelWarning, b.TravelTight = arrival(ctx, l), l.Warning == route.Tight
 		}
 		v.Legs = append(v.Legs, lv)
 	}
@@ -286,12 +280,11 @@ func fastest(ctx context.Context, l travelLeg) string {
 }
 
 // arrival is how a block is reached from the previous place: "16 min by transit from
-// Gyeongbokgung Palace", with ", only 5 min between" when that is not enough time.
+// Gyeongbokgung Palace", with ", only 5 min between" when that is not enough time and
+// ", 10 min between: tight" when it is a few minutes short.
 func arrival(ctx context.Context, l travelLeg) string {
-	if l.Warning != "" {
-		return i18n.T(ctx, "plan.travel_too_short", "Fastest", fastest(ctx, l), "From", shownName(ctx, *l.From.Candidate.Place), "Gap", duration(ctx, l.GapS))
-	}
-	return i18n.T(ctx, "plan.travel_from", "Fastest", fastest(ctx, l), "From", shownName(ctx, *l.From.Candidate.Place))
+	id := map[route.Timing]string{route.Fits: "plan.travel_from", route.Tight: "plan.travel_tight", route.NotEnough: "plan.travel_too_short"}[l.Warning]
+	return i18n.T(ctx, id, "Fastest", fastest(ctx, l), "From", shownName(ctx, *l.From.Candidate.Place), "Gap", duration(ctx, l.GapS))
 }
 
 // distance writes metres for people: "850 m", "3.1 km", "42 km".

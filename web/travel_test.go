@@ -147,6 +147,41 @@ func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 	a.do(req{Method: "GET", Path: "/plans/" + f.plan.PlanID + "/days/4/route", Token: f.ana}).problem(t, 404, "PLAN_DAY_NOT_FOUND")
 }
 
+// A leg a minute or less over its gap is only TIGHT: a quiet hint on the card and in the legs,
+// no amber ring; the same place twice, back to back (0 m apart), never warns.
+func TestDayRouteTightAndShortWalks(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	palace := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	legs, _, _ := route.Estimator{}.Legs(context.Background(), []route.Point{pointOfJSON(t, palace), pointOfJSON(t, decodeBlock(t,
+		f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 2, "10:00", "11:00"))))})
+	_, fastestS := legs[0].Fastest()
+	gapMin := (fastestS - 1) / 60 // whole minutes, 1 to 60 s short of the quickest way
+	start := 11*60 + gapMin
+	market := decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 1, fmt.Sprintf("%02d:%02d", start/60, start%60), "15:00")))
+	r := f.route(t, f.ben, 1)
+	if len(r.Legs) != 1 || r.Legs[0].GapS != gapMin*60 || r.Legs[0].Warning == nil || *r.Legs[0].Warning != "TIGHT" {
+		t.Fatalf("leg %d s short: %+v", fastestS-gapMin*60, r.Legs)
+	}
+	b := a.signedInBrowser(t, "pf-ben", "Ben")
+	page := a.page(t, b, "/plans/"+f.plan.PlanID)
+	card := page[strings.Index(page, `data-time-block-id="`+market.TimeBlockID+`"`):]
+	card = card[:strings.Index(card, "</li>")]
+	if !strings.Contains(card, `data-warning="TIGHT"`) || strings.Contains(card, "ring-amber-400") || !strings.Contains(card, "between: tight") {
+		t.Fatalf("market card: %s", card)
+	}
+	if !strings.Contains(page, "Tight: ") || strings.Contains(page, "Not enough time:") {
+		t.Fatalf("the legs do not say tight")
+	}
+
+	// The palace again right after itself: no way to go, nothing to warn about.
+	decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 3, "10:00", "11:00")))
+	decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 3, "11:00", "12:00")))
+	if r := f.route(t, f.ana, 3); len(r.Legs) != 1 || r.Legs[0].GapS != 0 || r.Legs[0].Warning != nil {
+		t.Fatalf("back to back at one place: %+v", r.Legs)
+	}
+}
+
 // With OSRM configured the numbers come from it: one request per profile for the whole day.
 func TestDayRouteFromOSRM(t *testing.T) {
 	var requests atomic.Int32
