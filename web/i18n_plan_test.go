@@ -18,7 +18,7 @@ func TestPlanPagesInKorean(t *testing.T) {
 	a := f.a
 	plan := "/plans/" + f.plan.PlanID
 	decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
-	decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 1, "11:05", "12:00")))
+	decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 1, "11:00", "12:00")))
 	pending := decodeBlock(t, f.add(f.ana, placeBlock(f.places[2].CollectionPlaceID, 1, "13:00", "14:00")))
 	pending = decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + pending.TimeBlockID + "/candidates", Token: f.ana,
 		Body: map[string]any{"collection_place_ids": []string{f.places[0].CollectionPlaceID}}}))
@@ -54,7 +54,7 @@ func TestPlanPagesInKorean(t *testing.T) {
 	page := a.answerIn(t, ana, false, "GET", plan, "", ko, http.StatusOK)
 	has("plan page", page, "1일차", "2일차", "4월 2일 (목)", "1일차 · 4월 1일 (수)", "일정 4개", "장소 추가", "추가할 장소", "자유 시간",
 		"오전 10:00–11:00", "오후 1:00–2:00", "후보 2곳", "결정 중", "예정", "오전 9시", "오후 2시", "비어 있음", "멤버 2명",
-		"경복궁에서 ", "일정 사이는 5분뿐", "시간이 부족해요", "내보내기", "캘린더 파일 (.ics)",
+		"경복궁에서 ", "일정 사이는 0분뿐", "시간이 부족해요", "내보내기", "캘린더 파일 (.ics)",
 		`"js.plan.add_here":"여기에 추가"`, `data-start="10:00"`, `data-warning="NOT_ENOUGH_TIME"`)
 	noEnglish("plan page", page)
 
@@ -87,7 +87,7 @@ func TestPlanPagesInKorean(t *testing.T) {
 	// Without the header: English, as before.
 	page = a.answerIn(t, ana, false, "GET", plan, "", "", http.StatusOK)
 	has("English plan page", page, "Day 1", "Day 1 · Wednesday 1 April", "3 blocks", "Add place", "10:00–11:00",
-		"2 candidates", "Deciding", "Planned", "13:00", "from Gyeongbokgung Palace, only 5 min between", "Apr 1 – Apr 3, 2026")
+		"2 candidates", "Deciding", "Planned", "13:00", "from Gyeongbokgung Palace, only 0 min between", "Apr 1 – Apr 3, 2026")
 	picker = a.answerIn(t, ana, true, "GET", f.blocks+"/"+pending.TimeBlockID+"/candidates", "", "", http.StatusOK)
 	has("English picker", picker, "Day 1 · 13:00–14:00 · 2 candidates", "1 of 2", "Proposed by Ana", ">Must-see<", "just now")
 	print = a.answerIn(t, ana, false, "GET", plan+"/print", "", "", http.StatusOK)

@@ -38,14 +38,14 @@ func pointOfJSON(t *testing.T, tb timeBlockJSON) route.Point {
 	return route.Point{Lat: lat, Lon: lon}
 }
 
-// A day of Gyeongbokgung 10:00–11:00, Gwangjang Market 11:05–12:00 (about 3.6 km away: no way
-// of getting there in 5 minutes), an undecided block and free time (passed over), and
+// A day of Gyeongbokgung 10:00–11:00, Gwangjang Market 11:00–12:00 (about 3 km away, 12 min
+// by car: more than the 10 minutes a back-to-back pair may be short), an undecided block and free time (passed over), and
 // N Seoul Tower 15:00–16:00 (hours later: fine).
 func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 	f := newPlanFixture(t)
 	a := f.a
 	palace := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
-	market := decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 1, "11:05", "12:00")))
+	market := decodeBlock(t, f.add(f.ana, placeBlock(f.places[1].CollectionPlaceID, 1, "11:00", "12:00")))
 	undecided := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "12:30", "13:00")))
 	decodeBlock(t, a.do(req{Method: "POST", Path: f.blocks + "/" + undecided.TimeBlockID + "/candidates", Token: f.ana,
 		Body: map[string]any{"collection_place_ids": []string{f.places[2].CollectionPlaceID}}}))
@@ -60,7 +60,7 @@ func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 	first, second := r.Legs[0], r.Legs[1]
 	if first.FromBlockID != palace.SelectedBlock.BlockID || first.ToBlockID != market.SelectedBlock.BlockID ||
 		first.FromTimeBlockID != palace.TimeBlockID || first.ToTimeBlockID != market.TimeBlockID ||
-		first.GapS != 300 || first.Warning == nil || *first.Warning != "NOT_ENOUGH_TIME" {
+		first.GapS != 0 || first.Warning == nil || *first.Warning != "NOT_ENOUGH_TIME" {
 		t.Fatalf("first leg: %+v", first)
 	}
 	if second.FromBlockID != market.SelectedBlock.BlockID || second.ToBlockID != tower.SelectedBlock.BlockID ||
@@ -100,7 +100,7 @@ func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 	page := a.page(t, b, "/plans/"+f.plan.PlanID)
 	card := page[strings.Index(page, `data-time-block-id="`+market.TimeBlockID+`"`):]
 	card = card[:strings.Index(card, "</li>")]
-	if !strings.Contains(card, `data-warning="NOT_ENOUGH_TIME"`) || !strings.Contains(card, "from Gyeongbokgung Palace, only 5 min between") {
+	if !strings.Contains(card, `data-warning="NOT_ENOUGH_TIME"`) || !strings.Contains(card, "from Gyeongbokgung Palace, only 0 min between") {
 		t.Fatalf("market card: %s", card)
 	}
 	for _, id := range []string{palace.TimeBlockID, tower.TimeBlockID} {

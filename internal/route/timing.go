@@ -15,10 +15,11 @@ const (
 
 // The tolerance and the short walk of Fit.
 const (
-	// ToleranceS is the least a leg may overrun its gap and still count as Tight: 5 minutes.
-	ToleranceS = 5 * 60
+	// ToleranceS is the least a leg may overrun its gap and still count as Tight: 10 minutes,
+	// so blocks put back to back a walk of ten minutes apart get a hint, not an alarm.
+	ToleranceS = 10 * 60
 	// ToleranceShare is the share of the quickest way's duration a longer leg may overrun:
-	// 20 %, so a 40-minute ride may be 8 minutes over its gap.
+	// 20 %, so a 90-minute ride may be 18 minutes over its gap.
 	ToleranceShare = 0.2
 	// ShortWalkM is the walking distance under which a leg always Fits: 300 m, a few minutes
 	// on foot, which people fold into the blocks themselves.
