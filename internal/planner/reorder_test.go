@@ -26,7 +26,9 @@ func TestRuns(t *testing.T) {
 }
 
 func TestReorderKeepsLengthsGapsAndEnds(t *testing.T) {
-	h := func(hh, mm int) TimeOfDay { return TimeOfDay(time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute) }
+	h := func(hh, mm int) TimeOfDay {
+		return TimeOfDay(time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute)
+	}
 	// 09:00–10:00, 10:30–12:30 (a 30-minute gap), 12:30–13:00 (none), 14:00–14:45 (an hour).
 	run := []TimeBlock{
 		{Day: DayInfo{Day: 2}, Start: h(9, 0), End: h(10, 0)},
