@@ -92,10 +92,12 @@ const (
 	SourceOSRM     Source = "OSRM"     // OSRM servers' routes
 )
 
-// Router answers the legs between consecutive points: len(points)-1 legs, none for fewer than
-// 2 points. The error is for points that are not positions (see Estimator.Legs).
+// Router answers the legs between consecutive points (Legs: len(points)-1 legs, none for fewer
+// than 2 points) and between every pair of them (Matrix). The error is for points that are not
+// positions (see Estimator.Legs).
 type Router interface {
 	Legs(ctx context.Context, points []Point) ([]Leg, Source, error)
+	Matrix(ctx context.Context, points []Point) (Matrix, Source, error)
 }
 
 // checkPoints returns an error naming the first point that is not a position on Earth: a
