@@ -71,6 +71,11 @@ func (s *Server) importPlaces(c echo.Context) error {
 		view.Rows = append(view.Rows, views.ImportRowView{Row: x.Row, Name: x.Name, Outcome: string(x.Outcome)})
 	}
 	if wantsPartial(c) && r.Matched+r.Created > 0 {
+		col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, collectionID)
+		if err != nil {
+			return err
+		}
+		view.PlaceCount = col.PlaceCount
 		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
 	}
 	return respond(c, http.StatusOK, out,

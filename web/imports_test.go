@@ -149,7 +149,8 @@ func TestImportPlacesPage(t *testing.T) {
 	r := upload(csv, "en")
 	body := fragment(t, r, http.StatusOK)
 	for _, want := range []string{"What the import did", `data-count="matched">1<`, `data-count="skipped">1<`,
-		"Gyeongbokgung Palace", "Skipped: no coordinates, and no place of this name was found", `data-outcome="MATCHED"`} {
+		"Gyeongbokgung Palace", "Skipped: no coordinates, and no place of this name was found", `data-outcome="MATCHED"`,
+		`id="place-count" hx-swap-oob="true">1 place<`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("report lacks %s: %s", want, body)
 		}
