@@ -170,6 +170,14 @@ func TestImportPlacesPage(t *testing.T) {
 	if !strings.Contains(ko, "가져온 결과") || !strings.Contains(ko, "이미 컬렉션에 있음") || strings.Contains(ko, "What the import did") {
 		t.Errorf("Korean report: %s", ko)
 	}
+	// Without JavaScript the form posts itself and the report is a page of its own.
+	body2, ct := multipartFile("saved.csv", csv)
+	full := a.do(req{Method: "POST", Path: loc + "/imports", Client: ana, Body: body2, Header: map[string]string{
+		"Content-Type": ct, "Accept": "text/html", "Sec-Fetch-Site": "same-origin"}})
+	if full.Status != http.StatusOK || !strings.Contains(string(full.Body), "<html") || !strings.Contains(string(full.Body), "가져온 결과") ||
+		!strings.Contains(string(full.Body), `href="`+loc+`"`) {
+		t.Errorf("the page without JavaScript: %d %.300s", full.Status, full.Body)
+	}
 	bad := upload("nothing to see", "ko")
 	if bad.Status != http.StatusBadRequest || !strings.Contains(string(bad.Body), `data-error-field="file"`) {
 		t.Errorf("an unreadable file: %d %s", bad.Status, bad.Body)
