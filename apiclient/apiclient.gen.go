@@ -408,6 +408,69 @@ func (e ExtractionJobStatus) Valid() bool {
 	}
 }
 
+// Defines values for ImportReportFormat.
+const (
+	ImportReportFormatCSV     ImportReportFormat = "CSV"
+	ImportReportFormatGEOJSON ImportReportFormat = "GEOJSON"
+	ImportReportFormatGPX     ImportReportFormat = "GPX"
+	ImportReportFormatKML     ImportReportFormat = "KML"
+)
+
+// Valid indicates whether the value is a known member of the ImportReportFormat enum.
+func (e ImportReportFormat) Valid() bool {
+	switch e {
+	case ImportReportFormatCSV:
+		return true
+	case ImportReportFormatGEOJSON:
+		return true
+	case ImportReportFormatGPX:
+		return true
+	case ImportReportFormatKML:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportReportRowsOutcome.
+const (
+	ImportReportRowsOutcomeALREADYTHERE   ImportReportRowsOutcome = "ALREADY_THERE"
+	ImportReportRowsOutcomeAMBIGUOUS      ImportReportRowsOutcome = "AMBIGUOUS"
+	ImportReportRowsOutcomeBADCOORDINATES ImportReportRowsOutcome = "BAD_COORDINATES"
+	ImportReportRowsOutcomeCREATED        ImportReportRowsOutcome = "CREATED"
+	ImportReportRowsOutcomeMATCHED        ImportReportRowsOutcome = "MATCHED"
+	ImportReportRowsOutcomeNAMETOOLONG    ImportReportRowsOutcome = "NAME_TOO_LONG"
+	ImportReportRowsOutcomeNONAME         ImportReportRowsOutcome = "NO_NAME"
+	ImportReportRowsOutcomeNOTAPOINT      ImportReportRowsOutcome = "NOT_A_POINT"
+	ImportReportRowsOutcomeNOTFOUND       ImportReportRowsOutcome = "NOT_FOUND"
+)
+
+// Valid indicates whether the value is a known member of the ImportReportRowsOutcome enum.
+func (e ImportReportRowsOutcome) Valid() bool {
+	switch e {
+	case ImportReportRowsOutcomeALREADYTHERE:
+		return true
+	case ImportReportRowsOutcomeAMBIGUOUS:
+		return true
+	case ImportReportRowsOutcomeBADCOORDINATES:
+		return true
+	case ImportReportRowsOutcomeCREATED:
+		return true
+	case ImportReportRowsOutcomeMATCHED:
+		return true
+	case ImportReportRowsOutcomeNAMETOOLONG:
+		return true
+	case ImportReportRowsOutcomeNONAME:
+		return true
+	case ImportReportRowsOutcomeNOTAPOINT:
+		return true
+	case ImportReportRowsOutcomeNOTFOUND:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberRole.
 const (
 	MemberRoleMEMBER MemberRole = "MEMBER"
@@ -2022,6 +2085,31 @@ type ExtractionJobStage string
 // ExtractionJobStatus defines model for ExtractionJob.Status.
 type ExtractionJobStatus string
 
+// ImportReport defines model for ImportReport.
+type ImportReport struct {
+	AlreadyThere int                `json:"already_there"`
+	Created      int                `json:"created"`
+	Format       ImportReportFormat `json:"format"`
+	Matched      int                `json:"matched"`
+	Rows         []struct {
+		// CollectionPlaceID The collection place added, or the one already there
+		CollectionPlaceID *string                 `json:"collection_place_id"`
+		Name              string                  `json:"name"`
+		Outcome           ImportReportRowsOutcome `json:"outcome"`
+		PlaceID           *string                 `json:"place_id"`
+
+		// Row The place's position in the file, from 1
+		Row int `json:"row"`
+	} `json:"rows"`
+	Skipped int `json:"skipped"`
+}
+
+// ImportReportFormat defines model for ImportReport.Format.
+type ImportReportFormat string
+
+// ImportReportRowsOutcome defines model for ImportReport.Rows.Outcome.
+type ImportReportRowsOutcome string
+
 // LenientAmount an amount ≥ 0 in major units of the plan's currency, with at most its minor digits (12.50 USD, 1200 KRW, 0.125 KWD; more → 400), read exactly; a string holding one ("12.50") is accepted too, as existing clients send
 type LenientAmount struct {
 	union json.RawMessage
@@ -3033,6 +3121,29 @@ type AddExtractedPlacesParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ImportCollectionPlacesMultipartBody defines parameters for ImportCollectionPlaces.
+type ImportCollectionPlacesMultipartBody struct {
+	File openapi_types.File `json:"file"`
+}
+
+// ImportCollectionPlacesParams defines parameters for ImportCollectionPlaces.
+type ImportCollectionPlacesParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateCollectionInvitationParams defines parameters for CreateCollectionInvitation.
 type CreateCollectionInvitationParams struct {
 	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
@@ -3951,6 +4062,9 @@ type AddExtractedCustomPlaceJSONRequestBody AddExtractedCustomPlaceJSONBody
 
 // AddExtractedPlacesJSONRequestBody defines body for AddExtractedPlaces for application/json ContentType.
 type AddExtractedPlacesJSONRequestBody AddExtractedPlacesJSONBody
+
+// ImportCollectionPlacesMultipartRequestBody defines body for ImportCollectionPlaces for multipart/form-data ContentType.
+type ImportCollectionPlacesMultipartRequestBody ImportCollectionPlacesMultipartBody
 
 // ChangeCollectionOwnerJSONRequestBody defines body for ChangeCollectionOwner for application/json ContentType.
 type ChangeCollectionOwnerJSONRequestBody ChangeCollectionOwnerJSONBody
@@ -4886,6 +5000,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/places (the `AddExtractedPlaces` operationId).
 	AddExtractedPlaces(ctx context.Context, collectionID string, jobID string, params *AddExtractedPlacesParams, body AddExtractedPlacesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportCollectionPlacesWithBody Add the places of a file to the collection, all or nothing; answers 200 with what became of each row
+	//
+	// Members only (guests 403 GUEST_FORBIDDEN). The file is the multipart part `file`, at most
+	// 2 MB (413 PAYLOAD_TOO_LARGE, field `file`) and 500 places (413, field `file`). Its format is
+	// told by its content: GPX (waypoints, and route points that have a name; track points are
+	// not read), KML (Placemarks with a Point, as Google My Maps exports them; lines and areas are
+	// skipped), GeoJSON (a FeatureCollection of Points, Google Takeout's "Saved Places.json"
+	// included) or CSV (a header row naming a name column and latitude/longitude columns in
+	// common spellings, or a URL column holding a map link, as Takeout's saved lists have). A
+	// file that cannot be read is 400 INVALID_REQUEST, another kind of file 415
+	// UNSUPPORTED_MEDIA_TYPE, each with the field `file`.
+	//
+	// Each row is MATCHED to a known place of the same name (case and accents aside, any of its
+	// names) within 100 m of its point, else CREATED as a custom place at its point; a row with
+	// only a name (no coordinates) is matched only when exactly one known place has that name,
+	// else skipped (NOT_FOUND, AMBIGUOUS). Places the collection has, and a file's repeats, are
+	// ALREADY_THERE, never added twice. Skipped rows say why: NO_NAME, NAME_TOO_LONG (over 100
+	// characters), BAD_COORDINATES, NOT_A_POINT, NOT_FOUND, AMBIGUOUS. A row's note (GPX desc,
+	// KML description, CSV note) becomes the collection place's memo (cut at 300 characters),
+	// an address is cut at 200. Everything is one transaction: on any error nothing is added.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /collections/{collectionId}/imports (the `ImportCollectionPlaces` operationId).
+	ImportCollectionPlacesWithBody(ctx context.Context, collectionID string, params *ImportCollectionPlacesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCollectionInvitations The invite links to this collection that still work, newest first (members)
 	//
@@ -6340,6 +6480,42 @@ func (c *Client) AddExtractedPlacesWithBody(ctx context.Context, collectionID st
 // Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/places (the `AddExtractedPlaces` operationId).
 func (c *Client) AddExtractedPlaces(ctx context.Context, collectionID string, jobID string, params *AddExtractedPlacesParams, body AddExtractedPlacesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddExtractedPlacesRequest(c.Server, collectionID, jobID, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportCollectionPlacesWithBody Add the places of a file to the collection, all or nothing; answers 200 with what became of each row
+//
+// Members only (guests 403 GUEST_FORBIDDEN). The file is the multipart part `file`, at most
+// 2 MB (413 PAYLOAD_TOO_LARGE, field `file`) and 500 places (413, field `file`). Its format is
+// told by its content: GPX (waypoints, and route points that have a name; track points are
+// not read), KML (Placemarks with a Point, as Google My Maps exports them; lines and areas are
+// skipped), GeoJSON (a FeatureCollection of Points, Google Takeout's "Saved Places.json"
+// included) or CSV (a header row naming a name column and latitude/longitude columns in
+// common spellings, or a URL column holding a map link, as Takeout's saved lists have). A
+// file that cannot be read is 400 INVALID_REQUEST, another kind of file 415
+// UNSUPPORTED_MEDIA_TYPE, each with the field `file`.
+//
+// Each row is MATCHED to a known place of the same name (case and accents aside, any of its
+// names) within 100 m of its point, else CREATED as a custom place at its point; a row with
+// only a name (no coordinates) is matched only when exactly one known place has that name,
+// else skipped (NOT_FOUND, AMBIGUOUS). Places the collection has, and a file's repeats, are
+// ALREADY_THERE, never added twice. Skipped rows say why: NO_NAME, NAME_TOO_LONG (over 100
+// characters), BAD_COORDINATES, NOT_A_POINT, NOT_FOUND, AMBIGUOUS. A row's note (GPX desc,
+// KML description, CSV note) becomes the collection place's memo (cut at 300 characters),
+// an address is cut at 200. Everything is one transaction: on any error nothing is added.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /collections/{collectionId}/imports (the `ImportCollectionPlaces` operationId).
+func (c *Client) ImportCollectionPlacesWithBody(ctx context.Context, collectionID string, params *ImportCollectionPlacesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportCollectionPlacesRequestWithBody(c.Server, collectionID, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9348,6 +9524,57 @@ func NewAddExtractedPlacesRequestWithBody(server string, collectionID string, jo
 	}
 
 	operationPath := fmt.Sprintf("/collections/%s/extraction-jobs/%s/places", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewImportCollectionPlacesRequestWithBody constructs an http.Request for the ImportCollectionPlaces method, with any body, and a specified content type
+func NewImportCollectionPlacesRequestWithBody(server string, collectionID string, params *ImportCollectionPlacesParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "collectionId", collectionID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/collections/%s/imports", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -14128,6 +14355,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /collections/{collectionId}/extraction-jobs/{jobId}/places (the `AddExtractedPlaces` operationId).
 	AddExtractedPlacesWithResponse(ctx context.Context, collectionID string, jobID string, params *AddExtractedPlacesParams, body AddExtractedPlacesJSONRequestBody, reqEditors ...RequestEditorFn) (*AddExtractedPlacesResponse, error)
 
+	// ImportCollectionPlacesWithBodyWithResponse Add the places of a file to the collection, all or nothing; answers 200 with what became of each row
+	//
+	// Members only (guests 403 GUEST_FORBIDDEN). The file is the multipart part `file`, at most
+	// 2 MB (413 PAYLOAD_TOO_LARGE, field `file`) and 500 places (413, field `file`). Its format is
+	// told by its content: GPX (waypoints, and route points that have a name; track points are
+	// not read), KML (Placemarks with a Point, as Google My Maps exports them; lines and areas are
+	// skipped), GeoJSON (a FeatureCollection of Points, Google Takeout's "Saved Places.json"
+	// included) or CSV (a header row naming a name column and latitude/longitude columns in
+	// common spellings, or a URL column holding a map link, as Takeout's saved lists have). A
+	// file that cannot be read is 400 INVALID_REQUEST, another kind of file 415
+	// UNSUPPORTED_MEDIA_TYPE, each with the field `file`.
+	//
+	// Each row is MATCHED to a known place of the same name (case and accents aside, any of its
+	// names) within 100 m of its point, else CREATED as a custom place at its point; a row with
+	// only a name (no coordinates) is matched only when exactly one known place has that name,
+	// else skipped (NOT_FOUND, AMBIGUOUS). Places the collection has, and a file's repeats, are
+	// ALREADY_THERE, never added twice. Skipped rows say why: NO_NAME, NAME_TOO_LONG (over 100
+	// characters), BAD_COORDINATES, NOT_A_POINT, NOT_FOUND, AMBIGUOUS. A row's note (GPX desc,
+	// KML description, CSV note) becomes the collection place's memo (cut at 300 characters),
+	// an address is cut at 200. Everything is one transaction: on any error nothing is added.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /collections/{collectionId}/imports (the `ImportCollectionPlaces` operationId).
+	ImportCollectionPlacesWithBodyWithResponse(ctx context.Context, collectionID string, params *ImportCollectionPlacesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportCollectionPlacesResponse, error)
+
 	// ListCollectionInvitationsWithResponse The invite links to this collection that still work, newest first (members)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16679,6 +16932,117 @@ func (r AddExtractedPlacesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddExtractedPlacesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportCollectionPlacesResponse200Headers the declared response headers of an HTTP 200 response for ImportCollectionPlaces
+type ImportCollectionPlacesResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+type ImportCollectionPlacesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ImportReport
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *Problem
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ImportCollectionPlacesResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportCollectionPlacesResponse) GetJSON200() *ImportReport {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON413() *Problem {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON415() *Problem {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ImportCollectionPlacesResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportCollectionPlacesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportCollectionPlacesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportCollectionPlacesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportCollectionPlacesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24072,6 +24436,38 @@ func (c *ClientWithResponses) AddExtractedPlacesWithResponse(ctx context.Context
 	return ParseAddExtractedPlacesResponse(rsp)
 }
 
+// ImportCollectionPlacesWithBodyWithResponse Add the places of a file to the collection, all or nothing; answers 200 with what became of each row
+//
+// Members only (guests 403 GUEST_FORBIDDEN). The file is the multipart part `file`, at most
+// 2 MB (413 PAYLOAD_TOO_LARGE, field `file`) and 500 places (413, field `file`). Its format is
+// told by its content: GPX (waypoints, and route points that have a name; track points are
+// not read), KML (Placemarks with a Point, as Google My Maps exports them; lines and areas are
+// skipped), GeoJSON (a FeatureCollection of Points, Google Takeout's "Saved Places.json"
+// included) or CSV (a header row naming a name column and latitude/longitude columns in
+// common spellings, or a URL column holding a map link, as Takeout's saved lists have). A
+// file that cannot be read is 400 INVALID_REQUEST, another kind of file 415
+// UNSUPPORTED_MEDIA_TYPE, each with the field `file`.
+//
+// Each row is MATCHED to a known place of the same name (case and accents aside, any of its
+// names) within 100 m of its point, else CREATED as a custom place at its point; a row with
+// only a name (no coordinates) is matched only when exactly one known place has that name,
+// else skipped (NOT_FOUND, AMBIGUOUS). Places the collection has, and a file's repeats, are
+// ALREADY_THERE, never added twice. Skipped rows say why: NO_NAME, NAME_TOO_LONG (over 100
+// characters), BAD_COORDINATES, NOT_A_POINT, NOT_FOUND, AMBIGUOUS. A row's note (GPX desc,
+// KML description, CSV note) becomes the collection place's memo (cut at 300 characters),
+// an address is cut at 200. Everything is one transaction: on any error nothing is added.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /collections/{collectionId}/imports (the `ImportCollectionPlaces` operationId).
+func (c *ClientWithResponses) ImportCollectionPlacesWithBodyWithResponse(ctx context.Context, collectionID string, params *ImportCollectionPlacesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportCollectionPlacesResponse, error) {
+	rsp, err := c.ImportCollectionPlacesWithBody(ctx, collectionID, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportCollectionPlacesResponse(rsp)
+}
+
 // ListCollectionInvitationsWithResponse The invite links to this collection that still work, newest first (members)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -27023,6 +27419,108 @@ func ParseAddExtractedPlacesResponse(rsp *http.Response) (*AddExtractedPlacesRes
 	switch {
 	case rsp.StatusCode == 200:
 		var headers AddExtractedPlacesResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportCollectionPlacesResponse parses an HTTP response from a ImportCollectionPlacesWithResponse call
+func ParseImportCollectionPlacesResponse(rsp *http.Response) (*ImportCollectionPlacesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportCollectionPlacesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ImportReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ImportCollectionPlacesResponse200Headers
 		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -130,6 +130,7 @@ var bodyRoutes = map[string]string{
 	"POST /collections/:collectionId/extraction-jobs":                      "extractRequest",
 	"POST /collections/:collectionId/extraction-jobs/:jobId/places":        "addFromJobRequest",
 	"POST /collections/:collectionId/extraction-jobs/:jobId/custom-places": "addCustomRequest",
+	"POST /collections/:collectionId/imports":                              "", // a multipart file, read by importer.Parse
 	"POST /plans":                                            "planRequest",
 	"PUT /plans/:planId":                                     "planRequest",
 	"PATCH /plans/:planId/owner":                             "planOwnerRequest",

@@ -139,6 +139,9 @@ var accessTable = map[string]accessRow{
 	"POST /collections/:collectionId/extraction-jobs/:jobId/places": {access: jobOwner, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.col+"/extraction-jobs/"+f.job+"/places", map[string]any{"place_ids": []string{f.spare}})
 	})},
+	"POST /collections/:collectionId/imports": {access: memberOnly, build: fx(func(f *matrixFixture) req {
+		return fileReq(f.col+"/imports", "places.csv", "name,lat,lng\nFixture Spot,37.5,127\n")
+	})},
 	"POST /collections/:collectionId/extraction-jobs/:jobId/custom-places": {access: jobOwner, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.col+"/extraction-jobs/"+f.job+"/custom-places", map[string]any{"name": "Fixture Teahouse"})
 	})},
@@ -423,7 +426,11 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 // call sends the route's request as the role.
 func (f *matrixFixture) call(a *testApp, row accessRow, who role) response {
 	rq := row.build(f)
-	rq.Header = map[string]string{"Accept": "application/json", "Sec-Fetch-Site": "same-origin"}
+	h := map[string]string{"Accept": "application/json", "Sec-Fetch-Site": "same-origin"}
+	for k, v := range rq.Header { // the request's own (a multipart body's type)
+		h[k] = v
+	}
+	rq.Header = h
 	kind := "collection"
 	if row.plan {
 		kind = "plan"

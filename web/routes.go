@@ -30,7 +30,7 @@ func (s *Server) routes() {
 		}))
 	}
 	e.Use(s.logRequests, compress, s.recoverPanics, securityHeaders(s.cfg), middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
-		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" }, // storage caps uploads itself
+		Limit: s.cfg.BodyLimit, Skipper: func(c echo.Context) bool { return c.Path() == "/uploads" || importPaths[c.Path()] }, // storage caps uploads itself, imports have their own
 	}),
 		s.authenticate, s.speak, s.crossOriginProtection, checkIdempotencyKey, conditionalGET)
 
@@ -106,6 +106,9 @@ func (s *Server) routes() {
 	e.POST("/collections/:collectionId/extraction-jobs/:jobId/places", s.addFromExtraction, user)
 	e.POST("/collections/:collectionId/extraction-jobs/:jobId/custom-places", s.addCustomFromExtraction, user)
 	e.DELETE("/collections/:collectionId/extraction-jobs/:jobId", s.dismissExtraction, user)
+
+	// Places brought in from a file.
+	e.POST("/collections/:collectionId/imports", s.importPlaces, importBodyLimit, user)
 
 	// Plans.
 	e.POST("/plans", s.createPlan, user)

@@ -173,6 +173,7 @@ type Store interface {
 	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error
 	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
 	AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error)
+	ImportPlaces(ctx context.Context, userID, collectionID, format string, rows []planner.ImportRow) (*planner.ImportReport, error)
 	Notifications(ctx context.Context, userID string, page planner.Page) ([]planner.Notification, bool, int, error)
 	UnreadCount(ctx context.Context, userID string) (int, error)
 	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)

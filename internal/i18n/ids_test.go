@@ -31,6 +31,7 @@ var dynamicPrefixes = map[string]string{
 	"extraction.slow_":         "views/extraction.templ: why a link's stage takes long, by job stage",
 	"extraction.mention_":      "views/extraction.templ: why a found place is not ticked, by its mention",
 	"plan.by_":                 "web/travel.go: the fastest way between blocks, by mode",
+	"imports.outcome_":         "views/imports.templ: what became of an imported row, by planner.ImportOutcome",
 }
 
 // TestCodeAndCataloguesAgree fails on a message id the code uses that the English catalogues

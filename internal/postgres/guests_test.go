@@ -245,6 +245,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.AddCustomPlaceFromJob(ctx, cg, f.col, f.job, "Hanok Teahouse Moon")
 			return err
 		},
+		"ImportPlaces": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.ImportPlaces(ctx, cg, f.col, "CSV", []planner.ImportRow{{Row: 1, Name: "Tower", HasPoint: true, Lat: 37.5, Lng: 127}})
+			return err
+		},
 		// Invite links and removed members.
 		"CreateShareLink": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.CreateShareLink(ctx, pg, planner.SharePlan, f.plan)
