@@ -12,11 +12,11 @@ type MoveConflictView struct {
 	NextLabel           string // the new span in the page's words: "13:00–14:00"
 }
 
-// moveButtonPlace puts a card's "Move to…" in its bottom right corner, or on a one-line card
-// left of its "⋯" menu.
+// moveButtonPlace puts a card's "Move to…" in the grid's card: in its bottom right corner, or
+// on a one-line card left of its "⋯" menu.
 func moveButtonPlace(b BlockView) string {
 	if b.Compact() {
-		return "top-1/2 right-12 h-9 w-9 -translate-y-1/2 lg:right-8 lg:h-5 lg:w-5"
+		return "lg:right-8 lg:top-1/2 lg:h-5 lg:w-5 lg:-translate-y-1/2"
 	}
-	return "bottom-1 right-1 h-9 w-9 lg:h-6 lg:w-6"
+	return "lg:bottom-1 lg:right-1 lg:h-6 lg:w-6"
 }
