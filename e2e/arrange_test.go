@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,35 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		}
 	})
 
+	s.step("a block someone changed meanwhile is not moved: the day reloads and says so", func(t *testing.T) {
+		shown := eval[string](t, ana, fmt.Sprintf(`document.querySelector(%s).dataset.version`, js(block)))
+		// The change's live updates are lost on their way (as on a flaky connection), so the
+		// page still shows the block as it was; the reload after the refusal goes through.
+		eval[chromedp.Void](t, ana, `(() => { window.e2eLost = 0; window.e2eLose = e => {
+			if (e.detail.elt.id !== "day" || document.querySelector("[data-arranging]")) return;
+			e.preventDefault(); window.e2eLost++; };
+			document.addEventListener("htmx:beforeRequest", window.e2eLose, true); })()`)
+		now := sendJSON[struct {
+			Version int `json:"version"`
+		}](t, ana, "PATCH", "/plans/"+planID+"/blocks/"+candidate(t), map[string]string{"memo": "Bindaetteok first"})
+		ana.waitUntil(t, "the live update lost", `window.e2eLost > 0`)
+		eval[chromedp.Void](t, ana, fmt.Sprintf(`document.querySelector(%s).focus()`, js(block)))
+		ana.do(t, "Alt+Down on the stale block", chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(chromedp.ModifierAlt)))
+		ana.waitUntil(t, "the stale message and the day reloaded", fmt.Sprintf(`document.querySelector("#flash [data-stale]") && document.querySelector(%s).dataset.version === %s && !document.querySelector("[data-arrange-preview]")`,
+			js(block), js(fmt.Sprint(now.Version))))
+		eval[chromedp.Void](t, ana, `document.removeEventListener("htmx:beforeRequest", window.e2eLose, true)`)
+		if shown == fmt.Sprint(now.Version) {
+			t.Fatalf("the memo edit did not change the version (%s)", shown)
+		}
+		moved(t, "day 1 11:15–12:30")
+		if msg := eval[string](t, ana, textOf("#flash [data-stale]")); !strings.Contains(msg, "Someone changed this block") {
+			t.Errorf("the message says %q, want that someone changed the block", msg)
+		}
+		if eval[string](t, ana, `document.querySelector("#flash [data-stale]").getAttribute("role")`) != "alert" {
+			t.Error("the stale message is not an alert")
+		}
+	})
+
 	s.step("a finger presses and holds the block, then drags it up an hour", func(t *testing.T) {
 		from := centre(t)
 		ana.idle(t)
@@ -241,5 +271,15 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		moved(t, "day 1 16:00–17:15")
 		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#move-dialog").open`)
 		announced(t, "Moved "+market+" to day 1, 16:00–17:15")
+	})
+
+	s.step("the page reported no script errors (the refusals' 409 and 412 aside)", func(t *testing.T) {
+		for _, p := range ana.reported() {
+			if !regexp.MustCompile(`\b(409|412)\b`).MatchString(p) && !strings.Contains(p, "htmx:responseError") {
+				t.Errorf("the page reported: %s", p)
+			} else {
+				t.Logf("expected: %s", p)
+			}
+		}
 	})
 }

@@ -187,6 +187,20 @@
     }
   });
 
+  // A focused block keeps the focus when the day is swapped (its own change's answer, or the
+  // live refresh that follows it): the new day's block of the same id takes it.
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    var active = doc.activeElement;
+    if (!target || target.id !== "day" || !(active instanceof Element) || !active.matches("li[data-arrange]") || !evt.detail.shouldSwap) return;
+    var id = active.getAttribute("data-arrange");
+    setTimeout(function () {
+      if (doc.activeElement && doc.activeElement !== doc.body) return; // still focused, or moved on
+      var li = blockById(id);
+      if (li) li.focus({ preventScroll: true });
+    });
+  });
+
   // --- the preview while dragging or keying ---
 
   var preview = null; // { li, box, ghost, tab }
