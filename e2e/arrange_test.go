@@ -33,7 +33,8 @@ func pointerPath(from, to [2]float64, release bool) []chromedp.Action[chromedp.V
 // and resizes it with Alt+arrow keys, drags it with a finger after pressing and holding, drops
 // it where another block is (the refusal shows next to it with the next free start, which
 // moves it there), undoes that, and drops it on the next day's tab. On a 390×844 phone she
-// moves it with "Move to…". Every change is checked in the JSON API.
+// moves it with "Move to…". Ctrl+Z undoes as the toast does; a block someone changed
+// meanwhile is not moved. Every change is checked in the JSON API.
 func TestArrangeBlocksByHand(t *testing.T) {
 	chromium := findChromium(t)
 	srv := startServer(t)
@@ -41,7 +42,7 @@ func TestArrangeBlocksByHand(t *testing.T) {
 	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
 	base := srv.base
 
-	var planID string
+	var planID, cand string
 	// where answers the day and times of the market's block, from the API.
 	where := func(t *testing.T) string {
 		t.Helper()
@@ -236,6 +237,7 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		tx, ty := p[0], p[1]
 		ana.do(t, "drag to Day 2", pointerPath(from, [2]float64{tx, ty}, false)...)
 		ana.waitUntil(t, "Day 2's tab lit and the label naming day 2", `document.querySelector(`+js(tab)+`).classList.contains("ring-2") && document.querySelector("[data-drag-ghost]").textContent === "Day 2 · 10:15–11:30"`)
+		cand = candidate(t)
 		ana.awaitRequests(t, patch(t), "let go on the tab", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, tx, ty, chromedp.ButtonLeft, chromedp.ClickCount(1)))
 		moved(t, "day 2 10:15–11:30")
 		announced(t, "Moved "+market+" to day 2, 10:15–11:30")
@@ -244,22 +246,29 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		}
 	})
 
-	s.step("on a phone, Move to… takes it back to day 1 at 16:00", func(t *testing.T) {
+	s.step("Ctrl+Z while the toast shows undoes the drop too", func(t *testing.T) {
+		eval[chromedp.Void](t, ana, `document.querySelector("#day-timeline").focus()`)
+		ana.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + cand}, "Ctrl+Z", chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		moved(t, "day 1 10:15–11:30")
+		announced(t, "Moved "+market+" back to day 1, 10:15–11:30")
+	})
+
+	s.step("on a phone, Move to… takes it to day 2 at 16:00", func(t *testing.T) {
 		phone.emulate(t, ana)
-		ana.do(t, "open day 2", chromedp.Navigate(base+"/plans/"+planID+"?day=2"))
+		ana.do(t, "open day 1", chromedp.Navigate(base+"/plans/"+planID+"?day=1"))
 		ana.idle(t)
 		if isGrid := eval[bool](t, ana, `getComputedStyle(document.querySelector("#day-timeline")).display === "grid"`); isGrid {
 			t.Fatal("the phone shows the grid, want the list")
 		}
-		fitsScreen(t, ana, 390, "day 2 at 390")
+		fitsScreen(t, ana, 390, "day 1 at 390")
 		screenshot(t, ana, "arrange-390-day", false)
 		tap(t, ana, block+" [data-move-to]")
 		ana.waitUntil(t, "the Move to dialog", `document.querySelector("#move-dialog").open`)
-		if got := eval[[]string](t, ana, `["#move-day", "#move-start"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "2 10:15" {
-			t.Errorf("Move to… proposes %q, want 2 10:15", got)
+		if got := eval[[]string](t, ana, `["#move-day", "#move-start"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "1 10:15" {
+			t.Errorf("Move to… proposes %q, want 1 10:15", got)
 		}
 		eval[chromedp.Void](t, ana, `(() => { const f = document.querySelector("#move-dialog form");
-			f.day.value = "1"; f.start_time.value = "16:00"; f.start_time.dispatchEvent(new Event("input", {bubbles: true})); })()`)
+			f.day.value = "2"; f.start_time.value = "16:00"; f.start_time.dispatchEvent(new Event("input", {bubbles: true})); })()`)
 		if span := eval[string](t, ana, textOf("#move-dialog [data-move-span]")); !strings.Contains(span, "16:00–17:15") {
 			t.Errorf("the dialog says %q, want the new span 16:00–17:15", span)
 		}
@@ -268,9 +277,9 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		fitsScreen(t, ana, 390, "Move to… at 390")
 		screenshot(t, ana, "arrange-390-move-to", false)
 		ana.awaitRequests(t, patch(t), "tap Move", tapOn(t, ana, `#move-dialog button[type="submit"]`)...)
-		moved(t, "day 1 16:00–17:15")
+		moved(t, "day 2 16:00–17:15")
 		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#move-dialog").open`)
-		announced(t, "Moved "+market+" to day 1, 16:00–17:15")
+		announced(t, "Moved "+market+" to day 2, 16:00–17:15")
 	})
 
 	s.step("the page reported no script errors (the refusals' 409 and 412 aside)", func(t *testing.T) {
