@@ -57,13 +57,12 @@
     return doc.querySelector('#day-timeline li[data-arrange="' + CSS.escape(id) + '"]');
   }
   function info(li) {
-    var end = toMinutes(li.getAttribute("data-end"));
     return {
       id: li.getAttribute("data-arrange"),
       version: li.getAttribute("data-version"),
       title: li.getAttribute("data-title") || "",
       start: toMinutes(li.getAttribute("data-start")),
-      end: end,
+      end: toMinutes(li.getAttribute("data-end")),
     };
   }
   function row(min) {
@@ -75,7 +74,7 @@
 
   // --- sending a change ---
 
-  var sending = null; // { id, by: "key" | "pointer" | "dialog", li } while a change is on its way
+  var sending = null; // { id, by: "key" | "pointer" | "dialog" } while a change is on its way
 
   // send PATCHes the block b to day and [start, end), from the element that made it (the block,
   // or the Move to… form), against the version the page shows.
