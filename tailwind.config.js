@@ -11,6 +11,7 @@ module.exports = {
     "./views/**/*.go",
     "./static/js/app.js",
     "./static/js/plan.js",
+    "./static/js/arrange.js",
     "./static/js/map.js",
     "./static/js/forms.js",
   ],

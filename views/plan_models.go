@@ -682,10 +682,16 @@ const (
 	menuItem    = "flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-left text-slate-800 hover:bg-slate-50 lg:min-h-0"
 )
 
-// UndoView is the toast after a deletion: what was deleted, and where to POST to put it back.
+// UndoView is the toast after a deletion or a move: what was done, and how to undo it.
 type UndoView struct {
 	Text string // "Deleted Gwangjang Market, day 1, 12:00–13:00"
 	URL  string
+	// Values, when set, make Undo a PATCH of these form values (JSON) to URL against Version
+	// (a move put back), not a POST.
+	Values  string
+	Version int
+	// Announced: the live region says Text already, so the toast is not one more.
+	Announced bool
 }
 
 // travelWarning is the data-warning of a block's travel line: TIGHT or NOT_ENOUGH_TIME, the

@@ -336,7 +336,8 @@ type updateBlockRequest struct {
 }
 
 // updateBlock changes a candidate's memo and/or moves its whole time block to another day or
-// time (overlap-checked).
+// time (overlap-checked). For the plan page (htmx), ?day= is the day it shows (else the
+// block's), a move is announced with an Undo toast, and ?undo=1 marks the move as that undo.
 func (s *Server) updateBlock(c echo.Context) error {
 	var in updateBlockRequest
 	if err := c.Bind(&in); err != nil {
@@ -369,9 +370,9 @@ func (s *Server) updateBlock(c echo.Context) error {
 	}
 	d, err := s.store.UpdateBlock(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("blockId"), ch, expect)
 	if err != nil {
-		return err
+		return s.moveConflictPartial(c, err, ch, expect)
 	}
-	partial, err := s.dayPartialAfterChange(c, d.Day.Day)
+	partial, err := s.dayPartialAfterUpdate(c, d)
 	if err != nil {
 		return err
 	}

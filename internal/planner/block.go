@@ -208,6 +208,9 @@ type BlockDetail struct {
 	Block       Candidate
 	Opinions    []Opinion
 	SocialMedia *SocialMedia
+	// MovedFrom is where the update that answered this detail moved the block from (nil when
+	// it did not move it), so that the move can be undone.
+	MovedFrom *Slot
 }
 
 // ExpenseItem is a line of an expense; Cost is in minor units of the expense's currency.

@@ -769,6 +769,9 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			}
 		}
 		out, err = blockDetail(ctx, tx, planID, me.ID, candidateID)
+		if err == nil && moved {
+			out.MovedFrom = &from
+		}
 		return err
 	})
 	return out, err

@@ -153,6 +153,8 @@
     var region = flashRegion();
     if (region && region.querySelector("[data-flash]")) return;
     if (doc.querySelector("dialog[open] [data-dialog-errors] [data-flash], [data-form-errors] [data-flash]")) return; // shown in the dialog or form
+    var target = evt.detail && evt.detail.target;
+    if (target instanceof Element && target.querySelector("[data-flash]")) return; // shown where its request put it
     showFlash(t("js.errors.failed_title"), t("js.errors.failed_detail"));
   });
 
