@@ -683,4 +683,6 @@ const (
 type UndoView struct {
 	Text string // "Deleted Gwangjang Market, day 1, 12:00–13:00"
 	URL  string
+	// Values, when not "", is the JSON object of form values the Undo posts (hx-vals).
+	Values string
 }
