@@ -110,12 +110,15 @@
     },
     true
   );
-  // The grid replaced while the dialog closed takes the focus with it: give it back once the
-  // new grid is in.
+  // The grid replaced as the dialog closed (and again by the live refresh the change causes)
+  // takes the focus with it: give it back each time a new grid is in, until the person moves
+  // the focus elsewhere.
   doc.addEventListener("htmx:afterSettle", function (evt) {
-    if (!opener || !(evt.detail && evt.detail.target && evt.detail.target.id === "day")) return;
-    giveFocusBack();
-    opener = null;
+    if (opener && evt.detail && evt.detail.target && evt.detail.target.id === "day") giveFocusBack();
+  });
+  doc.addEventListener("focusin", function (evt) {
+    var d = dialog();
+    if (opener && evt.target !== openerMenu() && !(d && d.contains(evt.target))) opener = null;
   });
 
   // A card clips what sticks out of it, so its "⋯" panel is placed over the page beside the
