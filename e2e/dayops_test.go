@@ -160,4 +160,20 @@ func TestDayOperations(t *testing.T) {
 		ana.clickAndAwait(t, "#flash [data-undo] button[hx-post]", "post /plans/"+planID+"/days/1/swap")
 		ana.waitUntil(t, "day 1 holding the palace again and the toast gone", blockIn(1, "10:00", palace)+` && !document.querySelector("#flash [data-undo]")`)
 	})
+
+	s.step("at 1440×900, a copy into a taken time is refused in words in the dialog", func(t *testing.T) {
+		ana.click(t, palaceCard+" [data-dayops-menu] > summary")
+		ana.click(t, palaceCard+` [data-dayops-menu] [data-dayops="copy"]`)
+		ana.waitUntil(t, "the day dialog open on day 2", `document.querySelector("#dayops-dialog").open && document.querySelector("#dayops-dialog input[type=radio]:checked").value === "2"`)
+		ana.click(t, dialog+` [data-dayops-submit]`)
+		ana.waitUntil(t, "the refusal in the dialog", `document.querySelector("#dayops-dialog").open && document.querySelector("#dayops-dialog [data-dialog-errors]").innerText.trim() !== ""`)
+		said := eval[string](t, ana, `document.querySelector("#dayops-dialog [data-dialog-errors]").innerText`)
+		if strings.Contains(said, "TIME_BLOCK") || !strings.Contains(said, palace) || !strings.Contains(said, "11:00") {
+			t.Errorf("the dialog says %q, want in words which block is there and the next free start (11:00)", said)
+		}
+		screenshot(t, ana, "dayops-1440-dialog-refused", false)
+		ana.do(t, "Escape closes the dialog", chromedp.KeyEvent(kb.Escape))
+		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#dayops-dialog").open`)
+		ana.waitUntil(t, "the focus back on the block's ⋯", `document.activeElement.matches("[data-dayops-menu] > summary")`)
+	})
 }

@@ -61,8 +61,22 @@
   }
 
   doc.addEventListener("click", function (evt) {
-    var t = evt.target instanceof Element ? evt.target.closest("[data-dayops]") : null;
-    if (t) open(t);
+    var t = evt.target instanceof Element ? evt.target : null;
+    if (!t) return;
+    var button = t.closest("[data-dayops]");
+    if (button) open(button);
+    // Someone changed the block meanwhile (412, said in the dialog): "Keep mine" moves it
+    // anyway, at the version it has now; "Use theirs" leaves it where they put it.
+    var d = dialog();
+    var stale = d && d.contains(t) ? t.closest("[data-keep-mine], [data-take-theirs]") : null;
+    if (!stale) return;
+    if (stale.hasAttribute("data-take-theirs")) {
+      d.close();
+      return;
+    }
+    var form = d.querySelector("form");
+    form.setAttribute("data-version", stale.getAttribute("data-version"));
+    form.requestSubmit();
   });
 
   doc.addEventListener("submit", function (evt) {
@@ -98,9 +112,15 @@
     var block = doc.querySelector('[data-time-block-id="' + CSS.escape(opener.block || "") + '"]');
     return block && block.querySelector("details > summary");
   }
+  // The focus is lost when it is nowhere, or on something no longer shown (a button of the
+  // closed dialog or of the closed menu).
+  function focusLost() {
+    var a = doc.activeElement;
+    return !a || a === doc.body || !a.isConnected || a.getClientRects().length === 0;
+  }
   function giveFocusBack() {
     var target = openerMenu();
-    if (target && (doc.activeElement === doc.body || !doc.activeElement)) target.focus();
+    if (target && focusLost()) target.focus();
   }
   doc.addEventListener(
     "close",
