@@ -107,7 +107,11 @@ func TestDayOperations(t *testing.T) {
 		ana.waitUntil(t, "day 1's grid", `document.readyState === "complete" && document.querySelector('#day[data-day="1"] [data-slot]').getClientRects().length > 0`)
 		// A card's ⋯ opens over the page, not clipped by the card: its last item is what a
 		// click at its middle reaches.
+		// (A scroll closes the menu, so the card is brought into view first.)
+		eval[chromedp.Void](t, ana, `document.querySelector('`+palaceCard+` [data-dayops-menu] > summary').scrollIntoView({block: "center", behavior: "instant"})`)
+		still(t)
 		ana.click(t, palaceCard+" [data-dayops-menu] > summary")
+		ana.waitUntil(t, "the menu open", `document.querySelector("[data-dayops-menu]").open`)
 		dup := palaceCard + ` [data-dayops-menu] button[hx-post$="/copies"]`
 		checkInViewport(t, ana, dup)
 		if !eval[bool](t, ana, fmt.Sprintf(`(b => (r => document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b || b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)))(b.getBoundingClientRect()))(document.querySelector(%s))`, js(dup))) {
