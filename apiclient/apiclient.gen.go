@@ -1467,6 +1467,51 @@ func (e DeleteCandidate412ApplicationProblemPlusJSONResponseBodyCode) Valid() bo
 	}
 }
 
+// Defines values for CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code.
+const (
+	CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0CodeTIMEBLOCKEXACTDUPLICATE CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code = "TIME_BLOCK_EXACT_DUPLICATE"
+)
+
+// Valid indicates whether the value is a known member of the CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code enum.
+func (e CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code) Valid() bool {
+	switch e {
+	case CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0CodeTIMEBLOCKEXACTDUPLICATE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code.
+const (
+	CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1CodeTIMEBLOCKOVERLAP CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code = "TIME_BLOCK_OVERLAP"
+)
+
+// Valid indicates whether the value is a known member of the CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code enum.
+func (e CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code) Valid() bool {
+	switch e {
+	case CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1CodeTIMEBLOCKOVERLAP:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code.
+const (
+	CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2CodeIDEMPOTENCYKEYINUSE CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code = "IDEMPOTENCY_KEY_IN_USE"
+)
+
+// Valid indicates whether the value is a known member of the CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code enum.
+func (e CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code) Valid() bool {
+	switch e {
+	case CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2CodeIDEMPOTENCYKEYINUSE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeleteOpinion412ApplicationProblemPlusJSONResponseBodyCode.
 const (
 	DeleteOpinion412ApplicationProblemPlusJSONResponseBodyCodePRECONDITIONFAILED DeleteOpinion412ApplicationProblemPlusJSONResponseBodyCode = "PRECONDITION_FAILED"
@@ -1646,7 +1691,7 @@ type Activity struct {
 	Actor     interface{} `json:"actor"`
 	CreatedAt time.Time   `json:"created_at"`
 
-	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 	Kind string `json:"kind"`
 
 	// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -2164,7 +2209,7 @@ type Notification struct {
 	// CreatedAt The latest event's time
 	CreatedAt time.Time `json:"created_at"`
 
-	// EventType BLOCK_ADDED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, PLACE_ADDED, PLACE_REMOVED, PREFERENCE_ADDED, PREFERENCE_REMOVED, EXPENSE_ADDED, MEMBER_JOINED, EXTRACTION_COMPLETED, EXTRACTION_FAILED
+	// EventType BLOCK_ADDED, BLOCK_REMOVED, BLOCK_RESTORED, DAYS_SWAPPED, CANDIDATE_ADDED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, PLACE_ADDED, PLACE_REMOVED, PREFERENCE_ADDED, PREFERENCE_REMOVED, EXPENSE_ADDED, MEMBER_JOINED, EXTRACTION_COMPLETED, EXTRACTION_FAILED
 	EventType      string     `json:"event_type"`
 	IsRead         bool       `json:"is_read"`
 	LinkURL        string     `json:"link_url"`
@@ -3690,6 +3735,61 @@ type DeleteCandidateParams struct {
 // DeleteCandidate412ApplicationProblemPlusJSONResponseBodyCode defines parameters for DeleteCandidate.
 type DeleteCandidate412ApplicationProblemPlusJSONResponseBodyCode string
 
+// CopyTimeBlockJSONBody defines parameters for CopyTimeBlock.
+type CopyTimeBlockJSONBody struct {
+	Day       *int    `json:"day,omitempty"`
+	EndTime   *string `json:"end_time,omitempty"`
+	StartTime *string `json:"start_time,omitempty"`
+}
+
+// CopyTimeBlockParams defines parameters for CopyTimeBlock.
+type CopyTimeBlockParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0 defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0 struct {
+	Code CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code `json:"code"`
+
+	// TimeBlockIDOldName the same id under its older name
+	TimeBlockIDOldName string `json:"timeBlockId"`
+
+	// TimeBlockID the existing time block at exactly this time
+	TimeBlockID string `json:"time_block_id"`
+}
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody0Code string
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1 defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1 struct {
+	Code CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code `json:"code"`
+}
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody1Code string
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2 defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2 struct {
+	Code CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code `json:"code"`
+}
+
+// CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code defines parameters for CopyTimeBlock.
+type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code string
+
 // AddOpinionParams defines parameters for AddOpinion.
 type AddOpinionParams struct {
 	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
@@ -3824,6 +3924,30 @@ type ListPlanCollectionPlacesParams struct {
 
 // ListPlanCollectionPlacesParamsSort defines parameters for ListPlanCollectionPlaces.
 type ListPlanCollectionPlacesParamsSort string
+
+// SwapDaysJSONBody defines parameters for SwapDays.
+type SwapDaysJSONBody struct {
+	// With the other day
+	With int `json:"with"`
+}
+
+// SwapDaysParams defines parameters for SwapDays.
+type SwapDaysParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // RestoreTimeBlockParams defines parameters for RestoreTimeBlock.
 type RestoreTimeBlockParams struct {
@@ -4099,6 +4223,9 @@ type UpdateBlockJSONRequestBody UpdateBlockJSONBody
 // AddCandidatesJSONRequestBody defines body for AddCandidates for application/json ContentType.
 type AddCandidatesJSONRequestBody AddCandidatesJSONBody
 
+// CopyTimeBlockJSONRequestBody defines body for CopyTimeBlock for application/json ContentType.
+type CopyTimeBlockJSONRequestBody CopyTimeBlockJSONBody
+
 // AddOpinionJSONRequestBody defines body for AddOpinion for application/json ContentType.
 type AddOpinionJSONRequestBody = OpinionRequest
 
@@ -4113,6 +4240,9 @@ type UpdateBudgetJSONRequestBody UpdateBudgetJSONBody
 
 // LinkPlanCollectionsJSONRequestBody defines body for LinkPlanCollections for application/json ContentType.
 type LinkPlanCollectionsJSONRequestBody LinkPlanCollectionsJSONBody
+
+// SwapDaysJSONRequestBody defines body for SwapDays for application/json ContentType.
+type SwapDaysJSONRequestBody SwapDaysJSONBody
 
 // AddExpenseJSONRequestBody defines body for AddExpense for application/json ContentType.
 type AddExpenseJSONRequestBody AddExpenseJSONBody
@@ -5509,6 +5639,56 @@ type ClientInterface interface {
 	// Corresponds with DELETE /plans/{planId}/blocks/{blockId}/candidates/{candidateId} (the `DeleteCandidate` operationId).
 	DeleteCandidate(ctx context.Context, planID string, blockID string, candidateID string, params *DeleteCandidateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CopyTimeBlockWithBody Copy or duplicate a time block with its candidates (members)
+	//
+	// Adds a new time block of the same type holding the same candidates in the same order:
+	// each the same place from the same collection place, with its memo and who proposed it,
+	// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+	// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+	// and no opinions.
+	//
+	// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+	// `start_time` and `end_time` go together; without them the copy takes the first free time
+	// of the block's length at or after the block's end on its own day (a duplicate, right
+	// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+	// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+	// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+	// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+	// same time exactly one is made; also when no free time of the length is left).
+	//
+	// Success is **201** with the new time block in the shape adding a block answers (this
+	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+	CopyTimeBlockWithBody(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CopyTimeBlock Copy or duplicate a time block with its candidates (members)
+	//
+	// Adds a new time block of the same type holding the same candidates in the same order:
+	// each the same place from the same collection place, with its memo and who proposed it,
+	// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+	// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+	// and no opinions.
+	//
+	// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+	// `start_time` and `end_time` go together; without them the copy takes the first free time
+	// of the block's length at or after the block's end on its own day (a duplicate, right
+	// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+	// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+	// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+	// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+	// same time exactly one is made; also when no free time of the length is left).
+	//
+	// Success is **201** with the new time block in the shape adding a block answers (this
+	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+	CopyTimeBlock(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, body CopyTimeBlockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListOpinions A candidate's opinions, oldest first (members and guests)
 	//
 	// Corresponds with GET /plans/{planId}/blocks/{blockId}/opinions (the `ListOpinions` operationId).
@@ -5674,6 +5854,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /plans/{planId}/days/{day}/route (the `GetDayRoute` operationId).
 	GetDayRoute(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SwapDaysWithBody Swap every time block of two days (members)
+	//
+	// In one transaction every time block of `day` moves to day `with` at the same time, and
+	// every block of `with` to `day`; each counts a new version. The days' additional
+	// expenses go with them (those after a block follow it, those at a day's start go to the
+	// other day's start); candidates' expenses and opinions stay with their candidates.
+	// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+	//
+	// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+	// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+	// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+	// Answers both days, in the order given, each with all its time blocks now.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+	SwapDaysWithBody(ctx context.Context, planID string, day int, params *SwapDaysParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SwapDays Swap every time block of two days (members)
+	//
+	// In one transaction every time block of `day` moves to day `with` at the same time, and
+	// every block of `with` to `day`; each counts a new version. The days' additional
+	// expenses go with them (those after a block follow it, those at a day's start go to the
+	// other day's start); candidates' expenses and opinions stay with their candidates.
+	// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+	//
+	// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+	// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+	// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+	// Answers both days, in the order given, each with all its time blocks now.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+	SwapDays(ctx context.Context, planID string, day int, params *SwapDaysParams, body SwapDaysJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RestoreTimeBlock Undo the deletion of a time block (members, within ten minutes, once)
 	//
@@ -7530,6 +7746,76 @@ func (c *Client) DeleteCandidate(ctx context.Context, planID string, blockID str
 	return c.Client.Do(req)
 }
 
+// CopyTimeBlockWithBody Copy or duplicate a time block with its candidates (members)
+//
+// Adds a new time block of the same type holding the same candidates in the same order:
+// each the same place from the same collection place, with its memo and who proposed it,
+// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+// and no opinions.
+//
+// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+// `start_time` and `end_time` go together; without them the copy takes the first free time
+// of the block's length at or after the block's end on its own day (a duplicate, right
+// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+// same time exactly one is made; also when no free time of the length is left).
+//
+// Success is **201** with the new time block in the shape adding a block answers (this
+// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+func (c *Client) CopyTimeBlockWithBody(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyTimeBlockRequestWithBody(c.Server, planID, blockID, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CopyTimeBlock Copy or duplicate a time block with its candidates (members)
+//
+// Adds a new time block of the same type holding the same candidates in the same order:
+// each the same place from the same collection place, with its memo and who proposed it,
+// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+// and no opinions.
+//
+// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+// `start_time` and `end_time` go together; without them the copy takes the first free time
+// of the block's length at or after the block's end on its own day (a duplicate, right
+// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+// same time exactly one is made; also when no free time of the length is left).
+//
+// Success is **201** with the new time block in the shape adding a block answers (this
+// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+func (c *Client) CopyTimeBlock(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, body CopyTimeBlockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyTimeBlockRequest(c.Server, planID, blockID, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListOpinions A candidate's opinions, oldest first (members and guests)
 //
 // Corresponds with GET /plans/{planId}/blocks/{blockId}/opinions (the `ListOpinions` operationId).
@@ -7906,6 +8192,62 @@ func (c *Client) GetPlanCollectionPlace(ctx context.Context, planID string, coll
 // Corresponds with GET /plans/{planId}/days/{day}/route (the `GetDayRoute` operationId).
 func (c *Client) GetDayRoute(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDayRouteRequest(c.Server, planID, day)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SwapDaysWithBody Swap every time block of two days (members)
+//
+// In one transaction every time block of `day` moves to day `with` at the same time, and
+// every block of `with` to `day`; each counts a new version. The days' additional
+// expenses go with them (those after a block follow it, those at a day's start go to the
+// other day's start); candidates' expenses and opinions stay with their candidates.
+// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+//
+// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+// Answers both days, in the order given, each with all its time blocks now.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+func (c *Client) SwapDaysWithBody(ctx context.Context, planID string, day int, params *SwapDaysParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSwapDaysRequestWithBody(c.Server, planID, day, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SwapDays Swap every time block of two days (members)
+//
+// In one transaction every time block of `day` moves to day `with` at the same time, and
+// every block of `with` to `day`; each counts a new version. The days' additional
+// expenses go with them (those after a block follow it, those at a day's start go to the
+// other day's start); candidates' expenses and opinions stay with their candidates.
+// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+//
+// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+// Answers both days, in the order given, each with all its time blocks now.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+func (c *Client) SwapDays(ctx context.Context, planID string, day int, params *SwapDaysParams, body SwapDaysJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSwapDaysRequest(c.Server, planID, day, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11752,6 +12094,75 @@ func NewDeleteCandidateRequest(server string, planID string, blockID string, can
 	return req, nil
 }
 
+// NewCopyTimeBlockRequest calls the generic CopyTimeBlock builder with application/json body
+func NewCopyTimeBlockRequest(server string, planID string, blockID string, params *CopyTimeBlockParams, body CopyTimeBlockJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCopyTimeBlockRequestWithBody(server, planID, blockID, params, "application/json", bodyReader)
+}
+
+// NewCopyTimeBlockRequestWithBody constructs an http.Request for the CopyTimeBlock method, with any body, and a specified content type
+func NewCopyTimeBlockRequestWithBody(server string, planID string, blockID string, params *CopyTimeBlockParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "blockId", blockID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/blocks/%s/copies", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListOpinionsRequest constructs an http.Request for the ListOpinions method
 func NewListOpinionsRequest(server string, planID string, blockID string) (*http.Request, error) {
 	var err error
@@ -12656,6 +13067,75 @@ func NewGetDayRouteRequest(server string, planID string, day int) (*http.Request
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSwapDaysRequest calls the generic SwapDays builder with application/json body
+func NewSwapDaysRequest(server string, planID string, day int, params *SwapDaysParams, body SwapDaysJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSwapDaysRequestWithBody(server, planID, day, params, "application/json", bodyReader)
+}
+
+// NewSwapDaysRequestWithBody constructs an http.Request for the SwapDays method, with any body, and a specified content type
+func NewSwapDaysRequestWithBody(server string, planID string, day int, params *SwapDaysParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "day", day, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/days/%s/swap", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14923,6 +15403,56 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /plans/{planId}/blocks/{blockId}/candidates/{candidateId} (the `DeleteCandidate` operationId).
 	DeleteCandidateWithResponse(ctx context.Context, planID string, blockID string, candidateID string, params *DeleteCandidateParams, reqEditors ...RequestEditorFn) (*DeleteCandidateResponse, error)
 
+	// CopyTimeBlockWithBodyWithResponse Copy or duplicate a time block with its candidates (members)
+	//
+	// Adds a new time block of the same type holding the same candidates in the same order:
+	// each the same place from the same collection place, with its memo and who proposed it,
+	// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+	// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+	// and no opinions.
+	//
+	// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+	// `start_time` and `end_time` go together; without them the copy takes the first free time
+	// of the block's length at or after the block's end on its own day (a duplicate, right
+	// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+	// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+	// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+	// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+	// same time exactly one is made; also when no free time of the length is left).
+	//
+	// Success is **201** with the new time block in the shape adding a block answers (this
+	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+	CopyTimeBlockWithBodyWithResponse(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyTimeBlockResponse, error)
+
+	// CopyTimeBlockWithResponse Copy or duplicate a time block with its candidates (members)
+	//
+	// Adds a new time block of the same type holding the same candidates in the same order:
+	// each the same place from the same collection place, with its memo and who proposed it,
+	// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+	// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+	// and no opinions.
+	//
+	// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+	// `start_time` and `end_time` go together; without them the copy takes the first free time
+	// of the block's length at or after the block's end on its own day (a duplicate, right
+	// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+	// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+	// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+	// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+	// same time exactly one is made; also when no free time of the length is left).
+	//
+	// Success is **201** with the new time block in the shape adding a block answers (this
+	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+	CopyTimeBlockWithResponse(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, body CopyTimeBlockJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyTimeBlockResponse, error)
+
 	// ListOpinionsWithResponse A candidate's opinions, oldest first (members and guests)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -15112,6 +15642,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /plans/{planId}/days/{day}/route (the `GetDayRoute` operationId).
 	GetDayRouteWithResponse(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*GetDayRouteResponse, error)
+
+	// SwapDaysWithBodyWithResponse Swap every time block of two days (members)
+	//
+	// In one transaction every time block of `day` moves to day `with` at the same time, and
+	// every block of `with` to `day`; each counts a new version. The days' additional
+	// expenses go with them (those after a block follow it, those at a day's start go to the
+	// other day's start); candidates' expenses and opinions stay with their candidates.
+	// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+	//
+	// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+	// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+	// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+	// Answers both days, in the order given, each with all its time blocks now.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+	SwapDaysWithBodyWithResponse(ctx context.Context, planID string, day int, params *SwapDaysParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SwapDaysResponse, error)
+
+	// SwapDaysWithResponse Swap every time block of two days (members)
+	//
+	// In one transaction every time block of `day` moves to day `with` at the same time, and
+	// every block of `with` to `day`; each counts a new version. The days' additional
+	// expenses go with them (those after a block follow it, those at a day's start go to the
+	// other day's start); candidates' expenses and opinions stay with their candidates.
+	// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+	//
+	// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+	// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+	// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+	// Answers both days, in the order given, each with all its time blocks now.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+	SwapDaysWithResponse(ctx context.Context, planID string, day int, params *SwapDaysParams, body SwapDaysJSONRequestBody, reqEditors ...RequestEditorFn) (*SwapDaysResponse, error)
 
 	// RestoreTimeBlockWithResponse Undo the deletion of a time block (members, within ten minutes, once)
 	//
@@ -16200,7 +16766,7 @@ type ListCollectionActivityResponse struct {
 			Actor      *Member   `json:"actor"`
 			CreatedAt  time.Time `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -16237,7 +16803,7 @@ func (r ListCollectionActivityResponse) GetJSON200() *struct {
 		Actor      *Member   `json:"actor"`
 		CreatedAt  time.Time `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -19289,7 +19855,7 @@ type ListPlanActivityResponse struct {
 			Actor      *PlanMember `json:"actor"`
 			CreatedAt  time.Time   `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -19326,7 +19892,7 @@ func (r ListPlanActivityResponse) GetJSON200() *struct {
 		Actor      *PlanMember `json:"actor"`
 		CreatedAt  time.Time   `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -20251,6 +20817,103 @@ func (r DeleteCandidateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DeleteCandidateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CopyTimeBlockResponse201Headers the declared response headers of an HTTP 201 response for CopyTimeBlock
+type CopyTimeBlockResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
+type CopyTimeBlockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TimeBlock
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *BlockConflict
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CopyTimeBlockResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CopyTimeBlockResponse) GetJSON201() *TimeBlock {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON409() *BlockConflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r CopyTimeBlockResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CopyTimeBlockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CopyTimeBlockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CopyTimeBlockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CopyTimeBlockResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21594,6 +22257,113 @@ func (r GetDayRouteResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDayRouteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SwapDaysResponse200Headers the declared response headers of an HTTP 200 response for SwapDays
+type SwapDaysResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+type SwapDaysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Days []struct {
+			Contents []TimeBlock `json:"contents"`
+			DayInfo  DayInfo     `json:"day_info"`
+		} `json:"days"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SwapDaysResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SwapDaysResponse) GetJSON200() *struct {
+	Days []struct {
+		Contents []TimeBlock `json:"contents"`
+		DayInfo  DayInfo     `json:"day_info"`
+	} `json:"days"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r SwapDaysResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SwapDaysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SwapDaysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SwapDaysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SwapDaysResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25324,6 +26094,68 @@ func (c *ClientWithResponses) DeleteCandidateWithResponse(ctx context.Context, p
 	return ParseDeleteCandidateResponse(rsp)
 }
 
+// CopyTimeBlockWithBodyWithResponse Copy or duplicate a time block with its candidates (members)
+//
+// Adds a new time block of the same type holding the same candidates in the same order:
+// each the same place from the same collection place, with its memo and who proposed it,
+// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+// and no opinions.
+//
+// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+// `start_time` and `end_time` go together; without them the copy takes the first free time
+// of the block's length at or after the block's end on its own day (a duplicate, right
+// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+// same time exactly one is made; also when no free time of the length is left).
+//
+// Success is **201** with the new time block in the shape adding a block answers (this
+// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+func (c *ClientWithResponses) CopyTimeBlockWithBodyWithResponse(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyTimeBlockResponse, error) {
+	rsp, err := c.CopyTimeBlockWithBody(ctx, planID, blockID, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCopyTimeBlockResponse(rsp)
+}
+
+// CopyTimeBlockWithResponse Copy or duplicate a time block with its candidates (members)
+//
+// Adds a new time block of the same type holding the same candidates in the same order:
+// each the same place from the same collection place, with its memo and who proposed it,
+// and selected as it was, so a confirmed (FIXED or DIRECT) block's copy is confirmed too.
+// **Opinions and expenses are not copied**: each copied place starts with an empty expense
+// and no opinions.
+//
+// Every field is optional. `day` is the copy's day (1–30; default the block's own).
+// `start_time` and `end_time` go together; without them the copy takes the first free time
+// of the block's length at or after the block's end on its own day (a duplicate, right
+// after it) or at or after its start on another day. 400 INVALID_REQUEST names bad fields;
+// then, in order: 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN) → 404
+// BLOCK_NOT_FOUND → 404 PLAN_DAY_NOT_FOUND → 409 TIME_BLOCK_EXACT_DUPLICATE /
+// TIME_BLOCK_OVERLAP as adding a block (enforced by the database: of two copies into the
+// same time exactly one is made; also when no free time of the length is left).
+//
+// Success is **201** with the new time block in the shape adding a block answers (this
+// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/blocks/{blockId}/copies (the `CopyTimeBlock` operationId).
+func (c *ClientWithResponses) CopyTimeBlockWithResponse(ctx context.Context, planID string, blockID string, params *CopyTimeBlockParams, body CopyTimeBlockJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyTimeBlockResponse, error) {
+	rsp, err := c.CopyTimeBlock(ctx, planID, blockID, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCopyTimeBlockResponse(rsp)
+}
+
 // ListOpinionsWithResponse A candidate's opinions, oldest first (members and guests)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -25644,6 +26476,54 @@ func (c *ClientWithResponses) GetDayRouteWithResponse(ctx context.Context, planI
 		return nil, err
 	}
 	return ParseGetDayRouteResponse(rsp)
+}
+
+// SwapDaysWithBodyWithResponse Swap every time block of two days (members)
+//
+// In one transaction every time block of `day` moves to day `with` at the same time, and
+// every block of `with` to `day`; each counts a new version. The days' additional
+// expenses go with them (those after a block follow it, those at a day's start go to the
+// other day's start); candidates' expenses and opinions stay with their candidates.
+// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+//
+// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+// Answers both days, in the order given, each with all its time blocks now.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+func (c *ClientWithResponses) SwapDaysWithBodyWithResponse(ctx context.Context, planID string, day int, params *SwapDaysParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SwapDaysResponse, error) {
+	rsp, err := c.SwapDaysWithBody(ctx, planID, day, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSwapDaysResponse(rsp)
+}
+
+// SwapDaysWithResponse Swap every time block of two days (members)
+//
+// In one transaction every time block of `day` moves to day `with` at the same time, and
+// every block of `with` to `day`; each counts a new version. The days' additional
+// expenses go with them (those after a block follow it, those at a day's start go to the
+// other day's start); candidates' expenses and opinions stay with their candidates.
+// Swapping again undoes it. Recorded in the plan's history (DAYS_SWAPPED).
+//
+// 400 INVALID_REQUEST names `with` when it is missing, outside 1–30, the same day, or a day
+// the plan does not have; then 404 PLAN_NOT_FOUND → 403 FORBIDDEN_NOT_MEMBER
+// (GUEST_FORBIDDEN) → 404 PLAN_DAY_NOT_FOUND for `day`. A POST action, so no If-Match.
+// Answers both days, in the order given, each with all its time blocks now.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/days/{day}/swap (the `SwapDays` operationId).
+func (c *ClientWithResponses) SwapDaysWithResponse(ctx context.Context, planID string, day int, params *SwapDaysParams, body SwapDaysJSONRequestBody, reqEditors ...RequestEditorFn) (*SwapDaysResponse, error) {
+	rsp, err := c.SwapDays(ctx, planID, day, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSwapDaysResponse(rsp)
 }
 
 // RestoreTimeBlockWithResponse Undo the deletion of a time block (members, within ten minutes, once)
@@ -26840,7 +27720,7 @@ func ParseListCollectionActivityResponse(rsp *http.Response) (*ListCollectionAct
 				Actor      *Member   `json:"actor"`
 				CreatedAt  time.Time `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -29380,7 +30260,7 @@ func ParseListPlanActivityResponse(rsp *http.Response) (*ListPlanActivityRespons
 				Actor      *PlanMember `json:"actor"`
 				CreatedAt  time.Time   `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -30174,6 +31054,94 @@ func ParseDeleteCandidateResponse(rsp *http.Response) (*DeleteCandidateResponse,
 		}
 		response.ApplicationProblemJSONDefault = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseCopyTimeBlockResponse parses an HTTP response from a CopyTimeBlockWithResponse call
+func ParseCopyTimeBlockResponse(rsp *http.Response) (*CopyTimeBlockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CopyTimeBlockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TimeBlock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest BlockConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CopyTimeBlockResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	}
 
 	return response, nil
@@ -31280,6 +32248,99 @@ func ParseGetDayRouteResponse(rsp *http.Response) (*GetDayRouteResponse, error) 
 		}
 		response.ApplicationProblemJSONDefault = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseSwapDaysResponse parses an HTTP response from a SwapDaysWithResponse call
+func ParseSwapDaysResponse(rsp *http.Response) (*SwapDaysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SwapDaysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Days []struct {
+				Contents []TimeBlock `json:"contents"`
+				DayInfo  DayInfo     `json:"day_info"`
+			} `json:"days"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SwapDaysResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil

@@ -686,8 +686,8 @@ const (
 type UndoView struct {
 	Text string // "Deleted Gwangjang Market, day 1, 12:00–13:00"
 	URL  string
-	// Values, when set, make Undo a PATCH of these form values (JSON) to URL against Version
-	// (a move put back), not a POST.
+	// Values, when not "", are the form values (a JSON object) Undo sends (hx-vals): a POST,
+	// or with a Version a PATCH against it (a move put back).
 	Values  string
 	Version int
 	// Announced: the live region says Text already, so the toast is not one more.

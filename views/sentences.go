@@ -60,6 +60,8 @@ func ActivitySentence(l *i18n.Localizer, a planner.Activity, noun string) string
 		return w.say("activity.plan_renamed", "From", d.FromTitle, "Title", d.Title, "Quoted", i18n.Word("“"+d.Title+"”"))
 	case planner.ActPlanDatesChanged:
 		return w.say("activity.dates_changed", "Dates", i18n.Word(datesLabel(l, d.StartDate, d.EndDate)))
+	case planner.ActDaysSwapped:
+		return w.say("dayops.activity_swapped", "Day", d.Day, "With", d.FromDay)
 	case planner.ActPlaceAdded:
 		return w.say("activity.place_added", "Place", w.place())
 	case planner.ActPlaceRemoved:
@@ -152,6 +154,8 @@ func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 			return w.say("activity.notice_expenses_added", "Count", n.Count, "In", in, "Expense", w.expenseName(), "Money", w.money())
 		}
 		return w.say("activity.notice_expense_added", "In", in, "Expense", w.expenseName(), "Money", w.money(), "Day", w.day())
+	case planner.ActDaysSwapped:
+		return w.say("dayops.notice_swapped", "Day", d.Day, "With", d.FromDay, "In", in)
 	case planner.ActMemberJoined:
 		return w.say("activity.notice_joined", "In", in)
 	case planner.ActPlaceAdded:

@@ -141,6 +141,8 @@ var bodyRoutes = map[string]string{
 	"PATCH /plans/:planId/blocks/:blockId":                   "updateBlockRequest",
 	"POST /plans/:planId/blocks/:blockId/candidates":         "addCandidatesRequest",
 	"PATCH /plans/:planId/blocks/:blockId/selection":         "selectionRequest",
+	"POST /plans/:planId/blocks/:blockId/copies":             "copyBlockRequest",
+	"POST /plans/:planId/days/:day/swap":                     "swapDaysRequest",
 	"PATCH /plans/:planId/budgets":                           "budgetRequest",
 	"POST /plans/:planId/expenses":                           "newExpenseRequest",
 	"POST /plans/:planId/settlements":                        "settlementRequest",
@@ -295,13 +297,13 @@ func newBodyFixture(t testing.TB, a *testApp) *bodyFixture {
 	fx.ids = map[string]string{
 		":planId": pf.plan.PlanID, ":collectionId": pf.collection, ":collectionPlaceId": pf.places[0].CollectionPlaceID,
 		":blockId": tb.Candidates[0].BlockID, ":opinionId": op.OpinionID, ":expenseId": exp.Selected.ExpenseID, ":jobId": job.JobID,
-		":provider": "kakao",
+		":provider": "kakao", ":day": "1",
 	}
 	return fx
 }
 
 // path fills a route's parameters with the fixture's ids. :blockId is the candidate, except
-// for the routes on a time block's candidates and selection, which take the time block.
+// for the routes on a time block's candidates, selection and copies, which take the time block.
 func (fx *bodyFixture) path(t testing.TB, route string) string {
 	parts := strings.Split(route, "/")
 	for i, p := range parts {
@@ -309,7 +311,7 @@ func (fx *bodyFixture) path(t testing.TB, route string) string {
 			continue
 		}
 		id, ok := fx.ids[p]
-		if p == ":blockId" && (strings.HasSuffix(route, "/candidates") || strings.HasSuffix(route, "/selection")) {
+		if p == ":blockId" && (strings.HasSuffix(route, "/candidates") || strings.HasSuffix(route, "/selection") || strings.HasSuffix(route, "/copies")) {
 			id = fx.timeBlock
 		}
 		if !ok {

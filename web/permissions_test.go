@@ -255,6 +255,12 @@ var accessTable = map[string]accessRow{
 	"DELETE /plans/:planId/blocks/:blockId/candidates/:candidateId": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return req{Method: "DELETE", Path: f.plan + "/blocks/" + f.timeBlock + "/candidates/" + f.second}
 	})},
+	"POST /plans/:planId/blocks/:blockId/copies": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/blocks/"+f.timeBlock+"/copies", map[string]any{"day": 3})
+	})},
+	"POST /plans/:planId/days/:day/swap": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/days/1/swap", map[string]any{"with": 3})
+	})},
 
 	// Budget.
 	"GET /plans/:planId/budgets": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/budgets"} })},

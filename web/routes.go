@@ -167,6 +167,8 @@ func (s *Server) routes() {
 	e.PATCH("/plans/:planId/blocks/:blockId", s.updateBlock, user)
 	e.DELETE("/plans/:planId/blocks/:blockId", s.deleteTimeBlock, user)
 	e.POST("/plans/:planId/deleted-blocks/:deletionId/restore", s.restoreTimeBlock, user)
+	e.POST("/plans/:planId/blocks/:blockId/copies", s.copyBlock, user)
+	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
 	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
 	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, reader)
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)

@@ -136,6 +136,8 @@ type Store interface {
 	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange, ifMatch planner.IfMatch) (*planner.BlockDetail, error)
 	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string, ifMatch planner.IfMatch) (*planner.Deletion, error)
 	RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error)
+	CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID string, to planner.BlockCopy) (*planner.TimeBlock, error)
+	SwapDays(ctx context.Context, userID, planID string, day, with int) (*planner.DaySwap, error)
 	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)

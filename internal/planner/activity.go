@@ -23,6 +23,8 @@ const (
 	ActExpenseRemoved     ActivityKind = "EXPENSE_REMOVED"
 	ActPlanRenamed        ActivityKind = "PLAN_RENAMED"
 	ActPlanDatesChanged   ActivityKind = "PLAN_DATES_CHANGED"
+	// Two days' blocks swapped (Details.Day and FromDay).
+	ActDaysSwapped ActivityKind = "DAYS_SWAPPED"
 	// A payment between members recorded as made, or such a record deleted (settling up).
 	ActSettlementRecorded ActivityKind = "SETTLEMENT_RECORDED"
 	ActSettlementDeleted  ActivityKind = "SETTLEMENT_DELETED"

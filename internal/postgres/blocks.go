@@ -274,11 +274,13 @@ func (db *DB) DayBlocks(ctx context.Context, userID, planID string, day int, pag
 }
 
 // newCandidate is a candidate to insert: a place (with the collection place it came from, if
-// any), or none for a FREE block's entry.
+// any), or none for a FREE block's entry. addedBy, when not "", is the plan member who
+// proposed it (a copied candidate keeps its proposer); else whoever inserts it.
 type newCandidate struct {
 	placeID, collectionPlaceID string
 	memo                       string
 	selected                   bool
+	addedBy                    string
 }
 
 // insertCandidates adds candidates to a time block in the order given, each place candidate
@@ -286,17 +288,17 @@ type newCandidate struct {
 // existing block (not one just inserted) counts a new version when any candidate was added.
 func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, memberID string, cs []newCandidate, existing bool) error {
 	n := len(cs)
-	ids, expenseIDs, placeIDs, cpIDs, memos, selected := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]bool, n)
+	ids, expenseIDs, placeIDs, cpIDs, memos, selected, addedBy := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]bool, n), make([]string, n)
 	for i, c := range cs {
-		ids[i], expenseIDs[i], placeIDs[i], cpIDs[i], memos[i], selected[i] = planner.NewID(), planner.NewID(), c.placeID, c.collectionPlaceID, c.memo, c.selected
+		ids[i], expenseIDs[i], placeIDs[i], cpIDs[i], memos[i], selected[i], addedBy[i] = planner.NewID(), planner.NewID(), c.placeID, c.collectionPlaceID, c.memo, c.selected, c.addedBy
 	}
 	_, err := tx.ExecContext(ctx, `
 		WITH u AS (
-		    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[])
-		        WITH ORDINALITY AS u(id, expense_id, place_id, cp_id, memo, selected, n)),
+		    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[], $11::text[])
+		        WITH ORDINALITY AS u(id, expense_id, place_id, cp_id, memo, selected, added_by, n)),
 		added AS (
 		    INSERT INTO candidates (id, time_block_id, place_id, collection_place_id, added_by, memo, selected)
-		    SELECT u.id, $2, NULLIF(u.place_id, ''), NULLIF(u.cp_id, ''), $3, u.memo, u.selected
+		    SELECT u.id, $2, NULLIF(u.place_id, ''), NULLIF(u.cp_id, ''), COALESCE(NULLIF(u.added_by, ''), $3), u.memo, u.selected
 		    FROM u ORDER BY u.n
 		    ON CONFLICT ON CONSTRAINT candidates_one_per_place DO NOTHING
 		    RETURNING id, place_id),
@@ -307,7 +309,7 @@ func insertCandidates(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, mem
 		FROM added JOIN u ON u.id = added.id
 		WHERE added.place_id IS NOT NULL`,
 		planID, timeBlockID, memberID, pq.Array(ids), pq.Array(expenseIDs), pq.Array(placeIDs), pq.Array(cpIDs),
-		pq.Array(memos), pq.Array(selected), existing)
+		pq.Array(memos), pq.Array(selected), existing, pq.Array(addedBy))
 	if err != nil {
 		return err
 	}

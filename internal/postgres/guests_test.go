@@ -148,6 +148,14 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.RestoreTimeBlock(ctx, pg, f.plan, planner.NewID())
 			return err
 		},
+		"CopyTimeBlock": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.CopyTimeBlock(ctx, pg, f.plan, f.timeBlock, planner.BlockCopy{})
+			return err
+		},
+		"SwapDays": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.SwapDays(ctx, pg, f.plan, 1, 2)
+			return err
+		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddCandidates(ctx, pg, f.plan, f.timeBlock, nil, []string{f.places[2]})
 			return err

@@ -858,7 +858,9 @@
     var target = evt.detail && evt.detail.target;
     if (!target || target.id !== "day") return; // only #day's own swaps replace the scroller
     var scroller = doc.querySelector("[data-day-scroll]");
-    if (scroller) kept = scroller.scrollTop;
+    // A grid swapped in but not yet settled has not had its scroll put back (scrollDay): a
+    // live refresh arriving then keeps the scroll kept before.
+    if (scroller && !doc.querySelector("#day.htmx-settling, #day.htmx-added")) kept = scroller.scrollTop;
   });
   function scrollDay() {
     var scroller = doc.querySelector("[data-day-scroll]");
