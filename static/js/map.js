@@ -136,19 +136,12 @@
     return got;
   }
 
-  // points draws them (the map has its view already: Leaflet draws markers on a map with one).
+  // points draws them (the map has its view already: Leaflet draws markers on a map with one):
+  // the stops in time order, then the candidates, which is also their order for Tab.
   function points(L, d, got) {
     d.layer.clearLayers();
     d.pins = {};
     var groups = {};
-    got.pending.forEach(function (p) {
-      if (!(p.time_block_id in groups)) groups[p.time_block_id] = Object.keys(groups).length % PENDING.length;
-      var label = document.createElement("span");
-      label.className = "map-pending-label";
-      label.textContent = p.name;
-      var icon = L.divIcon({ className: "map-pending " + PENDING[groups[p.time_block_id]], html: label, iconSize: [16, 16], iconAnchor: [8, 8] });
-      marker(L, d, p, icon, window.tripplanT("js.planmap.candidate", { name: p.name, time: p.time }));
-    });
     if (got.stops.length > 1) {
       L.polyline(
         got.stops.map(function (p) {
@@ -161,6 +154,14 @@
       var icon = L.divIcon({ className: "map-stop", html: text("span", String(p.n)), iconSize: [26, 26], iconAnchor: [13, 13] });
       var label = window.tripplanT("js.planmap.stop", { n: p.n, name: p.name, time: p.time });
       marker(L, d, p, icon, label).bindTooltip(label, { direction: "top", offset: [0, -12] });
+    });
+    got.pending.forEach(function (p) {
+      if (!(p.time_block_id in groups)) groups[p.time_block_id] = Object.keys(groups).length % PENDING.length;
+      var label = document.createElement("span");
+      label.className = "map-pending-label";
+      label.textContent = p.name;
+      var icon = L.divIcon({ className: "map-pending " + PENDING[groups[p.time_block_id]], html: label, iconSize: [16, 16], iconAnchor: [8, 8] });
+      marker(L, d, p, icon, window.tripplanT("js.planmap.candidate", { name: p.name, time: p.time }));
     });
     got.centre.forEach(function (p) {
       L.marker([p.lat, p.lon], { title: p.name }).addTo(d.layer);
@@ -194,7 +195,11 @@
     var shown = dayOf(d.el);
     if (key === d.key && shown === d.day) return;
     var got = data(d);
-    if (shown !== d.day || !d.placed) fit(d, got);
+    if (shown !== d.day || !d.placed) {
+      // A map hidden behind the phone's Timeline view has no size to fit to: it fits when shown.
+      if (d.el.offsetWidth) fit(d, got);
+      else d.fitLater = true;
+    }
     points(L, d, got);
     d.key = key;
     d.day = shown;
@@ -302,7 +307,10 @@
     applyView();
     if (v !== "map") return;
     days.forEach(function (d) {
-      if (d.el.isConnected) d.map.invalidateSize();
+      if (!d.el.isConnected) return;
+      d.map.invalidateSize();
+      if (d.fitLater) fit(d, data(d));
+      d.fitLater = false;
     });
   }
 
