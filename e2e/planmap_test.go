@@ -39,7 +39,8 @@ func TestMapBesideThePlan(t *testing.T) {
 	pin := func(place string) string { return fmt.Sprintf(`#day-map [data-pin-block=%s]`, js(block[place])) }
 	card := func(place string) string { return fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(block[place])) }
 	stops := `[...document.querySelectorAll("#day-map .map-stop")].map(e => e.textContent + " " + e.getAttribute("aria-label"))`
-	// The map's zoom and centre: Leaflet's proxy element carries the view's scale and origin.
+	// The map's zoom and centre: Leaflet's proxy element carries the view's scale and origin
+	// (once a zoom's animation, .leaflet-zoom-anim, is over).
 	view := `document.querySelector("#day-map .leaflet-proxy").style.transform`
 
 	s.step("Ana has a two-day plan: three places and an undecided block on day 1, one place on day 2", func(t *testing.T) {
@@ -150,14 +151,13 @@ func TestMapBesideThePlan(t *testing.T) {
 		if !eval[bool](t, ana, `document.querySelector("#day-map").e2eKept === true`) {
 			t.Errorf("the map was drawn anew, want the same map kept across the day's swap")
 		}
+		ana.waitUntil(t, "the view fitted to day 2", fmt.Sprintf(`%s !== %s && !document.querySelector("#day-map .leaflet-zoom-anim")`, view, js(before)))
 		day2 := eval[string](t, ana, view)
-		if day2 == before {
-			t.Errorf("the map's view stayed on day 1's places (%s)", before)
-		}
 		// Another tab of Ana's (through the API) adds the tower to day 2: the live update redraws
 		// the pins and the line, and leaves the view where it was.
 		block[tower] = add(t, cps[2], 2, "14:00", "15:00")
-		ana.waitUntil(t, "day 2's two stops, live", `document.querySelectorAll("#day-map .map-stop").length === 2 && document.querySelectorAll("#day-map .leaflet-overlay-pane path").length === 1`)
+		ana.waitUntil(t, "day 2's two stops, live, and no zoom moving", `document.querySelectorAll("#day-map .map-stop").length === 2 && document.querySelectorAll("#day-map .leaflet-overlay-pane path").length === 1 &&
+			!document.querySelector("#day-map .leaflet-zoom-anim")`)
 		if got := eval[string](t, ana, view); got != day2 {
 			t.Errorf("the live change moved the map from %s to %s", day2, got)
 		}
@@ -165,6 +165,19 @@ func TestMapBesideThePlan(t *testing.T) {
 			t.Errorf("the live change drew the map anew")
 		}
 		fitsScreen(t, ana, 1440, "plan page at 1440")
+	})
+
+	s.step("between lg and xl the map stays under the timeline", func(t *testing.T) {
+		screen{"laptop-1180x800", 1180, 800, false}.emulate(t, ana)
+		ana.do(t, "open day 1", chromedp.Navigate(base+"/plans/"+planID+"?day=1"))
+		ana.waitUntil(t, "the day", `document.querySelector('#day[data-day="1"]')`)
+		if r := eval[[]float64](t, ana, `[document.querySelector("[data-day-scroll]"), document.querySelector("#day-route")].flatMap(e => (r => [r.left, r.bottom, r.top])(e.getBoundingClientRect()))`); r[4] < r[1]-1 || r[3] > r[0]+1 {
+			t.Errorf("the route (left %g, top %g) is not under the timeline (left %g, bottom %g)", r[3], r[5], r[0], r[1])
+		}
+		if eval[bool](t, ana, `(e => e.getClientRects().length > 0)(document.querySelector("[data-day-views]"))`) {
+			t.Errorf("the Timeline | Map switch shows at 1180 px")
+		}
+		fitsScreen(t, ana, 1180, "plan page at 1180")
 	})
 
 	s.step("at 390×844 the day switches between its timeline and its map", func(t *testing.T) {
