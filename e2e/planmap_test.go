@@ -130,8 +130,8 @@ func TestMapBesideThePlan(t *testing.T) {
 		if r := eval[[]float64](t, ana, fmt.Sprintf(`[document.querySelector(%s), document.querySelector("[data-day-scroll]")].flatMap(e => (r => [r.top, r.bottom])(e.getBoundingClientRect()))`, js(card(tower)))); r[0] < r[2] || r[1] > r[3] {
 			t.Errorf("the focused card %v is outside the timeline's box %v", r[:2], r[2:])
 		}
-		if !eval[bool](t, ana, fmt.Sprintf(`document.querySelector(%s).classList.contains("map-pin-active")`, js(pin(tower)))) {
-			t.Errorf("the focused card's pin is not lit")
+		if !eval[bool](t, ana, fmt.Sprintf(`document.querySelector(%s).classList.contains("map-pin-active") && document.querySelector(%s).hasAttribute("data-map-active")`, js(pin(tower)), js(card(tower)))) {
+			t.Errorf("the card focused by its pin, or its pin, is not lit")
 		}
 		// A click on a pin does the same.
 		p = eval[[]float64](t, ana, fmt.Sprintf(`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector(%s).getBoundingClientRect())`, js(pin(market))))

@@ -71,7 +71,7 @@
   // data-centre), which each swap brings afresh. The points are redrawn when they changed; the
   // view is fitted to them only when the day changed (or there was nothing to fit before), so
   // the viewer's own zoom survives edits and live updates.
-  var days = []; // {el, map, layer, key, day, fitted, pins: {time block id: [marker]}}
+  var days = []; // {el, map, layer, pins: {time block id: [marker]}, key, day, placed, fitLater}
 
   function routeOf(el) {
     return el.closest("[data-route]") || el;
@@ -238,12 +238,12 @@
           }
         });
       });
-      if (source === "pin") {
-        var card = blockCard(id);
-        if (card) {
-          card.setAttribute("data-map-active", "");
-          lit.push(card);
-        }
+      // The card lights for its pin, and when a pressed pin gave it the focus (a mouse's focus
+      // shows no ring).
+      var card = blockCard(id);
+      if (card && (source === "pin" || (source === "focus" && card === document.activeElement))) {
+        card.setAttribute("data-map-active", "");
+        lit.push(card);
       }
     });
   }
