@@ -238,8 +238,8 @@
           }
         });
       });
-      // The card lights for its pin, and when a pressed pin gave it the focus (a mouse's focus
-      // shows no ring).
+      // The card lights for its pin, and when a pressed pin gave it the focus (browsers do not
+      // draw a focus given after a click).
       var card = blockCard(id);
       if (card && (source === "pin" || (source === "focus" && card === document.activeElement))) {
         card.setAttribute("data-map-active", "");
