@@ -175,20 +175,25 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 			t.Errorf(`"+" opens at minute %s, want 540 (09:00, the first free hour)`, first)
 		}
 		screenshot(t, ana, "plan-390-day1", false)
-		// Scrolled down the day, its tabs stay in sight just below the page header.
-		eval[chromedp.Void](t, ana, `window.scrollTo({top: document.querySelector("#day-timeline").getBoundingClientRect().top + scrollY, behavior: "instant"})`)
+		// The day's map is the day's Map view on a phone, not under the timeline.
+		if eval[bool](t, ana, `document.querySelector("#day-route").getClientRects().length > 0`) {
+			t.Errorf("the route shows under the phone's timeline, want it in the Map view")
+		}
+		tap(t, ana, `[data-day-view="map"]`)
+		// Scrolled down the day (its map), its tabs stay in sight just below the page header.
+		eval[chromedp.Void](t, ana, `window.scrollTo({top: document.querySelector("#day-route").getBoundingClientRect().top + scrollY, behavior: "instant"})`)
 		if r := eval[[]float64](t, ana, `[document.querySelector("header").getBoundingClientRect().bottom, document.querySelector('#day nav[aria-label="Days"]').getBoundingClientRect().top]`); r[1] < r[0]-0.5 || r[1] > r[0]+1 {
 			t.Errorf("scrolled, the day tabs' top is at %.1f px, want just below the header's bottom at %.1f px", r[1], r[0])
 		}
 		screenshot(t, ana, "plan-390-day1-scrolled", false)
-		// The day's map: Leaflet (loaded by map.js only for a map near the screen) draws the
-		// palace's pin with Leaflet's style sheet in force.
-		eval[chromedp.Void](t, ana, `document.querySelector("#day-route [data-map]").scrollIntoView({block: "center", behavior: "instant"})`)
+		// Leaflet (loaded by map.js only for a map near the screen) draws the palace's pin with
+		// Leaflet's style sheet in force.
 		ana.waitUntil(t, "the day's map drawn", `window.L && document.querySelector("#day-route [data-map-canvas][data-drawn] .map-stop") &&
 			getComputedStyle(document.querySelector("#day-route .leaflet-container")).overflow === "hidden"`)
 		if n := eval[int](t, ana, `performance.getEntriesByType("resource").filter(r => /\/leaflet\.[0-9a-f]{10}\.(js|css)$/.test(r.name)).length`); n != 2 {
 			t.Errorf("Leaflet's files loaded by hashed name: %d, want 2 (its script and style sheet)", n)
 		}
+		tap(t, ana, `[data-day-view="timeline"]`)
 	})
 
 	s.step("on a phone, Ana taps Add on a gap, searches, picks a place and confirms", func(t *testing.T) {

@@ -158,6 +158,9 @@ type MapStop struct {
 	Time string  `json:"time"` // "10:00–12:00"
 	Lat  float64 `json:"lat"`
 	Lon  float64 `json:"lon"`
+	// TimeBlockID is the block the point belongs to: map.js links the pin and the block's
+	// card (li[data-time-block-id]) both ways; "" for the plan's destination.
+	TimeBlockID string `json:"time_block_id,omitempty"`
 }
 
 // LegView is the travel from one confirmed place to the next.
@@ -179,6 +182,23 @@ func (r DayRouteView) StopsJSON() string { return pointsJSON(r.Stops) }
 
 // PendingJSON: see StopsJSON.
 func (r DayRouteView) PendingJSON() string { return pointsJSON(r.Pending) }
+
+// CentreJSON is the plan's destination for the day map while the day has no places, "" without.
+func (r DayRouteView) CentreJSON() string {
+	if r.Centre == nil {
+		return ""
+	}
+	return pointsJSON([]MapStop{*r.Centre})
+}
+
+// routeMapLabel names the day's map for screen readers: its places, or the destination it
+// shows while the day has none. map.js copies it onto the map kept across swaps.
+func routeMapLabel(ctx context.Context, r DayRouteView) string {
+	if len(r.Stops)+len(r.Pending) == 0 && r.Centre != nil {
+		return t(ctx, "plan.map_of", "Name", r.Centre.Name)
+	}
+	return t(ctx, "plan.day_map")
+}
 
 // pointsJSON is the points as JSON; "[]" should one not marshal (a non-finite coordinate).
 func pointsJSON(points []MapStop) string {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -201,15 +202,18 @@ func TestPlanFormDestination(t *testing.T) {
 		t.Fatalf("created: %+v", p)
 	}
 
-	// The plan page: day 1, the destination named, and the empty day's map on the city.
+	// The plan page: day 1, the destination named, and the empty day's map on the city (map.js
+	// shows data-centre).
 	page = a.page(t, b, planPath)
+	centre := `data-centre="[{&#34;name&#34;:&#34;Seoul&#34;,&#34;time&#34;:&#34;&#34;,&#34;lat&#34;:` + strconv.FormatFloat(seoul.Lat, 'f', -1, 64) +
+		`,&#34;lon&#34;:` + strconv.FormatFloat(seoul.Lng, 'f', -1, 64) + `}]"`
 	if !strings.Contains(page, `data-day="1"`) || !strings.Contains(page, "data-destination") ||
-		!strings.Contains(page, fmt.Sprintf(`data-lat="%.6f"`, seoul.Lat)) || !strings.Contains(page, `data-zoom="12"`) {
+		!strings.Contains(page, centre) || !strings.Contains(page, `id="day-map"`) {
 		t.Fatalf("plan page lacks day 1 or the map on Seoul")
 	}
 	// The route partial too (it is reloaded after changes).
 	route := fragment(t, a.htmx(b, "GET", planPath+"/days/1/route", ""), http.StatusOK)
-	if !strings.Contains(route, `data-zoom="12"`) {
+	if !strings.Contains(route, centre) {
 		t.Fatalf("route partial: %s", route)
 	}
 

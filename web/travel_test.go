@@ -120,6 +120,23 @@ func TestDayRouteWarnsWhenTheGapIsTooShort(t *testing.T) {
 	if err := json.Unmarshal([]byte(pendingAttr), &pending); err != nil || len(pending) != 2 {
 		t.Fatalf("pending points: %v %s", err, pendingAttr)
 	}
+	// Each point names its time block, which map.js links to the block's card.
+	for _, p := range pending {
+		if p["time_block_id"] != undecided.TimeBlockID {
+			t.Errorf("pending point %v, want it on the undecided block %s", p, undecided.TimeBlockID)
+		}
+	}
+	var stops []map[string]any
+	stopsAttr := page[strings.Index(page, `data-stops="`)+len(`data-stops="`):]
+	stopsAttr = strings.ReplaceAll(stopsAttr[:strings.Index(stopsAttr, `"`)], "&#34;", `"`)
+	if err := json.Unmarshal([]byte(stopsAttr), &stops); err != nil || len(stops) != 3 {
+		t.Fatalf("stops: %v %s", err, stopsAttr)
+	}
+	for i, want := range []string{palace.TimeBlockID, market.TimeBlockID, tower.TimeBlockID} {
+		if stops[i]["time_block_id"] != want || stops[i]["n"] != float64(i+1) {
+			t.Errorf("stop %d: %v, want number %d on block %s", i, stops[i], i+1, want)
+		}
+	}
 	// The route partial, as htmx asks for it.
 	frag := fragment(t, a.htmx(b, "GET", "/plans/"+f.plan.PlanID+"/days/1/route", ""), 200)
 	if strings.Count(frag, "data-leg") != 2 || strings.Count(frag, `data-warning="NOT_ENOUGH_TIME"`) != 1 {

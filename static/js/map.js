@@ -1,8 +1,11 @@
 // Draws the maps of [data-map] elements with the vendored Leaflet (static/vendor/leaflet),
 // loaded only when a map first comes near the screen (its hashed paths are this script's
-// data-leaflet-* attributes, views' mapScript): a place page's pin (data-lat, data-lng, data-label), or a plan day's route (data-stops: the
-// confirmed places, numbered in time order and joined by a line; data-pending: candidates of
-// undecided blocks, lighter). The page works without it: coordinates, links to maps sites and
+// data-leaflet-* attributes, views' mapScript): a place page's pin (data-lat, data-lng,
+// data-label), or a plan day's map ([data-day-map], its points on the route around it:
+// data-stops, the confirmed places, numbered in time order and joined by a line; data-pending,
+// candidates of undecided blocks, lighter and labelled; data-centre, the destination of a day
+// without places). A day's pins and its blocks' cards are linked both ways, and on phones the
+// day switches between its timeline and its map. The page works without it: coordinates, links to maps sites and
 // the list of legs are plain text beside the map. When tiles cannot load (offline, blocked, no
 // tile server configured) the points stay and a note says the background is missing.
 (function () {
@@ -10,7 +13,7 @@
 
   var files = document.currentScript ? document.currentScript.dataset : {};
 
-  function points(el, name) {
+  function pointsOf(el, name) {
     try {
       var list = JSON.parse(el.getAttribute(name) || "[]");
       return Array.isArray(list) ? list : [];
@@ -62,54 +65,273 @@
     if (label) marker.bindPopup(text("strong", label));
   }
 
-  function popup(p) {
-    var box = document.createElement("div");
-    box.appendChild(text("strong", (p.n ? p.n + ". " : "") + p.name));
-    box.appendChild(document.createElement("br"));
-    box.appendChild(text("span", p.time));
-    return box;
+  // --- A plan day's map ---
+  // The day's map box (#day-map) is kept across the #day swaps (hx-preserve), so its Leaflet
+  // map lives on; its points come from the route around it (data-stops, data-pending,
+  // data-centre), which each swap brings afresh. The points are redrawn when they changed; the
+  // view is fitted to them only when the day changed (or there was nothing to fit before), so
+  // the viewer's own zoom survives edits and live updates.
+  var days = []; // {el, map, layer, pins: {time block id: [marker]}, key, day, placed, fitLater}
+
+  function routeOf(el) {
+    return el.closest("[data-route]") || el;
+  }
+
+  function dayOf(el) {
+    var d = el.closest("[data-day]");
+    return d ? d.getAttribute("data-day") : "";
+  }
+
+  // Pending candidates are coloured by their block, in turn, so the candidates of one block
+  // read as a group; each pin carries its place's name.
+  var PENDING = ["map-pending-a", "map-pending-b", "map-pending-c", "map-pending-d"];
+
+  function marker(L, d, p, icon, label) {
+    var m = L.marker([p.lat, p.lon], { icon: icon, keyboard: true, riseOnHover: true }).addTo(d.layer);
+    var node = m.getElement();
+    node.setAttribute("aria-label", label);
+    if (p.time_block_id) {
+      node.setAttribute("data-pin-block", p.time_block_id);
+      (d.pins[p.time_block_id] = d.pins[p.time_block_id] || []).push(m);
+      var id = p.time_block_id;
+      m.on("mouseover", function () {
+        link("pin", id);
+      });
+      m.on("mouseout", function () {
+        link("pin", null);
+      });
+      L.DomEvent.on(node, "focus", function () {
+        link("pin", id);
+      });
+      L.DomEvent.on(node, "blur", function () {
+        link("pin", null);
+      });
+      m.on("click", function () {
+        toBlock(L, d, m, p, label);
+      });
+      // A pin is a button (Leaflet's role for a keyboard marker): Enter and Space press it.
+      m.on("keydown", function (e) {
+        var key = e.originalEvent.key;
+        if (key !== "Enter" && key !== " ") return;
+        e.originalEvent.preventDefault();
+        toBlock(L, d, m, p, label);
+      });
+    }
+    return m;
+  }
+
+  // data is the route's points for a day map, and their bounds.
+  function data(d) {
+    var route = routeOf(d.el);
+    var got = {
+      route: route,
+      stops: pointsOf(route, "data-stops"),
+      pending: pointsOf(route, "data-pending"),
+      centre: pointsOf(route, "data-centre"),
+    };
+    got.bounds = got.pending.concat(got.stops, got.centre).map(function (p) {
+      return [p.lat, p.lon];
+    });
+    got.placed = got.stops.length + got.pending.length > 0;
+    return got;
+  }
+
+  // points draws them (the map has its view already: Leaflet draws markers on a map with one):
+  // the stops in time order, then the candidates, which is also their order for Tab.
+  function points(L, d, got) {
+    d.layer.clearLayers();
+    d.pins = {};
+    var groups = {};
+    if (got.stops.length > 1) {
+      L.polyline(
+        got.stops.map(function (p) {
+          return [p.lat, p.lon];
+        }),
+        { color: "#0f766e", weight: 3, opacity: 0.8, interactive: false },
+      ).addTo(d.layer);
+    }
+    got.stops.forEach(function (p) {
+      var icon = L.divIcon({ className: "map-stop", html: text("span", String(p.n)), iconSize: [26, 26], iconAnchor: [13, 13] });
+      var label = window.tripplanT("js.planmap.stop", { n: p.n, name: p.name, time: p.time });
+      marker(L, d, p, icon, label).bindTooltip(label, { direction: "top", offset: [0, -12] });
+    });
+    got.pending.forEach(function (p) {
+      if (!(p.time_block_id in groups)) groups[p.time_block_id] = Object.keys(groups).length % PENDING.length;
+      var label = document.createElement("span");
+      label.className = "map-pending-label";
+      label.textContent = p.name;
+      var icon = L.divIcon({ className: "map-pending " + PENDING[groups[p.time_block_id]], html: label, iconSize: [16, 16], iconAnchor: [8, 8] });
+      marker(L, d, p, icon, window.tripplanT("js.planmap.candidate", { name: p.name, time: p.time }));
+    });
+    got.centre.forEach(function (p) {
+      L.marker([p.lat, p.lon], { title: p.name }).addTo(d.layer);
+    });
+    var canvas = d.el.querySelector("[data-map-canvas]");
+    var name = got.route.getAttribute("data-map-label");
+    if (canvas && name) canvas.setAttribute("aria-label", name);
+  }
+
+  // fit shows all the points (the box has a map only while it has points: the templ draws it so).
+  function fit(d, got) {
+    var b = got.bounds;
+    if (b.length === 1) d.map.setView(b[0], got.placed ? 15 : 12);
+    else if (b.length > 1) d.map.fitBounds(b, { padding: [32, 32], maxZoom: 16 });
   }
 
   function day(L, el, map) {
-    var stops = points(el, "data-stops");
-    var pending = points(el, "data-pending");
-    var bounds = [];
-    pending.forEach(function (p) {
-      bounds.push([p.lat, p.lon]);
-      L.circleMarker([p.lat, p.lon], {
-        radius: 7,
-        color: "#64748b",
-        weight: 2,
-        dashArray: "3 3",
-        fillColor: "#f1f5f9",
-        fillOpacity: 0.7,
-      })
-        .bindPopup(popup(p))
-        .addTo(map);
-    });
-    if (stops.length > 1) {
-      L.polyline(
-        stops.map(function (p) {
-          return [p.lat, p.lon];
-        }),
-        { color: "#0f766e", weight: 3, opacity: 0.8 },
-      ).addTo(map);
-    }
-    stops.forEach(function (p) {
-      bounds.push([p.lat, p.lon]);
-      var icon = L.divIcon({
-        className: "map-stop",
-        html: text("span", String(p.n)),
-        iconSize: [26, 26],
-        iconAnchor: [13, 13],
-      });
-      L.marker([p.lat, p.lon], { icon: icon, title: p.n + ". " + p.name, keyboard: true })
-        .bindPopup(popup(p))
-        .addTo(map);
-    });
-    if (bounds.length === 1) map.setView(bounds[0], 15);
-    else if (bounds.length > 1) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
+    var d = { el: el, map: map, layer: L.layerGroup().addTo(map), pins: {} };
+    days.push(d);
+    refresh(L, d);
   }
+
+  // refresh redraws a day map's points when its route changed.
+  function refresh(L, d) {
+    var route = routeOf(d.el);
+    var key = ["data-stops", "data-pending", "data-centre"]
+      .map(function (a) {
+        return route.getAttribute(a) || "";
+      })
+      .join("|");
+    var shown = dayOf(d.el);
+    if (key === d.key && shown === d.day) return;
+    var got = data(d);
+    if (shown !== d.day || !d.placed) {
+      // A map hidden behind the phone's Timeline view has no size to fit to: it fits when shown.
+      if (d.el.offsetWidth) fit(d, got);
+      else d.fitLater = true;
+    }
+    points(L, d, got);
+    d.key = key;
+    d.day = shown;
+    d.placed = got.placed;
+    paint();
+  }
+
+  // --- A pin and its block's card, linked both ways ---
+  // Hovering or focusing a block's card (li[data-time-block-id]) lights its pins; hovering or
+  // focusing a pin lights the pin and the card. Clicking a pin (or Enter on it) brings the
+  // card into view and focuses it; on a phone's Map view, where the timeline is hidden, it
+  // opens the pin's name with a button to the timeline.
+  var active = { card: null, focus: null, pin: null };
+  var lit = [];
+
+  function link(source, id) {
+    active[source] = id;
+    paint();
+  }
+
+  function paint() {
+    lit.forEach(function (el) {
+      el.classList.remove("map-pin-active");
+      el.removeAttribute("data-map-active");
+    });
+    lit = [];
+    ["card", "focus", "pin"].forEach(function (source) {
+      var id = active[source];
+      if (!id) return;
+      days.forEach(function (d) {
+        (d.pins[id] || []).forEach(function (m) {
+          var node = m.getElement();
+          if (node) {
+            node.classList.add("map-pin-active");
+            lit.push(node);
+          }
+        });
+      });
+      // The card lights for its pin, and when a pressed pin gave it the focus (browsers do not
+      // draw a focus given after a click).
+      var card = blockCard(id);
+      if (card && (source === "pin" || (source === "focus" && card === document.activeElement))) {
+        card.setAttribute("data-map-active", "");
+        lit.push(card);
+      }
+    });
+  }
+
+  function blockCard(id) {
+    return document.querySelector('#day li[data-time-block-id="' + CSS.escape(id) + '"]');
+  }
+
+  function cardId(node) {
+    var card = node instanceof Element ? node.closest("#day li[data-time-block-id]") : null;
+    return card ? card.getAttribute("data-time-block-id") : null;
+  }
+
+  document.addEventListener("mouseover", function (e) {
+    var id = cardId(e.target);
+    if (id !== active.card) link("card", id);
+  });
+  document.addEventListener("focusin", function (e) {
+    var id = cardId(e.target);
+    if (id !== active.focus) link("focus", id);
+  });
+  document.addEventListener("focusout", function (e) {
+    if (!cardId(e.relatedTarget) && active.focus) link("focus", null);
+  });
+
+  function showCard(card) {
+    card.scrollIntoView({ block: "nearest" });
+    if (!card.hasAttribute("tabindex")) card.setAttribute("tabindex", "-1");
+    card.focus({ preventScroll: true });
+  }
+
+  function toBlock(L, d, m, p, label) {
+    var card = blockCard(p.time_block_id);
+    if (!card) return;
+    if (card.getClientRects().length) {
+      showCard(card);
+      return;
+    }
+    var box = document.createElement("div");
+    box.appendChild(text("p", label, "font-semibold"));
+    var go = text("button", window.tripplanT("js.planmap.show_in_timeline"), "btn btn-secondary btn-sm mt-2");
+    go.type = "button";
+    go.addEventListener("click", function () {
+      d.map.closePopup();
+      setView("timeline");
+      var again = blockCard(p.time_block_id);
+      if (again) showCard(again);
+    });
+    box.appendChild(go);
+    m.closeTooltip(); // the popup says the same
+    L.popup({ offset: [0, -8] }).setLatLng(m.getLatLng()).setContent(box).openOn(d.map);
+    go.focus();
+  }
+
+  // --- The phone's Timeline | Map switch ([data-day-views]) ---
+  // #day[data-view] picks what shows below lg (input.css); the choice outlives the day's swaps.
+  var view = "timeline";
+
+  function setView(v) {
+    view = v;
+    applyView();
+    if (v !== "map") return;
+    days.forEach(function (d) {
+      if (!d.el.isConnected) return;
+      d.map.invalidateSize();
+      if (d.fitLater) fit(d, data(d));
+      d.fitLater = false;
+    });
+  }
+
+  function applyView() {
+    var dayEl = document.getElementById("day");
+    if (!dayEl) return;
+    dayEl.setAttribute("data-view", view);
+    dayEl.querySelectorAll("[data-day-views]").forEach(function (group) {
+      group.hidden = false;
+    });
+    dayEl.querySelectorAll("[data-day-view]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-day-view") === view));
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var b = e.target instanceof Element ? e.target.closest("[data-day-view]") : null;
+    if (b) setView(b.getAttribute("data-day-view"));
+  });
+  applyView();
+  document.addEventListener("htmx:afterSwap", applyView);
 
   // speak gives Leaflet's own words the page's language (app.js's window.tripplanT, js.map.*
   // ids): the zoom buttons, and the title of its link in the attribution, kept as Leaflet
@@ -129,7 +351,7 @@
     var L = window.L;
     var canvas = el.querySelector("[data-map-canvas]");
     if (!L || !canvas || canvas.hasAttribute("data-drawn")) return;
-    var isDay = el.hasAttribute("data-stops");
+    var isDay = el.hasAttribute("data-day-map");
     if (!isDay && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
     canvas.setAttribute("data-drawn", "");
     // The default pin's images by their full (hashed) paths, not Leaflet's guess from its CSS.
@@ -207,8 +429,19 @@
     });
   }
   watchAll(document);
+  // After a swap: new maps are watched; the kept day maps redraw their points (a map whose box
+  // is gone is removed).
   document.addEventListener("htmx:afterSettle", function (evt) {
     watchAll(evt.target);
+    days = days.filter(function (d) {
+      if (d.el.isConnected) return true;
+      d.map.remove();
+      return false;
+    });
+    if (window.L)
+      days.forEach(function (d) {
+        refresh(window.L, d);
+      });
   });
   // A map swapped out is no longer watched.
   document.addEventListener("htmx:beforeCleanupElement", function (evt) {
