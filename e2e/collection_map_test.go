@@ -141,6 +141,9 @@ func TestCollectionMap(t *testing.T) {
 			t.Errorf("axe %s violation %q: %s; elements: %s", v.Impact, v.ID, v.Help, strings.Join(v.Targets, " | "))
 		}
 		screenshot(t, ana, "collection-map-1440", false)
+		// Scrolled to the places, the map stays beside the list.
+		eval[chromedp.Void](t, ana, `scrollTo({top: document.querySelector("#places-heading").getBoundingClientRect().top + scrollY - 16, behavior: "instant"})`)
+		screenshot(t, ana, "collection-map-1440-places", false)
 	})
 
 	s.step("by keyboard, a cluster opens by Enter and a pin's popup links to the place", func(t *testing.T) {

@@ -904,7 +904,7 @@ func Collection(p Page, v CollectionView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</ul></div><div id=\"map-panel\" class=\"min-w-0 max-lg:hidden lg:sticky lg:top-4 lg:col-span-2\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</ul></div><div id=\"map-panel\" class=\"min-w-0 max-lg:hidden lg:sticky lg:top-20 lg:col-span-2\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1631,7 +1631,7 @@ func collectionMap(v CollectionView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "\" class=\"relative isolate\"><div data-map-canvas class=\"h-[65vh] min-h-72 w-full overflow-hidden rounded-2xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-6rem)]\" role=\"region\" aria-label=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "\" class=\"relative isolate\"><div data-map-canvas class=\"h-[65vh] min-h-72 w-full overflow-hidden rounded-2xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-8rem)]\" role=\"region\" aria-label=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
