@@ -224,8 +224,8 @@
     else pin(L, el, map);
   }
 
-  // load adds style sheets and a script to the page once, then calls done; the style sheets
-  // first, so the map measures itself with their rules in force. A script that fails to load
+  // load adds style sheets and a script to the page once, then calls done when all have
+  // loaded, so the map measures itself with their rules in force. A script that fails to load
   // never calls done: no map is drawn, and the page's text stands alone.
   var loaded = {};
   function load(sheets, script, done) {
