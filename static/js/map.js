@@ -165,7 +165,10 @@
   // when the filters change, not when someone adds a place meanwhile.
   function collection(L, el, map) {
     var group = L.markerClusterGroup({ iconCreateFunction: clusterIcon(L), showCoverageOnHover: false });
-    map.setView([20, 0], 1); // the group clusters for the map's zoom: it needs one first
+    // The group clusters by the map's zoom, so it needs one, and the highest (the tiles'), known
+    // even when no tiles load.
+    map.setMaxZoom(19);
+    map.setView([20, 0], 1);
     map.addLayer(group);
     var shown = null;
     var filter = null;
@@ -214,8 +217,7 @@
       iconRetinaUrl: files.leafletIcon2x,
       shadowUrl: files.leafletShadow,
     });
-    // maxZoom as the tiles': clusters need it known even when no tiles load.
-    var map = L.map(canvas, { scrollWheelZoom: false, zoomControl: false, maxZoom: 19 });
+    var map = L.map(canvas, { scrollWheelZoom: false, zoomControl: false });
     el.leafletMap = map;
     speak(L, map);
     background(L, el, map);
@@ -224,49 +226,77 @@
     else pin(L, el, map);
   }
 
-  // load adds style sheets and a script to the page once, then calls done when all have
-  // loaded, so the map measures itself with their rules in force. A script that fails to load
-  // never calls done: no map is drawn, and the page's text stands alone.
-  var loaded = {};
-  function load(sheets, script, done) {
-    var queue = loaded[script];
-    if (queue === true) return done();
-    if (queue) return queue.push(done);
-    loaded[script] = [done];
-    var pending = sheets.length + 1;
-    var ready = function () {
-      if (--pending > 0) return;
-      var waiting = loaded[script];
-      loaded[script] = true;
-      waiting.forEach(function (f) {
-        f();
-      });
-    };
-    sheets.forEach(function (href) {
+  // leaflet loads Leaflet's style sheet and script once, then calls done; the style sheet
+  // first, so the map measures itself with Leaflet's rules in force.
+  var loading = null;
+  function leaflet(done) {
+    if (!loading) {
+      loading = [];
       var css = document.createElement("link");
       css.rel = "stylesheet";
-      css.href = href;
+      css.href = files.leafletCss;
+      var js = document.createElement("script");
+      js.src = files.leafletJs;
+      var pending = 2;
+      var ready = function () {
+        if (--pending > 0) return;
+        var waiting = loading;
+        loading = null; // window.L is there from now on
+        waiting.forEach(function (f) {
+          f();
+        });
+      };
       css.onload = css.onerror = ready;
+      js.onload = ready; // on error no map is drawn: the page's text stands alone
       document.head.appendChild(css);
-    });
-    var js = document.createElement("script");
-    js.src = script;
-    js.onload = ready;
-    document.head.appendChild(js);
+      document.head.appendChild(js);
+    }
+    loading.push(done);
   }
 
-  // leaflet loads Leaflet, and leaflet.markercluster after it for a collection's map.
-  function leaflet(el, done) {
-    load([files.leafletCss], files.leafletJs, function () {
-      if (!el.hasAttribute("data-pins-from")) return done();
-      load([files.clusterCss, files.clusterCssDefault], files.clusterJs, done);
-    });
+  // clusters loads leaflet.markercluster's style sheets and script once, after Leaflet, then
+  // calls done, as leaflet does.
+  var clustering = null;
+  function clusters(done) {
+    if (window.L.MarkerClusterGroup) return done();
+    if (!clustering) {
+      clustering = [];
+      var pending = 3;
+      var ready = function () {
+        if (--pending > 0) return;
+        var waiting = clustering;
+        clustering = null;
+        waiting.forEach(function (f) {
+          f();
+        });
+      };
+      [files.clusterCss, files.clusterCssDefault].forEach(function (href) {
+        var css = document.createElement("link");
+        css.rel = "stylesheet";
+        css.href = href;
+        css.onload = css.onerror = ready;
+        document.head.appendChild(css);
+      });
+      var js = document.createElement("script");
+      js.src = files.clusterJs;
+      js.onload = ready;
+      document.head.appendChild(js);
+    }
+    clustering.push(done);
   }
 
   function show(el) {
-    leaflet(el, function () {
+    var then = function () {
       draw(el);
-    });
+    };
+    if (el.hasAttribute("data-pins-from")) {
+      var drawn = then;
+      then = function () {
+        clusters(drawn);
+      };
+    }
+    if (window.L) then();
+    else leaflet(then);
   }
 
   // A map is drawn when it comes within 200 px of the viewport (or at once without
