@@ -1110,6 +1110,54 @@ func (e ListCollectionPlacesParamsSort) Valid() bool {
 	}
 }
 
+// Defines values for ListCollectionPlacesParamsCategory.
+const (
+	ListCollectionPlacesParamsCategoryN100000 ListCollectionPlacesParamsCategory = "100000"
+	ListCollectionPlacesParamsCategoryN200000 ListCollectionPlacesParamsCategory = "200000"
+	ListCollectionPlacesParamsCategoryN300000 ListCollectionPlacesParamsCategory = "300000"
+	ListCollectionPlacesParamsCategoryN400000 ListCollectionPlacesParamsCategory = "400000"
+	ListCollectionPlacesParamsCategoryN500000 ListCollectionPlacesParamsCategory = "500000"
+	ListCollectionPlacesParamsCategoryN900000 ListCollectionPlacesParamsCategory = "900000"
+)
+
+// Valid indicates whether the value is a known member of the ListCollectionPlacesParamsCategory enum.
+func (e ListCollectionPlacesParamsCategory) Valid() bool {
+	switch e {
+	case ListCollectionPlacesParamsCategoryN100000:
+		return true
+	case ListCollectionPlacesParamsCategoryN200000:
+		return true
+	case ListCollectionPlacesParamsCategoryN300000:
+		return true
+	case ListCollectionPlacesParamsCategoryN400000:
+		return true
+	case ListCollectionPlacesParamsCategoryN500000:
+		return true
+	case ListCollectionPlacesParamsCategoryN900000:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCollectionPlacesParamsPicked.
+const (
+	ListCollectionPlacesParamsPickedANYONE ListCollectionPlacesParamsPicked = "ANYONE"
+	ListCollectionPlacesParamsPickedME     ListCollectionPlacesParamsPicked = "ME"
+)
+
+// Valid indicates whether the value is a known member of the ListCollectionPlacesParamsPicked enum.
+func (e ListCollectionPlacesParamsPicked) Valid() bool {
+	switch e {
+	case ListCollectionPlacesParamsPickedANYONE:
+		return true
+	case ListCollectionPlacesParamsPickedME:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeleteCollectionPlace412ApplicationProblemPlusJSONResponseBodyCode.
 const (
 	DeleteCollectionPlace412ApplicationProblemPlusJSONResponseBodyCodePRECONDITIONFAILED DeleteCollectionPlace412ApplicationProblemPlusJSONResponseBodyCode = "PRECONDITION_FAILED"
@@ -1614,6 +1662,54 @@ func (e ListPlanCollectionPlacesParamsSort) Valid() bool {
 	case ListPlanCollectionPlacesParamsSortUPDATEDATASC:
 		return true
 	case ListPlanCollectionPlacesParamsSortUPDATEDATDESC:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPlanCollectionPlacesParamsCategory.
+const (
+	ListPlanCollectionPlacesParamsCategoryN100000 ListPlanCollectionPlacesParamsCategory = "100000"
+	ListPlanCollectionPlacesParamsCategoryN200000 ListPlanCollectionPlacesParamsCategory = "200000"
+	ListPlanCollectionPlacesParamsCategoryN300000 ListPlanCollectionPlacesParamsCategory = "300000"
+	ListPlanCollectionPlacesParamsCategoryN400000 ListPlanCollectionPlacesParamsCategory = "400000"
+	ListPlanCollectionPlacesParamsCategoryN500000 ListPlanCollectionPlacesParamsCategory = "500000"
+	ListPlanCollectionPlacesParamsCategoryN900000 ListPlanCollectionPlacesParamsCategory = "900000"
+)
+
+// Valid indicates whether the value is a known member of the ListPlanCollectionPlacesParamsCategory enum.
+func (e ListPlanCollectionPlacesParamsCategory) Valid() bool {
+	switch e {
+	case ListPlanCollectionPlacesParamsCategoryN100000:
+		return true
+	case ListPlanCollectionPlacesParamsCategoryN200000:
+		return true
+	case ListPlanCollectionPlacesParamsCategoryN300000:
+		return true
+	case ListPlanCollectionPlacesParamsCategoryN400000:
+		return true
+	case ListPlanCollectionPlacesParamsCategoryN500000:
+		return true
+	case ListPlanCollectionPlacesParamsCategoryN900000:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPlanCollectionPlacesParamsPicked.
+const (
+	ListPlanCollectionPlacesParamsPickedANYONE ListPlanCollectionPlacesParamsPicked = "ANYONE"
+	ListPlanCollectionPlacesParamsPickedME     ListPlanCollectionPlacesParamsPicked = "ME"
+)
+
+// Valid indicates whether the value is a known member of the ListPlanCollectionPlacesParamsPicked enum.
+func (e ListPlanCollectionPlacesParamsPicked) Valid() bool {
+	switch e {
+	case ListPlanCollectionPlacesParamsPickedANYONE:
+		return true
+	case ListPlanCollectionPlacesParamsPickedME:
 		return true
 	default:
 		return false
@@ -3225,10 +3321,22 @@ type ListCollectionPlacesParams struct {
 
 	// AddedBy a collection_member_id (also accepted as addedByMemberId)
 	AddedBy *string `form:"added_by,omitempty" json:"added_by,omitempty"`
+
+	// Category only places of this level-1 category of the taxonomy (100000 Food & drink, 200000 Dessert, 300000 Sightseeing, 400000 Lodging, 500000 Shopping, 900000 General, where places without a category are too); anything else is 400 with a field error
+	Category *ListCollectionPlacesParamsCategory `form:"category,omitempty" json:"category,omitempty"`
+
+	// Picked only places picked by the caller (ME; a guest's picks are none) or by any current member (ANYONE); anything else is 400 with a field error
+	Picked *ListCollectionPlacesParamsPicked `form:"picked,omitempty" json:"picked,omitempty"`
 }
 
 // ListCollectionPlacesParamsSort defines parameters for ListCollectionPlaces.
 type ListCollectionPlacesParamsSort string
+
+// ListCollectionPlacesParamsCategory defines parameters for ListCollectionPlaces.
+type ListCollectionPlacesParamsCategory string
+
+// ListCollectionPlacesParamsPicked defines parameters for ListCollectionPlaces.
+type ListCollectionPlacesParamsPicked string
 
 // AddCollectionPlaceJSONBody defines parameters for AddCollectionPlace.
 type AddCollectionPlaceJSONBody struct {
@@ -3920,10 +4028,22 @@ type ListPlanCollectionPlacesParams struct {
 
 	// AddedBy a collection_member_id (also accepted as addedByMemberId)
 	AddedBy *string `form:"added_by,omitempty" json:"added_by,omitempty"`
+
+	// Category only places of this level-1 category of the taxonomy (100000 Food & drink, 200000 Dessert, 300000 Sightseeing, 400000 Lodging, 500000 Shopping, 900000 General, where places without a category are too); anything else is 400 with a field error
+	Category *ListPlanCollectionPlacesParamsCategory `form:"category,omitempty" json:"category,omitempty"`
+
+	// Picked only places picked by the caller (ME; a guest's picks are none) or by any current member (ANYONE); anything else is 400 with a field error
+	Picked *ListPlanCollectionPlacesParamsPicked `form:"picked,omitempty" json:"picked,omitempty"`
 }
 
 // ListPlanCollectionPlacesParamsSort defines parameters for ListPlanCollectionPlaces.
 type ListPlanCollectionPlacesParamsSort string
+
+// ListPlanCollectionPlacesParamsCategory defines parameters for ListPlanCollectionPlaces.
+type ListPlanCollectionPlacesParamsCategory string
+
+// ListPlanCollectionPlacesParamsPicked defines parameters for ListPlanCollectionPlaces.
+type ListPlanCollectionPlacesParamsPicked string
 
 // SwapDaysJSONBody defines parameters for SwapDays.
 type SwapDaysJSONBody struct {
@@ -10314,6 +10434,30 @@ func NewListCollectionPlacesRequest(server string, collectionID string, params *
 
 		}
 
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Picked != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "picked", *params.Picked, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12960,6 +13104,30 @@ func NewListPlanCollectionPlacesRequest(server string, planID string, collection
 		if params.AddedBy != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "added_by", *params.AddedBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Picked != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "picked", *params.Picked, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

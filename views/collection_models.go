@@ -40,8 +40,48 @@ type CollectionView struct {
 	IsOwner     bool
 	Guest       bool // a read-only view for a guest holding an invite link
 	Places      PlaceListView
+	Categories  []CategoryOption // the category filter's choices
+	Map         CollectionMapView
 	Job         *JobView // the viewer's undecided extraction job, if any
 	Version     int      // the collection's, sent back with a rename
+}
+
+// CategoryOption is a level-1 category offered by a filter.
+type CategoryOption struct {
+	ID, Name string
+}
+
+// CollectionMapView is the map of the places the collection page's filters select: all of them
+// (not only the list's first page), up to planner.MapPinsMax.
+type CollectionMapView struct {
+	Pins        []MapPin
+	Total       int    // the places the filters select that have coordinates; more than len(Pins) when capped
+	Filter      string // the filters' query, so the map refits its view when they change, not on a live update
+	TileURL     string // {z}/{x}/{y} template, or "" for no tiles
+	Attribution string
+}
+
+// MapPin is a place on the collection's map, in the JSON static/js/map.js reads.
+type MapPin struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Category string  `json:"category"`
+	AddedBy  string  `json:"by"`
+	Href     string  `json:"href"`
+	Lat      float64 `json:"lat"`
+	Lng      float64 `json:"lng"`
+}
+
+// PinsJSON is the pins for the map's data-pins attribute.
+func (m CollectionMapView) PinsJSON() string {
+	b, _ := json.Marshal(m.Pins)
+	return string(b)
+}
+
+// MapPinFor is the pin of a place card at a coordinate.
+func MapPinFor(c PlaceCard, lat, lng float64) MapPin {
+	return MapPin{ID: c.ID, Name: c.Name, Category: c.Category, AddedBy: c.AddedBy.Nickname,
+		Href: collectionPlaceHref(c.CollectionID, c.ID), Lat: lat, Lng: lng}
 }
 
 // PlaceListView is one page of a collection's place cards with what it was asked for, so the
@@ -51,6 +91,8 @@ type PlaceListView struct {
 	Places       []PlaceCard
 	Sort         string // LATEST | OLDEST | UPDATED_AT_DESC | ...
 	AddedBy      string // a collection member id, or ""
+	Category     string // a level-1 category id, or ""
+	Picked       string // ME | ANYONE | ""
 	Page         int
 	HasNext      bool
 }
@@ -136,10 +178,34 @@ func (v PlaceListView) nextPageHref() string {
 	if v.Sort != "" {
 		q.Set("sort", v.Sort)
 	}
-	if v.AddedBy != "" {
-		q.Set("added_by", v.AddedBy)
+	for k, val := range v.filters() {
+		q[k] = val
 	}
 	return collectionPlacesHref(v.CollectionID) + "?" + q.Encode()
+}
+
+// filters are the list's filters as query parameters, those in use only.
+func (v PlaceListView) filters() url.Values {
+	q := url.Values{}
+	for k, val := range map[string]string{"added_by": v.AddedBy, "category": v.Category, "picked": v.Picked} {
+		if val != "" {
+			q.Set(k, val)
+		}
+	}
+	return q
+}
+
+// Filtered tells whether a filter narrows the list.
+func (v PlaceListView) Filtered() bool { return len(v.filters()) > 0 }
+
+// Query is the collection page's query for this list: its sort, unless the default, and its
+// filters (the address the page keeps, so a reload or a shared link shows the same list and map).
+func (v PlaceListView) Query() string {
+	q := v.filters()
+	if v.Sort != "" && v.Sort != PlaceSorts[0].Value {
+		q.Set("sort", v.Sort)
+	}
+	return q.Encode()
 }
 
 // categoryIcon is the placeholder icon for a place without a photo, by its level-1 category.

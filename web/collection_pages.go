@@ -84,9 +84,9 @@ func toCollectionCard(c planner.CollectionSummary) views.CollectionCard {
 
 // placeListView is a page of place cards with the sort and filter that produced it.
 // Cards shown to a guest are read-only.
-func (s *Server) placeListView(c echo.Context, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page, sort, addedBy string) views.PlaceListView {
-	v := views.PlaceListView{CollectionID: collectionID, Sort: sort, AddedBy: addedBy, Page: page.Number, HasNext: hasNext,
-		Places: make([]views.PlaceCard, len(list))}
+func (s *Server) placeListView(c echo.Context, collectionID string, list []planner.CollectionPlace, hasNext bool, page planner.Page, sort string, filter planner.PlaceFilter) views.PlaceListView {
+	v := views.PlaceListView{CollectionID: collectionID, Sort: sort, AddedBy: filter.AddedBy, Category: filter.Category, Picked: string(filter.Picked),
+		Page: page.Number, HasNext: hasNext, Places: make([]views.PlaceCard, len(list))}
 	for i := range list {
 		v.Places[i] = s.toPlaceCard(c.Request().Context(), &list[i])
 		v.Places[i].ReadOnly = caller(c).Guest
@@ -111,9 +111,14 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 	if err != nil {
 		return views.CollectionView{}, err
 	}
-	places, err := s.collectionPlacesView(c, col.ID)
+	places, pins, err := s.collectionPlacesView(c, col.ID)
 	if err != nil {
 		return views.CollectionView{}, err
+	}
+	categories := s.taxonomy(ctx).TopLevel()
+	options := make([]views.CategoryOption, len(categories))
+	for i, cat := range categories {
+		options[i] = views.CategoryOption{ID: cat.ID, Name: cat.Name}
 	}
 	var job *views.JobView
 	if !caller(c).Guest {
@@ -131,28 +136,53 @@ func (s *Server) collectionView(c echo.Context, col *planner.CollectionSummary) 
 		ID:  col.ID, Title: col.Title, PlaceCount: col.PlaceCount, MemberCount: col.MemberCount, Version: col.Version,
 		Members: toMemberViews(members.Members), IsOwner: members.Me != nil && members.Me.Role == planner.RoleOwner,
 		Guest:  caller(c).Guest,
-		Places: places,
+		Places: places, Categories: options, Map: pins,
 	}, nil
 }
 
-// collectionPlacesView is the first page of the collection page's place list, sorted and
-// filtered as its query asks (unknown values fall back to the defaults).
-func (s *Server) collectionPlacesView(c echo.Context, collectionID string) (views.PlaceListView, error) {
+// collectionPlacesView is the first page of the collection page's place list and the map of
+// every place its filters select, sorted and filtered as its query asks (unknown values fall
+// back to the defaults: a mistyped shared link still shows the collection).
+func (s *Server) collectionPlacesView(c echo.Context, collectionID string) (views.PlaceListView, views.CollectionMapView, error) {
+	ctx, userID := c.Request().Context(), caller(c).UserID
 	sorted := sortName(c, "LATEST")
 	sort, ok := collectionPlaceSorts[sorted]
 	if !ok {
 		sorted, sort = "LATEST", collectionPlaceSorts["LATEST"]
 	}
-	addedBy := c.QueryParam("added_by")
-	if !planner.ValidID(addedBy) {
-		addedBy = ""
+	filter := planner.PlaceFilter{AddedBy: c.QueryParam("added_by"), Category: c.QueryParam("category"), Picked: planner.PickedBy(c.QueryParam("picked"))}
+	if !planner.ValidID(filter.AddedBy) {
+		filter.AddedBy = ""
+	}
+	if !places.IsTopLevel(filter.Category) {
+		filter.Category = ""
+	}
+	if filter.Picked != planner.PickedByMe && filter.Picked != planner.PickedByAnyone || filter.Picked == planner.PickedByMe && caller(c).Guest {
+		filter.Picked = ""
 	}
 	page := planner.Page{Size: planner.DefaultPageSize}
-	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, collectionID, page, sort, addedBy)
+	list, hasNext, err := s.store.CollectionPlaces(ctx, userID, collectionID, page, sort, filter)
 	if err != nil {
-		return views.PlaceListView{}, err
+		return views.PlaceListView{}, views.CollectionMapView{}, err
 	}
-	return s.placeListView(c, collectionID, list, hasNext, page, sorted, addedBy), nil
+	pinned, total, err := s.store.CollectionMap(ctx, userID, collectionID, sort, filter, planner.MapPinsMax)
+	if err != nil {
+		return views.PlaceListView{}, views.CollectionMapView{}, err
+	}
+	lv := s.placeListView(c, collectionID, list, hasNext, page, sorted, filter)
+	mv := views.CollectionMapView{Total: total, Filter: lv.Query(), Pins: make([]views.MapPin, 0, len(pinned)),
+		TileURL: s.cfg.MapTileURL, Attribution: s.cfg.MapTileAttribution}
+	if mv.TileURL == "none" {
+		mv.TileURL = ""
+	}
+	for i := range pinned {
+		lat, errLat := strconv.ParseFloat(pinned[i].Place.Latitude, 64)
+		lng, errLng := strconv.ParseFloat(pinned[i].Place.Longitude, 64)
+		if errLat == nil && errLng == nil {
+			mv.Pins = append(mv.Pins, views.MapPinFor(s.toPlaceCard(ctx, &pinned[i]), lat, lng))
+		}
+	}
+	return lv, mv, nil
 }
 
 // placeDetailView gathers a collection place's page.

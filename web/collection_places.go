@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -115,27 +116,31 @@ func (s *Server) listCollectionPlaces(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), q.page, q.sort, q.addedBy)
+	list, hasNext, err := s.store.CollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("collectionId"), q.page, q.sort, q.filter)
 	if err != nil {
 		return err
 	}
-	partial := views.PlaceCards(s.placeListView(c, c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.addedBy))
+	partial := views.PlaceCards(s.placeListView(c, c.Param("collectionId"), list, hasNext, q.page, sortName(c, "LATEST"), q.filter))
 	return respond(c, http.StatusOK, s.collectionPlacesPage(c.Request().Context(), list, hasNext, q.page), nil, partial)
 }
 
 // placeListQuery is how a list of collection places is asked for.
 type placeListQuery struct {
-	page    planner.Page
-	sort    planner.CollectionPlaceSort
-	addedBy string
+	page   planner.Page
+	sort   planner.CollectionPlaceSort
+	filter planner.PlaceFilter
 }
 
-// readPlaceListQuery reads page, size, sort (alias sortType) and added_by (alias
-// addedByMemberId).
+// readPlaceListQuery reads page, size, sort (alias sortType) and the filters: added_by (alias
+// addedByMemberId), category (a level-1 category id) and picked (ME or ANYONE).
 func readPlaceListQuery(c echo.Context) (placeListQuery, error) {
 	var v planner.Validation
-	q := placeListQuery{page: pageParams(c, &v), addedBy: queryParam(c, "added_by", "addedByMemberId")}
-	v.Check(q.addedBy == "" || planner.ValidID(q.addedBy), "added_by", "must be a collection member id")
+	q := placeListQuery{page: pageParams(c, &v), filter: planner.PlaceFilter{
+		AddedBy: queryParam(c, "added_by", "addedByMemberId"), Category: c.QueryParam("category"), Picked: planner.PickedBy(c.QueryParam("picked")),
+	}}
+	v.Check(q.filter.AddedBy == "" || planner.ValidID(q.filter.AddedBy), "added_by", "must be a collection member id")
+	v.Check(q.filter.Category == "" || places.IsTopLevel(q.filter.Category), "category", "must be a level-1 category id")
+	v.Check(q.filter.Picked == "" || q.filter.Picked == planner.PickedByMe || q.filter.Picked == planner.PickedByAnyone, "picked", "must be ME or ANYONE")
 	if err := v.Err(); err != nil {
 		return q, err
 	}

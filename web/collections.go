@@ -116,11 +116,13 @@ func (s *Server) getCollection(c echo.Context) error {
 	case asJSON:
 		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, nil)
 	case asPartial:
-		places, err := s.collectionPlacesView(c, col.ID)
+		places, pins, err := s.collectionPlacesView(c, col.ID)
 		if err != nil {
 			return err
 		}
-		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, views.PlaceCards(places))
+		// The filters' form asks for this: the page's address becomes the one of its filters.
+		c.Response().Header().Set("HX-Replace-Url", withQuery(collectionPath(col.ID), places.Query()))
+		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, templ.Join(views.PlaceCards(places), views.CollectionMapPins(pins, true)))
 	}
 	v, err := s.collectionView(c, col)
 	if err != nil {
@@ -254,4 +256,12 @@ func (s *Server) removeCollectionMember(c echo.Context) error {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, nil, collectionPath(id))
+}
+
+// withQuery is path with its query, if any.
+func withQuery(path, query string) string {
+	if query == "" {
+		return path
+	}
+	return path + "?" + query
 }

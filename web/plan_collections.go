@@ -87,7 +87,7 @@ func (s *Server) planCollectionPlaces(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("collectionId"), q.page, q.sort, q.addedBy)
+	list, hasNext, err := s.store.PlanCollectionPlaces(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("collectionId"), q.page, q.sort, q.filter)
 	if err != nil {
 		return err
 	}

@@ -523,7 +523,7 @@ func (s *Server) loadPlacesPanel(c echo.Context, v *views.PlanView, chosen strin
 		chosen = linked[0].CollectionID
 	}
 	page := planner.Page{Size: panelPageSize}
-	places, hasNext, err := s.store.PlanCollectionPlaces(ctx, userID, v.ID, chosen, page, collectionPlaceSorts["LATEST"], "")
+	places, hasNext, err := s.store.PlanCollectionPlaces(ctx, userID, v.ID, chosen, page, collectionPlaceSorts["LATEST"], planner.PlaceFilter{})
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,8 @@ type Store interface {
 	LeaveCollection(ctx context.Context, userID, collectionID string) error
 	RemoveCollectionMember(ctx context.Context, userID, collectionID, memberID string) error
 	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
-	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
+	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) ([]planner.CollectionPlace, bool, error)
+	CollectionMap(ctx context.Context, userID, collectionID string, sort planner.CollectionPlaceSort, filter planner.PlaceFilter, limit int) ([]planner.CollectionPlace, int, error)
 	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)
 	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string, ifMatch planner.IfMatch) error
 	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error
@@ -124,7 +125,7 @@ type Store interface {
 	LinkCollections(ctx context.Context, userID, planID string, collectionIDs []string) ([]planner.PlanCollection, error)
 	PlanCollections(ctx context.Context, userID, planID string) ([]planner.PlanCollection, error)
 	UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error
-	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) ([]planner.CollectionPlace, bool, error)
+	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) ([]planner.CollectionPlace, bool, error)
 	PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error)
 	PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error)
 	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayPage, error)

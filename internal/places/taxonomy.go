@@ -191,3 +191,25 @@ func (t *Taxonomy) Lineage(id string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// TopLevel lists the level-1 categories in the taxonomy's order (the filters of a collection's
+// places).
+func (t *Taxonomy) TopLevel() []Category {
+	var out []Category
+	for _, n := range taxonomy {
+		if n.parent == "" {
+			out = append(out, Category{n.id, t.nodes[n.id].name})
+		}
+	}
+	return out
+}
+
+// IsTopLevel tells whether id is a level-1 category.
+func IsTopLevel(id string) bool {
+	for _, n := range taxonomy {
+		if n.id == id {
+			return n.parent == ""
+		}
+	}
+	return false
+}

@@ -67,3 +67,27 @@ type CollectionPlaceSort struct {
 	Column      string // created_at or updated_at
 	OldestFirst bool
 }
+
+// PlaceFilter narrows a collection's places, for its list and its map alike; zero fields
+// select everything.
+type PlaceFilter struct {
+	AddedBy  string   // a collection member id
+	Category string   // a level-1 category id of the taxonomy ("200000" Dessert)
+	Picked   PickedBy // whose picks a place must have
+}
+
+// PickedBy is the picked filter: places picked by the reader, or by any current member.
+type PickedBy string
+
+// The picked filters; "" selects every place.
+const (
+	PickedByMe     PickedBy = "ME"
+	PickedByAnyone PickedBy = "ANYONE"
+)
+
+// OtherCategory is the level-1 category of places without one (a name entered by hand): the
+// taxonomy's General, where cards put them too.
+const OtherCategory = "900000"
+
+// MapPinsMax bounds the places one map of a collection shows; past it the map says so.
+const MapPinsMax = 1000

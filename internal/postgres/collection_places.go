@@ -25,9 +25,12 @@ type collectionPlaceRow struct {
 	placeRow
 }
 
-const collectionPlaceSQL = `
-	SELECT cp.id AS cp_id, cp.collection_id, cp.memo, cp.version,
-	       ab.id AS by_id, ab.nickname AS by_nickname, ab.picture AS by_picture, ab.role AS by_role, ` + placeColumns + `
+const collectionPlaceSQL = `SELECT ` + collectionPlaceColumns + collectionPlaceFrom
+
+const collectionPlaceColumns = `cp.id AS cp_id, cp.collection_id, cp.memo, cp.version,
+	ab.id AS by_id, ab.nickname AS by_nickname, ab.picture AS by_picture, ab.role AS by_role, ` + placeColumns
+
+const collectionPlaceFrom = `
 	FROM collection_places cp
 	JOIN places p ON p.id = cp.place_id
 	JOIN collection_members ab ON ab.id = cp.added_by`
@@ -137,23 +140,40 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 	return out, err
 }
 
-// CollectionPlaces lists a page of a collection's places, optionally only those added by one
-// member, in three queries whatever the page size: membership, the page, its picks and passes.
-func (db *DB) CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+// CollectionPlaces lists a page of a collection's places as filter selects them, in three
+// queries whatever the page size: membership, the page, its picks and passes.
+func (db *DB) CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) (out []planner.CollectionPlace, hasNext bool, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionReader(ctx, tx, collectionID, userID)
 		if err != nil {
 			return err
 		}
-		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, m.ID, page, sort, addedBy)
+		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, m.ID, page, sort, filter)
 		return err
 	})
 	return out, hasNext, err
 }
 
-// collectionPlacesPage loads a page of a collection's places with their picks and passes, in
-// two queries; me is the caller's collection member id ("" for none).
-func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+// placeFilterSQL is the WHERE clause of a collection's places as filter selects them, for the
+// list and the map alike: $1 the collection, $2 who added, $3 the level-1 category (a place
+// without one is the taxonomy's General, as its card says), $4 the picked filter and $5 the
+// reader's member id; picks count while their member is in the collection, as the cards show
+// them.
+const placeFilterSQL = `
+	WHERE cp.collection_id = $1 AND ($2 = '' OR cp.added_by = $2)
+	  AND ($3 = '' OR COALESCE(NULLIF(p.category_level1, ''), '` + planner.OtherCategory + `') = $3)
+	  AND ($4 = '' OR EXISTS (
+	      SELECT 1 FROM collection_place_preferences pr JOIN collection_members pm ON pm.id = pr.member_id
+	      WHERE pr.collection_place_id = cp.id AND pr.type = 'PICK' AND pm.left_at IS NULL
+	        AND ($4 = 'ANYONE' OR pr.member_id = $5)))`
+
+// placeFilterArgs are placeFilterSQL's arguments.
+func placeFilterArgs(collectionID, me string, f planner.PlaceFilter) []any {
+	return []any{collectionID, f.AddedBy, f.Category, string(f.Picked), me}
+}
+
+// placeOrderSQL orders a collection's places as sort asks, the id breaking ties.
+func placeOrderSQL(sort planner.CollectionPlaceSort) string {
 	column := "cp.created_at"
 	if sort.Column == "updated_at" {
 		column = "cp.updated_at"
@@ -162,11 +182,15 @@ func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me str
 	if sort.OldestFirst {
 		direction = ""
 	}
+	return ` ORDER BY ` + column + direction + `, cp.id` + direction
+}
+
+// collectionPlacesPage loads a page of a collection's places with their picks and passes, in
+// two queries; me is the caller's collection member id ("" for none).
+func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) (out []planner.CollectionPlace, hasNext bool, err error) {
 	var rows []collectionPlaceRow
-	err = tx.SelectContext(ctx, &rows, collectionPlaceSQL+`
-		WHERE cp.collection_id = $1 AND ($2 = '' OR cp.added_by = $2)
-		ORDER BY `+column+direction+`, cp.id`+direction+`
-		LIMIT $3 OFFSET $4`, collectionID, addedBy, page.Size+1, page.Offset())
+	err = tx.SelectContext(ctx, &rows, collectionPlaceSQL+placeFilterSQL+placeOrderSQL(sort)+`
+		LIMIT $6 OFFSET $7`, append(placeFilterArgs(collectionID, me, filter), page.Size+1, page.Offset())...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -175,6 +199,37 @@ func collectionPlacesPage(ctx context.Context, tx *sqlx.Tx, collectionID, me str
 	}
 	out, err = withPreferences(ctx, tx, rows, me)
 	return out, hasNext, err
+}
+
+// CollectionMap is the places of a collection that filter selects and that have coordinates,
+// in sort's order, for its map: at most limit of them (without picks and passes) and how many
+// there are in all, in two queries (membership, the places with their count) whatever their
+// number.
+func (db *DB) CollectionMap(ctx context.Context, userID, collectionID string, sort planner.CollectionPlaceSort, filter planner.PlaceFilter, limit int) (out []planner.CollectionPlace, total int, err error) {
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		m, err := collectionReader(ctx, tx, collectionID, userID)
+		if err != nil {
+			return err
+		}
+		var rows []struct {
+			collectionPlaceRow
+			Total int `db:"total"`
+		}
+		err = tx.SelectContext(ctx, &rows, `SELECT count(*) OVER () AS total, `+collectionPlaceColumns+collectionPlaceFrom+placeFilterSQL+`
+			AND p.latitude IS NOT NULL AND p.longitude IS NOT NULL`+placeOrderSQL(sort)+` LIMIT $6`,
+			append(placeFilterArgs(collectionID, m.ID, filter), limit)...)
+		if err != nil {
+			return err
+		}
+		out = make([]planner.CollectionPlace, len(rows))
+		for i, r := range rows {
+			out[i] = planner.CollectionPlace{ID: r.CPID, CollectionID: r.CollectionID, Memo: r.Memo, Place: r.placeRow.place(), Version: r.Version,
+				AddedBy: planner.Member{ID: r.ByID, Nickname: r.ByNickname, Picture: r.ByPicture, Role: planner.Role(r.ByRole)}}
+			total = r.Total
+		}
+		return nil
+	})
+	return out, total, err
 }
 
 // CollectionPlace loads one place of a collection for a member.

@@ -166,13 +166,13 @@ func linkedCollection(ctx context.Context, tx *sqlx.Tx, planID, collectionID, us
 
 // PlanCollectionPlaces lists a page of the places of a collection linked to a plan, for a
 // plan member, as CollectionPlaces does.
-func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, addedBy string) (out []planner.CollectionPlace, hasNext bool, err error) {
+func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) (out []planner.CollectionPlace, hasNext bool, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		me, err := linkedCollection(ctx, tx, planID, collectionID, userID)
 		if err != nil {
 			return err
 		}
-		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, me, page, sort, addedBy)
+		out, hasNext, err = collectionPlacesPage(ctx, tx, collectionID, me, page, sort, filter)
 		return err
 	})
 	return out, hasNext, err

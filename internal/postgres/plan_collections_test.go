@@ -41,7 +41,7 @@ func TestPlanCollections(t *testing.T) {
 	wantCode(t, "stranger lists", err, planner.CodeForbiddenNotMember)
 
 	// A plan member browses a linked collection without being a member of it.
-	places, hasNext, err := db.PlanCollectionPlaces(ctx, f.member, f.plan.ID, f.linked, planner.Page{Size: 3}, planner.CollectionPlaceSort{OldestFirst: true}, "")
+	places, hasNext, err := db.PlanCollectionPlaces(ctx, f.member, f.plan.ID, f.linked, planner.Page{Size: 3}, planner.CollectionPlaceSort{OldestFirst: true}, planner.PlaceFilter{})
 	if err != nil || !hasNext || len(places) != 3 || places[0].ID != f.cps[0] || places[0].MyPreference != planner.PreferenceNothing {
 		t.Fatalf("linked places %+v, %v, %v", places, hasNext, err)
 	}
@@ -58,11 +58,11 @@ func TestPlanCollections(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCode(t, "unlink twice", db.UnlinkCollection(ctx, f.member, f.plan.ID, f.linked), planner.CodePlanCollectionNotFound)
-	_, _, err = db.PlanCollectionPlaces(ctx, f.member, f.plan.ID, f.linked, planner.Page{Size: 3}, planner.CollectionPlaceSort{}, "")
+	_, _, err = db.PlanCollectionPlaces(ctx, f.member, f.plan.ID, f.linked, planner.Page{Size: 3}, planner.CollectionPlaceSort{}, planner.PlaceFilter{})
 	wantCode(t, "browse unlinked", err, planner.CodePlanCollectionNotFound)
 	_, err = db.PlanCollectionPlace(ctx, f.member, f.plan.ID, f.linked, f.cps[1])
 	wantCode(t, "place of unlinked", err, planner.CodePlanCollectionNotFound)
-	_, _, err = db.PlanCollectionPlaces(ctx, f.stranger, f.plan.ID, f.unlinked, planner.Page{Size: 3}, planner.CollectionPlaceSort{}, "")
+	_, _, err = db.PlanCollectionPlaces(ctx, f.stranger, f.plan.ID, f.unlinked, planner.Page{Size: 3}, planner.CollectionPlaceSort{}, planner.PlaceFilter{})
 	wantCode(t, "stranger browses", err, planner.CodeForbiddenNotMember)
 	if day, _ := db.DayBlocks(ctx, f.member, f.plan.ID, 1, planner.Page{Size: 10}); len(day.Blocks) != 1 {
 		t.Errorf("blocks after unlinking: %+v", day.Blocks)

@@ -4,8 +4,10 @@
 // data-label), or a plan day's map ([data-day-map], its points on the route around it:
 // data-stops, the confirmed places, numbered in time order and joined by a line; data-pending,
 // candidates of undecided blocks, lighter and labelled; data-centre, the destination of a day
-// without places). A day's pins and its blocks' cards are linked both ways, and on phones the
-// day switches between its timeline and its map. The page works without it: coordinates, links to maps sites and
+// without places), or a collection's places (data-pins-from: the element whose data-pins the
+// server swaps in with each new list, clustered by leaflet.markercluster, loaded with it). A
+// day's pins and its blocks' cards are linked both ways, and on phones the day switches between
+// its timeline and its map. The page works without it: coordinates, links to maps sites and
 // the list of legs are plain text beside the map. When tiles cannot load (offline, blocked, no
 // tile server configured) the points stay and a note says the background is missing.
 (function () {
@@ -347,12 +349,88 @@
     }
   }
 
+  // clusterIcon is a cluster's bubble, named for screen readers and keyboard users (Leaflet
+  // makes every marker a focusable button that Enter clicks: a cluster zooms in).
+  function clusterIcon(L) {
+    var Named = L.DivIcon.extend({
+      createIcon: function (old) {
+        var div = L.DivIcon.prototype.createIcon.call(this, old);
+        div.setAttribute("aria-label", this.options.label);
+        return div;
+      },
+    });
+    return function (cluster) {
+      var n = cluster.getChildCount();
+      var size = n < 10 ? "small" : n < 100 ? "medium" : "large";
+      return new Named({
+        html: "<div><span>" + n + "</span></div>", // a number, no user data
+        className: "marker-cluster marker-cluster-" + size,
+        iconSize: L.point(40, 40),
+        label: window.tripplanT("js.collmap.cluster", { count: n }),
+      });
+    };
+  }
+
+  function pinPopup(p) {
+    var box = document.createElement("div");
+    box.appendChild(text("strong", p.name));
+    if (p.category) box.appendChild(text("div", p.category, "text-xs uppercase tracking-wide text-brand-700"));
+    if (p.by) box.appendChild(text("div", window.tripplanT("js.collmap.added_by", { name: p.by })));
+    var link = text("a", window.tripplanT("js.collmap.open"), "link");
+    link.href = p.href;
+    box.appendChild(link);
+    return box;
+  }
+
+  // collection pins the places of data-pins-from's element, and pins them again whenever the
+  // server swaps in new ones (a filter, a live update); the view is fitted to them at first and
+  // when the filters change, not when someone adds a place meanwhile.
+  function collection(L, el, map) {
+    var group = L.markerClusterGroup({ iconCreateFunction: clusterIcon(L), showCoverageOnHover: false });
+    // The group clusters by the map's zoom, so it needs one, and the highest (the tiles'), known
+    // even when no tiles load.
+    map.setMaxZoom(19);
+    map.setView([20, 0], 1);
+    map.addLayer(group);
+    var shown = null;
+    var filter = null;
+    function refresh() {
+      var source = document.getElementById(el.getAttribute("data-pins-from"));
+      if (!source) return;
+      var data = source.getAttribute("data-pins") || "[]";
+      if (data === shown) return;
+      shown = data;
+      var pins = pointsOf(source, "data-pins");
+      group.clearLayers();
+      group.addLayers(
+        pins.map(function (p) {
+          return L.marker([p.lat, p.lng], { title: p.name, alt: p.name, keyboard: true }).bindPopup(pinPopup(p));
+        }),
+      );
+      var now = source.getAttribute("data-filter") || "";
+      if (filter !== null && now === filter) return;
+      filter = now;
+      if (pins.length === 1) map.setView([pins[0].lat, pins[0].lng], 15);
+      else if (pins.length > 1)
+        map.fitBounds(
+          pins.map(function (p) {
+            return [p.lat, p.lng];
+          }),
+          { padding: [24, 24], maxZoom: 16 },
+        );
+      else map.setView([20, 0], 1);
+    }
+    refresh();
+    document.addEventListener("htmx:afterSettle", refresh);
+  }
+
   function draw(el) {
     var L = window.L;
     var canvas = el.querySelector("[data-map-canvas]");
     if (!L || !canvas || canvas.hasAttribute("data-drawn")) return;
     var isDay = el.hasAttribute("data-day-map");
-    if (!isDay && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
+    var isCollection = el.hasAttribute("data-pins-from");
+    if (!isDay && !isCollection && !isFinite(parseFloat(el.getAttribute("data-lat")))) return;
     canvas.setAttribute("data-drawn", "");
     // The default pin's images by their full (hashed) paths, not Leaflet's guess from its CSS.
     L.Icon.Default.imagePath = "";
@@ -362,9 +440,11 @@
       shadowUrl: files.leafletShadow,
     });
     var map = L.map(canvas, { scrollWheelZoom: false, zoomControl: false });
+    el.leafletMap = map;
     speak(L, map);
     background(L, el, map);
     if (isDay) day(L, el, map);
+    else if (isCollection) collection(L, el, map);
     else pin(L, el, map);
   }
 
@@ -396,12 +476,49 @@
     loading.push(done);
   }
 
-  function show(el) {
-    if (window.L) draw(el);
-    else
-      leaflet(function () {
-        draw(el);
+  // clusters loads leaflet.markercluster's style sheets and script once, after Leaflet, then
+  // calls done, as leaflet does.
+  var clustering = null;
+  function clusters(done) {
+    if (window.L.MarkerClusterGroup) return done();
+    if (!clustering) {
+      clustering = [];
+      var pending = 3;
+      var ready = function () {
+        if (--pending > 0) return;
+        var waiting = clustering;
+        clustering = null;
+        waiting.forEach(function (f) {
+          f();
+        });
+      };
+      [files.clusterCss, files.clusterCssDefault].forEach(function (href) {
+        var css = document.createElement("link");
+        css.rel = "stylesheet";
+        css.href = href;
+        css.onload = css.onerror = ready;
+        document.head.appendChild(css);
       });
+      var js = document.createElement("script");
+      js.src = files.clusterJs;
+      js.onload = ready;
+      document.head.appendChild(js);
+    }
+    clustering.push(done);
+  }
+
+  function show(el) {
+    var then = function () {
+      draw(el);
+    };
+    if (el.hasAttribute("data-pins-from")) {
+      var drawn = then;
+      then = function () {
+        clusters(drawn);
+      };
+    }
+    if (window.L) then();
+    else leaflet(then);
   }
 
   // A map is drawn when it comes within 200 px of the viewport (or at once without
@@ -443,6 +560,31 @@
         refresh(window.L, d);
       });
   });
+  // A map swapped out is no longer watched.
+  document.addEventListener("htmx:beforeCleanupElement", function (evt) {
+    if (watcher && evt.target.matches && evt.target.matches("[data-map]")) watcher.unobserve(evt.target);
+  });
+  // The collection page's "List | Map" toggle on a phone (at lg both are shown side by side): a
+  // map shown for the first time is drawn by the watcher; one drawn before measures itself
+  // again, as it had no size while hidden.
+  document.querySelectorAll("[data-map-view]").forEach(function (view) {
+    var toggle = view.querySelector("[data-map-toggle]");
+    if (!toggle) return;
+    toggle.hidden = false;
+    toggle.addEventListener("click", function (evt) {
+      var button = evt.target.closest("[data-show]");
+      if (!button) return;
+      toggle.querySelectorAll("[data-show]").forEach(function (b) {
+        var on = b === button;
+        b.setAttribute("aria-pressed", on ? "true" : "false");
+        var panel = document.getElementById(b.getAttribute("aria-controls"));
+        if (panel) panel.classList.toggle("max-lg:hidden", !on);
+      });
+      var map = view.querySelector("[data-map]");
+      if (map && map.leafletMap) map.leafletMap.invalidateSize();
+    });
+  });
+
   // A map swapped out is no longer watched.
   document.addEventListener("htmx:beforeCleanupElement", function (evt) {
     if (watcher && evt.target.matches && evt.target.matches("[data-map]")) watcher.unobserve(evt.target);
