@@ -262,7 +262,9 @@ func TestArrangeBlocksByHand(t *testing.T) {
 		}
 		fitsScreen(t, ana, 390, "day 1 at 390")
 		screenshot(t, ana, "arrange-390-day", false)
-		tap(t, ana, block+" [data-move-to]")
+		// On a phone, Move to… is an item of the card's "⋯".
+		tap(t, ana, block+" [data-dayops-menu] > summary")
+		tap(t, ana, block+" [data-dayops-menu] [data-move-to]")
 		ana.waitUntil(t, "the Move to dialog", `document.querySelector("#move-dialog").open`)
 		if got := eval[[]string](t, ana, `["#move-day", "#move-start"].map(s => document.querySelector(s).value)`); strings.Join(got, " ") != "1 10:15" {
 			t.Errorf("Move to… proposes %q, want 1 10:15", got)

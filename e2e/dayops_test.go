@@ -129,9 +129,12 @@ func TestDayOperations(t *testing.T) {
 		}
 		candidate := eval[string](t, ana, `document.querySelector('#dayops-dialog form').getAttribute("data-url").split("/").pop().split("?")[0]`)
 		ana.awaitRequests(t, []string{"patch /plans/" + planID + "/blocks/" + candidate}, "click Move", chromedp.Click(chromedp.CSS(dialog+` [data-dayops-submit]`)))
-		ana.waitUntil(t, "day 2 with the market", blockIn(2, "14:00", market))
-		// The server's answer to the move says it, as every move by hand does (arrange.go).
+		// The page stays on the day it showed, as after every move by hand (arrange.go): the
+		// market has left it, and the answer says where it went, with an Undo.
 		ana.waitUntil(t, "the live region saying the market moved", fmt.Sprintf(`document.querySelector("#plan-announce").textContent.startsWith(%s)`, js("Moved "+market+" to day 2, 14:00")))
+		ana.waitUntil(t, "day 1 without the market", `document.querySelector('#day[data-day="1"]') && !document.querySelector(`+js(market14)+`)`)
+		ana.click(t, `[data-day-tabs] a[href$="day=2"]`)
+		ana.waitUntil(t, "day 2 with the market", blockIn(2, "14:00", market))
 	})
 
 	s.step("at 1440×900, Ana swaps day 1 and day 3 with the keyboard and undoes it", func(t *testing.T) {

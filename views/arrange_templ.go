@@ -13,9 +13,9 @@ import "strconv"
 // Moving and resizing time blocks by hand (static/js/arrange.js): the handles a block card
 // ends with, the "Move to…" dialog, and the answers to a move.
 
-// arrangeHandle ends a block card for members: "Move to…" (the tap and key path for people
-// who do not drag: a row of its own in the phones' list, a corner button in the grid) and, in
-// the grid, the bottom edge that a pointer drags to change the end.
+// arrangeHandle ends a block card for members in the grid: "Move to…" (the tap and key path
+// for people who do not drag: a corner button; on phones it is an item of the card's "⋯") and
+// the bottom edge that a pointer drags to change the end.
 func arrangeHandle(d DayView, b BlockView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -38,7 +38,7 @@ func arrangeHandle(d DayView, b BlockView) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if !d.ReadOnly {
-			var templ_7745c5c3_Var2 = []any{"inline-flex cursor-pointer items-center justify-center gap-1 rounded-md bg-white/90 text-slate-700 shadow-sm ring-1 ring-slate-200 hover:bg-slate-100 hover:text-slate-900 max-lg:mt-1 max-lg:min-h-11 max-lg:self-end max-lg:px-3 max-lg:text-xs max-lg:font-semibold lg:absolute", moveButtonPlace(b)}
+			var templ_7745c5c3_Var2 = []any{"hidden cursor-pointer items-center justify-center gap-1 rounded-md bg-white/90 text-slate-700 shadow-sm ring-1 ring-slate-200 hover:bg-slate-100 hover:text-slate-900 lg:absolute lg:inline-flex", moveButtonPlace(b)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var2...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -63,7 +63,7 @@ func arrangeHandle(d DayView, b BlockView) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "arrange.move_to"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/arrange.templ`, Line: 13, Col: 377}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/arrange.templ`, Line: 13, Col: 295}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
