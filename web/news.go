@@ -69,8 +69,7 @@ func (s *Server) setNotificationSettings(c echo.Context) error {
 			return err
 		}
 		in = body.Settings
-		v.Check(len(in) >= 1 && len(in) <= len(planner.NotifyCategories), "settings",
-			"must list 1 to "+strconv.Itoa(len(planner.NotifyCategories))+" categories")
+		v.Checkf(len(in) >= 1 && len(in) <= len(planner.NotifyCategories), "settings", "must list 1 to %d categories", len(planner.NotifyCategories))
 		seen := map[string]bool{}
 		for i, set := range in {
 			field := "settings[" + strconv.Itoa(i) + "].category"
@@ -127,9 +126,7 @@ func (s *Server) subscribePush(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	if err := reach.CheckEndpoint(in.Endpoint, s.cfg.PushAllowHTTP); err != nil {
-		v.Add("endpoint", err.Error())
-	}
+	v.Check(reach.CheckEndpoint(in.Endpoint, s.cfg.PushAllowHTTP), "endpoint", "must be an https URL of at most 1000 characters")
 	// A P-256 public key is 65 bytes (87 base64url characters), an auth secret 16 (22).
 	v.Check(validKey(in.Keys.P256dh, 65), "keys.p256dh", "must be the browser's P-256 key, base64url")
 	v.Check(validKey(in.Keys.Auth, 16), "keys.auth", "must be the browser's 16-byte auth secret, base64url")

@@ -133,12 +133,9 @@ func topic(link string) string {
 
 // CheckEndpoint accepts a subscription endpoint: an absolute https URL of at most 1000
 // characters without credentials; http only when allowHTTP (a test's fake push service).
-func CheckEndpoint(raw string, allowHTTP bool) error {
+func CheckEndpoint(raw string, allowHTTP bool) bool {
 	u, err := url.Parse(raw)
-	if err != nil || len(raw) > 1000 || u.Host == "" || u.User != nil || !(u.Scheme == "https" || allowHTTP && u.Scheme == "http") {
-		return errors.New("must be an https URL of at most 1000 characters")
-	}
-	return nil
+	return err == nil && len(raw) <= 1000 && u.Host != "" && u.User == nil && (u.Scheme == "https" || allowHTTP && u.Scheme == "http")
 }
 
 // Inserter inserts jobs in a transaction: the server's job queue (extraction.Queue).
