@@ -22,8 +22,8 @@ import (
 	"tripplan/internal/reach/reachtest"
 )
 
-// withPush starts a job queue that sends Web Push with a fresh VAPID key pair, and the store's
-// pushes going to it, for the app made with pushConfig(key).
+// withPush starts a job queue that sends Web Push signed with keys, and sends the store's
+// pushes to it (as run.go does when VAPID_* are set).
 func withPush(t *testing.T, a *testApp, keys reach.VAPID) {
 	t.Helper()
 	q, err := extraction.NewQueue(a.db.DB.DB, &extraction.Worker{}, nil,

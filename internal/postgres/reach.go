@@ -104,13 +104,6 @@ func (db *DB) DeletePushSubscription(ctx context.Context, userID, endpoint strin
 	return mapError(err)
 }
 
-// PushSubscriptionCount is how many browsers the user receives pushes on.
-func (db *DB) PushSubscriptionCount(ctx context.Context, userID string) (int, error) {
-	var n int
-	err := db.GetContext(ctx, &n, `SELECT count(*) FROM push_subscriptions WHERE user_id = $1`, userID)
-	return n, mapError(err)
-}
-
 // PushDelivery is what to send for a push, in one statement; nil when the notification or the
 // subscription is gone, or the subscription is another user's now (nothing to send).
 func (db *DB) PushDelivery(ctx context.Context, p planner.Push) (*planner.Delivery, error) {
@@ -174,9 +167,8 @@ const maxDigestItems = 50
 // email_digests, reads the unread notifications of the categories the user chose since their
 // last digest, and calls send with them, newest first; the claim commits only when send
 // succeeds. Another instance claiming the same day waits for this one and then finds it taken;
-// nothing to send leaves no claim. It reports whether send was called and succeeded.
-func (db *DB) Digest(ctx context.Context, userID string, day time.Time, send func([]planner.Notification) error) (bool, error) {
-	sent := false
+// nothing to send leaves no claim.
+func (db *DB) Digest(ctx context.Context, userID string, day time.Time, send func([]planner.Notification) error) error {
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		var rows []notificationRow
 		if err := tx.SelectContext(ctx, &rows, `WITH claim AS (
@@ -199,16 +191,12 @@ func (db *DB) Digest(ctx context.Context, userID string, day time.Time, send fun
 			}
 			list[i] = n
 		}
-		if err := send(list); err != nil {
-			return err
-		}
-		sent = true
-		return nil
+		return send(list)
 	})
 	if errors.Is(err, errNothingToSend) {
-		return false, nil
+		return nil
 	}
-	return sent, err
+	return err
 }
 
 // errNothingToSend rolls a digest's claim back: nothing was sent.

@@ -42,7 +42,7 @@ const DigestInterval = time.Hour
 // DigestStore is what the digest worker reads and records.
 type DigestStore interface {
 	DigestRecipients(ctx context.Context, day time.Time) ([]planner.DigestRecipient, error)
-	Digest(ctx context.Context, userID string, day time.Time, send func([]planner.Notification) error) (bool, error)
+	Digest(ctx context.Context, userID string, day time.Time, send func([]planner.Notification) error) error
 }
 
 // DigestWorker sends the daily e-mail digests.
@@ -74,7 +74,7 @@ func (w *DigestWorker) Work(ctx context.Context, _ *river.Job[DigestArgs]) error
 	}
 	var failed []error
 	for _, u := range users {
-		_, err := w.Store.Digest(ctx, u.UserID, day, func(list []planner.Notification) error {
+		err := w.Store.Digest(ctx, u.UserID, day, func(list []planner.Notification) error {
 			msg, err := w.Message(u, list, now())
 			if err != nil {
 				return err
