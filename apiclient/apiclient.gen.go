@@ -3998,6 +3998,24 @@ type SubscribePushJSONBody struct {
 	} `json:"keys"`
 }
 
+// SubscribePushParams defines parameters for SubscribePush.
+type SubscribePushParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // SignOutJSONRequestBody defines body for SignOut for application/json ContentType.
 type SignOutJSONRequestBody SignOutJSONBody
 
@@ -5923,7 +5941,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-	SubscribePushWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	SubscribePushWithBody(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SubscribePush Receive Web Push on a browser
 	//
@@ -5932,7 +5950,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-	SubscribePush(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	SubscribePush(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AcceptTerms Accept the terms of service
 	//
@@ -8586,8 +8604,8 @@ func (c *Client) UnsubscribePush(ctx context.Context, params *UnsubscribePushPar
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSubscribePushRequestWithBody(c.Server, contentType, body)
+func (c *Client) SubscribePushWithBody(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8605,8 +8623,8 @@ func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-func (c *Client) SubscribePush(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSubscribePushRequest(c.Server, body)
+func (c *Client) SubscribePush(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14135,18 +14153,18 @@ func NewUnsubscribePushRequest(server string, params *UnsubscribePushParams) (*h
 }
 
 // NewSubscribePushRequest calls the generic SubscribePush builder with application/json body
-func NewSubscribePushRequest(server string, body SubscribePushJSONRequestBody) (*http.Request, error) {
+func NewSubscribePushRequest(server string, params *SubscribePushParams, body SubscribePushJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewSubscribePushRequestWithBody(server, "application/json", bodyReader)
+	return NewSubscribePushRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewSubscribePushRequestWithBody constructs an http.Request for the SubscribePush method, with any body, and a specified content type
-func NewSubscribePushRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewSubscribePushRequestWithBody(server string, params *SubscribePushParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14170,6 +14188,21 @@ func NewSubscribePushRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15615,7 +15648,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-	SubscribePushWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
+	SubscribePushWithBodyWithResponse(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
 
 	// SubscribePushWithResponse Receive Web Push on a browser
 	//
@@ -15624,7 +15657,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-	SubscribePushWithResponse(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
+	SubscribePushWithResponse(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
 
 	// AcceptTermsWithResponse Accept the terms of service
 	//
@@ -24201,6 +24234,10 @@ type SubscribePushResponse struct {
 	ApplicationProblemJSON403 *Problem
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
 	ApplicationProblemJSONDefault *OtherProblem
 }
@@ -24232,6 +24269,16 @@ func (r SubscribePushResponse) GetApplicationProblemJSON403() *Problem {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r SubscribePushResponse) GetApplicationProblemJSON404() *Problem {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
@@ -26580,8 +26627,8 @@ func (c *ClientWithResponses) UnsubscribePushWithResponse(ctx context.Context, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
-	rsp, err := c.SubscribePushWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePushWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -26595,8 +26642,8 @@ func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
-func (c *ClientWithResponses) SubscribePushWithResponse(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
-	rsp, err := c.SubscribePush(ctx, body, reqEditors...)
+func (c *ClientWithResponses) SubscribePushWithResponse(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePush(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33663,6 +33710,20 @@ func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest OtherProblem

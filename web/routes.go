@@ -134,7 +134,7 @@ func (s *Server) routes() {
 	e.PATCH("/notifications/:notificationId", s.readNotification, user)
 	// The digest's unsubscribe link: its signature stands for the user, no sign-in.
 	s.page(http.MethodGet, views.DigestOffPath, s.digestOffPage)
-	s.page(http.MethodPost, views.DigestOffPath, s.digestOff)
+	s.page(http.MethodPost, views.DigestOffPath, s.digestOff, s.idempotent) // a signed-in retry gets its answer again
 
 	// Live updates (Server-Sent Events).
 	e.GET("/plans/:planId/events", s.planEvents, reader)
