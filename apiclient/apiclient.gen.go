@@ -510,6 +510,27 @@ func (e NotificationCategory) Valid() bool {
 	}
 }
 
+// Defines values for NotificationSettingCategory.
+const (
+	NotificationSettingCategoryCOLLECTION NotificationSettingCategory = "COLLECTION"
+	NotificationSettingCategoryPLAN       NotificationSettingCategory = "PLAN"
+	NotificationSettingCategorySYSTEM     NotificationSettingCategory = "SYSTEM"
+)
+
+// Valid indicates whether the value is a known member of the NotificationSettingCategory enum.
+func (e NotificationSettingCategory) Valid() bool {
+	switch e {
+	case NotificationSettingCategoryCOLLECTION:
+		return true
+	case NotificationSettingCategoryPLAN:
+		return true
+	case NotificationSettingCategorySYSTEM:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OpinionType.
 const (
 	OpinionTypeNEGATIVE OpinionType = "NEGATIVE"
@@ -2316,6 +2337,30 @@ type Notification struct {
 
 // NotificationCategory defines model for Notification.Category.
 type NotificationCategory string
+
+// NotificationSetting defines model for NotificationSetting.
+type NotificationSetting struct {
+	Category NotificationSettingCategory `json:"category"`
+
+	// Email in the daily e-mail digest
+	Email bool `json:"email"`
+
+	// Push sent by Web Push to the user's subscribed browsers
+	Push bool `json:"push"`
+}
+
+// NotificationSettingCategory defines model for NotificationSetting.Category.
+type NotificationSettingCategory string
+
+// NotificationSettings defines model for NotificationSettings.
+type NotificationSettings struct {
+	// EmailDigest the server sends daily digests
+	EmailDigest bool                  `json:"email_digest"`
+	Settings    []NotificationSetting `json:"settings"`
+
+	// VapidPublicKey the VAPID key browsers subscribe with (applicationServerKey); null when Web Push is off
+	VapidPublicKey *string `json:"vapid_public_key"`
+}
 
 // Opinion defines model for Opinion.
 type Opinion struct {
@@ -4268,6 +4313,16 @@ type UpdateMeJSONBody struct {
 // UpdateMeJSONBodyLanguage defines parameters for UpdateMe.
 type UpdateMeJSONBodyLanguage string
 
+// SetNotificationSettingsJSONBody defines parameters for SetNotificationSettings.
+type SetNotificationSettingsJSONBody struct {
+	Settings []struct {
+		// Category PLAN, COLLECTION or SYSTEM
+		Category string `json:"category"`
+		Email    *bool  `json:"email,omitempty"`
+		Push     *bool  `json:"push,omitempty"`
+	} `json:"settings"`
+}
+
 // StartPictureUploadParams defines parameters for StartPictureUpload.
 type StartPictureUploadParams struct {
 	// ContentType image/jpeg, image/png or image/webp (alias contentType)
@@ -4275,6 +4330,45 @@ type StartPictureUploadParams struct {
 
 	// ContentTypeOldName the older name of content_type
 	ContentTypeOldName *string `form:"contentType,omitempty" json:"contentType,omitempty"`
+}
+
+// UnsubscribePushParams defines parameters for UnsubscribePush.
+type UnsubscribePushParams struct {
+	// Endpoint the subscription's endpoint
+	Endpoint string `form:"endpoint" json:"endpoint"`
+}
+
+// SubscribePushJSONBody defines parameters for SubscribePush.
+type SubscribePushJSONBody struct {
+	Endpoint string `json:"endpoint"`
+
+	// ExpirationTime ignored
+	ExpirationTime interface{} `json:"expirationTime,omitempty"`
+	Keys           struct {
+		// Auth the 16-byte auth secret, base64url
+		Auth string `json:"auth"`
+
+		// P256Dh the browser's P-256 public key, base64url
+		P256Dh string `json:"p256dh"`
+	} `json:"keys"`
+}
+
+// SubscribePushParams defines parameters for SubscribePush.
+type SubscribePushParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // SignOutJSONRequestBody defines body for SignOut for application/json ContentType.
@@ -4381,6 +4475,12 @@ type WithdrawJSONRequestBody WithdrawJSONBody
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody UpdateMeJSONBody
+
+// SetNotificationSettingsJSONRequestBody defines body for SetNotificationSettings for application/json ContentType.
+type SetNotificationSettingsJSONRequestBody SetNotificationSettingsJSONBody
+
+// SubscribePushJSONRequestBody defines body for SubscribePush for application/json ContentType.
+type SubscribePushJSONRequestBody SubscribePushJSONBody
 
 // AsExchangeRateInput0 returns the union data inside the ExchangeRateInput as a ExchangeRateInput0
 func (t ExchangeRateInput) AsExchangeRateInput0() (ExchangeRateInput0, error) {
@@ -6268,6 +6368,31 @@ type ClientInterface interface {
 	// Corresponds with PUT /users/me (the `UpdateMe` operationId).
 	UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetNotificationSettings How news reaches the user
+	//
+	// For each notification category (PLAN, COLLECTION, SYSTEM: the notifications' category), whether it is sent by Web Push to the user's subscribed browsers and whether it is in the daily e-mail digest. Both are off until the user turns them on. vapid_public_key is the key browsers subscribe with (null: this server has no Web Push); email_digest says whether it sends digests (SMTP configured).
+	//
+	// Corresponds with GET /users/me/notification-settings (the `GetNotificationSettings` operationId).
+	GetNotificationSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetNotificationSettingsWithBody Choose how news reaches the user
+	//
+	// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+	SetNotificationSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetNotificationSettings Choose how news reaches the user
+	//
+	// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+	SetNotificationSettings(ctx context.Context, body SetNotificationSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeletePicture Remove the profile picture
 	//
 	// Corresponds with DELETE /users/me/picture (the `DeletePicture` operationId).
@@ -6279,6 +6404,29 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /users/me/picture (the `StartPictureUpload` operationId).
 	StartPictureUpload(ctx context.Context, params *StartPictureUploadParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribePush Stop Web Push on a browser
+	//
+	// Corresponds with DELETE /users/me/push-subscriptions (the `UnsubscribePush` operationId).
+	UnsubscribePush(ctx context.Context, params *UnsubscribePushParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubscribePushWithBody Receive Web Push on a browser
+	//
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithBody(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubscribePush Receive Web Push on a browser
+	//
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePush(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AcceptTerms Accept the terms of service
 	//
@@ -8985,6 +9133,61 @@ func (c *Client) UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, req
 	return c.Client.Do(req)
 }
 
+// GetNotificationSettings How news reaches the user
+//
+// For each notification category (PLAN, COLLECTION, SYSTEM: the notifications' category), whether it is sent by Web Push to the user's subscribed browsers and whether it is in the daily e-mail digest. Both are off until the user turns them on. vapid_public_key is the key browsers subscribe with (null: this server has no Web Push); email_digest says whether it sends digests (SMTP configured).
+//
+// Corresponds with GET /users/me/notification-settings (the `GetNotificationSettings` operationId).
+func (c *Client) GetNotificationSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNotificationSettingsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetNotificationSettingsWithBody Choose how news reaches the user
+//
+// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+func (c *Client) SetNotificationSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetNotificationSettingsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetNotificationSettings Choose how news reaches the user
+//
+// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+func (c *Client) SetNotificationSettings(ctx context.Context, body SetNotificationSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetNotificationSettingsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // DeletePicture Remove the profile picture
 //
 // Corresponds with DELETE /users/me/picture (the `DeletePicture` operationId).
@@ -9007,6 +9210,59 @@ func (c *Client) DeletePicture(ctx context.Context, reqEditors ...RequestEditorF
 // Corresponds with PATCH /users/me/picture (the `StartPictureUpload` operationId).
 func (c *Client) StartPictureUpload(ctx context.Context, params *StartPictureUploadParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStartPictureUploadRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribePush Stop Web Push on a browser
+//
+// Corresponds with DELETE /users/me/push-subscriptions (the `UnsubscribePush` operationId).
+func (c *Client) UnsubscribePush(ctx context.Context, params *UnsubscribePushParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribePushRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscribePushWithBody Receive Web Push on a browser
+//
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *Client) SubscribePushWithBody(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscribePush Receive Web Push on a browser
+//
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *Client) SubscribePush(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14561,6 +14817,73 @@ func NewUpdateMeRequestWithBody(server string, contentType string, body io.Reade
 	return req, nil
 }
 
+// NewGetNotificationSettingsRequest constructs an http.Request for the GetNotificationSettings method
+func NewGetNotificationSettingsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/users/me/notification-settings")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetNotificationSettingsRequest calls the generic SetNotificationSettings builder with application/json body
+func NewSetNotificationSettingsRequest(server string, body SetNotificationSettingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetNotificationSettingsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSetNotificationSettingsRequestWithBody constructs an http.Request for the SetNotificationSettings method, with any body, and a specified content type
+func NewSetNotificationSettingsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/users/me/notification-settings")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewDeletePictureRequest constructs an http.Request for the DeletePicture method
 func NewDeletePictureRequest(server string) (*http.Request, error) {
 	var err error
@@ -14649,6 +14972,111 @@ func NewStartPictureUploadRequest(server string, params *StartPictureUploadParam
 	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUnsubscribePushRequest constructs an http.Request for the UnsubscribePush method
+func NewUnsubscribePushRequest(server string, params *UnsubscribePushParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/users/me/push-subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "endpoint", params.Endpoint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSubscribePushRequest calls the generic SubscribePush builder with application/json body
+func NewSubscribePushRequest(server string, params *SubscribePushParams, body SubscribePushJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSubscribePushRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewSubscribePushRequestWithBody constructs an http.Request for the SubscribePush method, with any body, and a specified content type
+func NewSubscribePushRequestWithBody(server string, params *SubscribePushParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/users/me/push-subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16150,6 +16578,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /users/me (the `UpdateMe` operationId).
 	UpdateMeWithResponse(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
 
+	// GetNotificationSettingsWithResponse How news reaches the user
+	//
+	// For each notification category (PLAN, COLLECTION, SYSTEM: the notifications' category), whether it is sent by Web Push to the user's subscribed browsers and whether it is in the daily e-mail digest. Both are off until the user turns them on. vapid_public_key is the key browsers subscribe with (null: this server has no Web Push); email_digest says whether it sends digests (SMTP configured).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /users/me/notification-settings (the `GetNotificationSettings` operationId).
+	GetNotificationSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNotificationSettingsResponse, error)
+
+	// SetNotificationSettingsWithBodyWithResponse Choose how news reaches the user
+	//
+	// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+	SetNotificationSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetNotificationSettingsResponse, error)
+
+	// SetNotificationSettingsWithResponse Choose how news reaches the user
+	//
+	// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+	SetNotificationSettingsWithResponse(ctx context.Context, body SetNotificationSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetNotificationSettingsResponse, error)
+
 	// DeletePictureWithResponse Remove the profile picture
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16165,6 +16620,31 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /users/me/picture (the `StartPictureUpload` operationId).
 	StartPictureUploadWithResponse(ctx context.Context, params *StartPictureUploadParams, reqEditors ...RequestEditorFn) (*StartPictureUploadResponse, error)
+
+	// UnsubscribePushWithResponse Stop Web Push on a browser
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /users/me/push-subscriptions (the `UnsubscribePush` operationId).
+	UnsubscribePushWithResponse(ctx context.Context, params *UnsubscribePushParams, reqEditors ...RequestEditorFn) (*UnsubscribePushResponse, error)
+
+	// SubscribePushWithBodyWithResponse Receive Web Push on a browser
+	//
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithBodyWithResponse(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
+
+	// SubscribePushWithResponse Receive Web Push on a browser
+	//
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithResponse(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
 
 	// AcceptTermsWithResponse Accept the terms of service
 	//
@@ -24702,6 +25182,137 @@ func (r UpdateMeResponse) ContentType() string {
 	return ""
 }
 
+type GetNotificationSettingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationSettings
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNotificationSettingsResponse) GetJSON200() *NotificationSettings {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetNotificationSettingsResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetNotificationSettingsResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetNotificationSettingsResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNotificationSettingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNotificationSettingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNotificationSettingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNotificationSettingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SetNotificationSettingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationSettings
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetNotificationSettingsResponse) GetJSON200() *NotificationSettings {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetNotificationSettingsResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetNotificationSettingsResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetNotificationSettingsResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r SetNotificationSettingsResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SetNotificationSettingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetNotificationSettingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetNotificationSettingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetNotificationSettingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type DeletePictureResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24840,6 +25451,166 @@ func (r StartPictureUploadResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r StartPictureUploadResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UnsubscribePushResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnsubscribePushResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UnsubscribePushResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UnsubscribePushResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r UnsubscribePushResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribePushResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribePushResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribePushResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribePushResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SubscribePushResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		CreatedAt      time.Time `json:"created_at"`
+		Endpoint       string    `json:"endpoint"`
+		SubscriptionID string    `json:"subscription_id"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r SubscribePushResponse) GetJSON201() *struct {
+	CreatedAt      time.Time `json:"created_at"`
+	Endpoint       string    `json:"endpoint"`
+	SubscriptionID string    `json:"subscription_id"`
+} {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SubscribePushResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubscribePushResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubscribePushResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubscribePushResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27207,6 +27978,51 @@ func (c *ClientWithResponses) UpdateMeWithResponse(ctx context.Context, body Upd
 	return ParseUpdateMeResponse(rsp)
 }
 
+// GetNotificationSettingsWithResponse How news reaches the user
+//
+// For each notification category (PLAN, COLLECTION, SYSTEM: the notifications' category), whether it is sent by Web Push to the user's subscribed browsers and whether it is in the daily e-mail digest. Both are off until the user turns them on. vapid_public_key is the key browsers subscribe with (null: this server has no Web Push); email_digest says whether it sends digests (SMTP configured).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /users/me/notification-settings (the `GetNotificationSettings` operationId).
+func (c *ClientWithResponses) GetNotificationSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNotificationSettingsResponse, error) {
+	rsp, err := c.GetNotificationSettings(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNotificationSettingsResponse(rsp)
+}
+
+// SetNotificationSettingsWithBodyWithResponse Choose how news reaches the user
+//
+// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+func (c *ClientWithResponses) SetNotificationSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetNotificationSettingsResponse, error) {
+	rsp, err := c.SetNotificationSettingsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetNotificationSettingsResponse(rsp)
+}
+
+// SetNotificationSettingsWithResponse Choose how news reaches the user
+//
+// Changes the categories listed (1 to 3, each once); the others keep their settings. An unknown or repeated category is 400 INVALID_REQUEST with a field error on settings[i].category.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /users/me/notification-settings (the `SetNotificationSettings` operationId).
+func (c *ClientWithResponses) SetNotificationSettingsWithResponse(ctx context.Context, body SetNotificationSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetNotificationSettingsResponse, error) {
+	rsp, err := c.SetNotificationSettings(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetNotificationSettingsResponse(rsp)
+}
+
 // DeletePictureWithResponse Remove the profile picture
 //
 // Returns a wrapper object for the known response body format(s).
@@ -27233,6 +28049,49 @@ func (c *ClientWithResponses) StartPictureUploadWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseStartPictureUploadResponse(rsp)
+}
+
+// UnsubscribePushWithResponse Stop Web Push on a browser
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /users/me/push-subscriptions (the `UnsubscribePush` operationId).
+func (c *ClientWithResponses) UnsubscribePushWithResponse(ctx context.Context, params *UnsubscribePushParams, reqEditors ...RequestEditorFn) (*UnsubscribePushResponse, error) {
+	rsp, err := c.UnsubscribePush(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribePushResponse(rsp)
+}
+
+// SubscribePushWithBodyWithResponse Receive Web Push on a browser
+//
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Context, params *SubscribePushParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePushWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubscribePushResponse(rsp)
+}
+
+// SubscribePushWithResponse Receive Web Push on a browser
+//
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /users/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *ClientWithResponses) SubscribePushWithResponse(ctx context.Context, params *SubscribePushParams, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePush(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubscribePushResponse(rsp)
 }
 
 // AcceptTermsWithResponse Accept the terms of service
@@ -34261,6 +35120,107 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 	return response, nil
 }
 
+// ParseGetNotificationSettingsResponse parses an HTTP response from a GetNotificationSettingsWithResponse call
+func ParseGetNotificationSettingsResponse(rsp *http.Response) (*GetNotificationSettingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNotificationSettingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationSettings
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSetNotificationSettingsResponse parses an HTTP response from a SetNotificationSettingsWithResponse call
+func ParseSetNotificationSettingsResponse(rsp *http.Response) (*SetNotificationSettingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetNotificationSettingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationSettings
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseDeletePictureResponse parses an HTTP response from a DeletePictureWithResponse call
 func ParseDeletePictureResponse(rsp *http.Response) (*DeletePictureResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -34362,6 +35322,135 @@ func ParseStartPictureUploadResponse(rsp *http.Response) (*StartPictureUploadRes
 			return nil, err
 		}
 		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribePushResponse parses an HTTP response from a UnsubscribePushWithResponse call
+func ParseUnsubscribePushResponse(rsp *http.Response) (*UnsubscribePushResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribePushResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSubscribePushResponse parses an HTTP response from a SubscribePushWithResponse call
+func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SubscribePushResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			CreatedAt      time.Time `json:"created_at"`
+			Endpoint       string    `json:"endpoint"`
+			SubscriptionID string    `json:"subscription_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest OtherProblem

@@ -44,6 +44,7 @@ func FuzzJSONBodies(f *testing.F) {
 	kakaoAPI := fakeuserinfo.Kakao(f) // apps' sign-in with a Kakao token reads its body
 	a := newTestAppWith(f, func(d *Deps) { d.Log = slog.New(slog.NewTextHandler(logs, nil)) }, func(c *Config) {
 		c.SignIn = signin.Config{Key: []byte("flow-key-flow-key-flow-key-flow-key"), Kakao: signin.Client{ID: "k", Secret: "ks"}, KakaoAPI: kakaoAPI.URL}
+		c.VAPIDPublicKey = "fuzz-vapid-public-key" // Web Push on: subscriptions read their bodies
 	})
 	fx := newBodyFixture(f, a)
 	type target struct{ route, method, path string }
@@ -121,6 +122,8 @@ var bodyRoutes = map[string]string{
 	"POST /auth/:provider/token":             "providerTokenRequest",
 	"POST /auth/logout":                      "refreshRequest",
 	"PUT /users/me":                          "profileRequest",
+	"PUT /users/me/notification-settings":    "notificationSettingsRequest",
+	"POST /users/me/push-subscriptions":      "pushSubscriptionRequest",
 	withdrawRoute:                            "withdrawRequest",
 	"POST /collections":                      "collectionRequest",
 	"PUT /collections/:collectionId":         "collectionRequest",
@@ -153,6 +156,7 @@ var bodyRoutes = map[string]string{
 	"PATCH /users/me/terms":                                                "",
 	"PATCH /users/me/picture":                                              "",
 	"DELETE /users/me/picture":                                             "",
+	"DELETE /users/me/push-subscriptions":                                  "",
 	"DELETE /collections/:collectionId":                                    "",
 	"DELETE /collections/:collectionId/members/me":                         "",
 	"DELETE /collections/:collectionId/members/:collectionMemberId":        "",

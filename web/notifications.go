@@ -49,7 +49,7 @@ func (s *Server) listNotifications(c echo.Context) error {
 	c.Response().Header().Set("X-Unread-Count", strconv.Itoa(unread))
 	l := i18n.For(s.answerLanguage(c))
 	out := make([]notificationJSON, len(list))
-	view := views.NotificationsView{Unread: unread}
+	view := views.NotificationsView{Unread: unread, VAPIDKey: s.cfg.VAPIDPublicKey}
 	for i := range list {
 		out[i] = toNotificationJSON(l, &list[i])
 		view.Items = append(view.Items, views.NotificationItem{ID: list[i].ID, Message: out[i].Message, Link: list[i].LinkURL,

@@ -110,7 +110,12 @@ func (s *Server) profilePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := views.ProfileView{Nickname: u.Nickname, Picture: u.Picture, Email: planner.MaskEmail(u.Email), Provider: providerName(u.Provider)}
+	settings, err := s.store.NotificationSettings(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	v := views.ProfileView{Nickname: u.Nickname, Picture: u.Picture, Email: planner.MaskEmail(u.Email), Provider: providerName(u.Provider),
+		News: s.newsView(settings, u.Email != "")}
 	return render(c, http.StatusOK, views.Profile(s.pageFor(c, i18n.T(c.Request().Context(), "common.profile")), v))
 }
 

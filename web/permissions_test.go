@@ -86,20 +86,31 @@ var accessTable = map[string]accessRow{
 	"PATCH /users/me/picture": {access: signedIn, build: func(*matrixFixture) req {
 		return req{Method: "PATCH", Path: "/users/me/picture?content_type=image/png"}
 	}},
-	"DELETE /users/me/picture": {access: signedIn, build: func(*matrixFixture) req { return req{Method: "DELETE", Path: "/users/me/picture"} }},
-	"GET /places/search":       {access: signedIn, build: get("/places/search?query=seoul")},
-	"POST /collections":        {access: signedIn, build: body("POST", "/collections", map[string]any{"title": "New"})},
-	"GET /collections":         {access: signedIn, build: get("/collections")},
-	"POST /plans":              {access: signedIn, build: body("POST", "/plans", map[string]any{"title": "New", "start_date": "2026-05-01", "end_date": "2026-05-02"})},
-	"GET /plans":               {access: signedIn, build: get("/plans")},
-	"GET /onboarding/terms":    {access: signedIn, build: get("/onboarding/terms")},
-	"POST /onboarding/terms":   {access: signedIn, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/onboarding/terms"} }, ok: http.StatusConflict},
-	"GET /home":                {access: signedIn, build: get("/home")},
-	"GET /collections/new":     {access: signedIn, build: get("/collections/new")},
-	"GET /plans/new":           {access: signedIn, build: get("/plans/new")},
-	"GET /profile":             {access: signedIn, build: get("/profile")},
-	"GET /onboarding/nickname": {access: signedIn, build: get("/onboarding/nickname")},
-	"GET /opinion-tags":        {access: anyViewer, build: get("/opinion-tags?category_id=101000")},
+	"DELETE /users/me/picture":            {access: signedIn, build: func(*matrixFixture) req { return req{Method: "DELETE", Path: "/users/me/picture"} }},
+	"GET /places/search":                  {access: signedIn, build: get("/places/search?query=seoul")},
+	"POST /collections":                   {access: signedIn, build: body("POST", "/collections", map[string]any{"title": "New"})},
+	"GET /collections":                    {access: signedIn, build: get("/collections")},
+	"POST /plans":                         {access: signedIn, build: body("POST", "/plans", map[string]any{"title": "New", "start_date": "2026-05-01", "end_date": "2026-05-02"})},
+	"GET /plans":                          {access: signedIn, build: get("/plans")},
+	"GET /onboarding/terms":               {access: signedIn, build: get("/onboarding/terms")},
+	"POST /onboarding/terms":              {access: signedIn, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/onboarding/terms"} }, ok: http.StatusConflict},
+	"GET /home":                           {access: signedIn, build: get("/home")},
+	"GET /collections/new":                {access: signedIn, build: get("/collections/new")},
+	"GET /plans/new":                      {access: signedIn, build: get("/plans/new")},
+	"GET /profile":                        {access: signedIn, build: get("/profile")},
+	"GET /onboarding/nickname":            {access: signedIn, build: get("/onboarding/nickname")},
+	"GET /users/me/notification-settings": {access: signedIn, build: get("/users/me/notification-settings")},
+	"PUT /users/me/notification-settings": {access: signedIn, build: body("PUT", "/users/me/notification-settings",
+		map[string]any{"settings": []map[string]any{{"category": "PLAN", "push": true}}})},
+	"POST /users/me/push-subscriptions": {access: signedIn, build: body("POST", "/users/me/push-subscriptions",
+		map[string]any{"endpoint": "https://push.example/matrix", "keys": map[string]string{"p256dh": strings.Repeat("A", 87), "auth": strings.Repeat("A", 22)}})},
+	"DELETE /users/me/push-subscriptions": {access: signedIn, build: func(*matrixFixture) req {
+		return req{Method: "DELETE", Path: "/users/me/push-subscriptions?endpoint=https%3A%2F%2Fpush.example%2Fmatrix"}
+	}},
+	"GET /sw.js":                     {access: public, build: get("/sw.js")},
+	"GET /notifications/digest-off":  {access: public, build: get("/notifications/digest-off?user=u&sig=s")},
+	"POST /notifications/digest-off": {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/notifications/digest-off?user=u&sig=s"} }},
+	"GET /opinion-tags":              {access: anyViewer, build: get("/opinion-tags?category_id=101000")},
 
 	// Notifications and live updates.
 	"GET /notifications":   {access: signedIn, build: get("/notifications")},
@@ -505,7 +516,7 @@ func expect(acc access, who role) (int, string) {
 }
 
 func TestPermissionMatrix(t *testing.T) {
-	a := newTestApp(t)
+	a := newTestApp(t, func(c *Config) { c.VAPIDPublicKey = "matrix-vapid-public-key" }) // Web Push on
 	a.loadCatalog()
 	shared := newMatrixFixture(t, a) // for calls that are refused, which change nothing
 	roles := []role{anonymous, outsider, guestHere, guestOther, member, owner}

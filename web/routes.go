@@ -44,6 +44,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.json", s.openAPIDocument)
 	s.page(http.MethodGet, "/static/*", staticFile)
+	s.page(http.MethodGet, "/sw.js", serviceWorker) // Web Push (and later offline) service worker
 
 	// Authentication (API.md §3).
 	e.POST("/auth/reissue", s.reissue, signIn)
@@ -66,6 +67,10 @@ func (s *Server) routes() {
 	e.DELETE("/users/me", s.withdraw, user)
 	e.PATCH("/users/me/picture", s.startPictureUpload, user)
 	e.DELETE("/users/me/picture", s.deletePicture, user)
+	e.GET("/users/me/notification-settings", s.notificationSettings, user)
+	e.PUT("/users/me/notification-settings", s.setNotificationSettings, user)
+	e.POST("/users/me/push-subscriptions", s.subscribePush, user)
+	e.DELETE("/users/me/push-subscriptions", s.unsubscribePush, user)
 
 	// Stored files: uploads to signed URLs (the signature is the authorization) and pictures.
 	s.page(http.MethodPut, "/uploads", s.acceptUpload)
@@ -130,6 +135,9 @@ func (s *Server) routes() {
 	e.GET("/notifications", s.listNotifications, user)
 	e.PATCH("/notifications", s.readAllNotifications, user)
 	e.PATCH("/notifications/:notificationId", s.readNotification, user)
+	// The digest's unsubscribe link: its signature stands for the user, no sign-in.
+	s.page(http.MethodGet, views.DigestOffPath, s.digestOffPage)
+	s.page(http.MethodPost, views.DigestOffPath, s.digestOff, s.idempotent) // a signed-in retry gets its answer again
 
 	// Live updates (Server-Sent Events).
 	e.GET("/plans/:planId/events", s.planEvents, reader)

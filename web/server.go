@@ -62,6 +62,15 @@ type Config struct {
 	MapTileURL, MapTileAttribution string
 	// SignIn enables the social sign-in providers; their callbacks are under BaseURL.
 	SignIn signin.Config
+	// VAPIDPublicKey is the key browsers subscribe to Web Push with (VAPID_PUBLIC_KEY); "":
+	// Web Push is off. PushAllowHTTP accepts subscription endpoints over plain http: only the
+	// tests' fake push service, never configured by the environment.
+	VAPIDPublicKey string
+	PushAllowHTTP  bool
+	// EmailDigest is on when SMTP_URL is set: the profile offers the daily digest.
+	// UnsubscribeKey signs the digest's unsubscribe links (the session secret).
+	EmailDigest    bool
+	UnsubscribeKey []byte
 	// ClientRedirectURIs are the apps' redirect URIs (CLIENT_REDIRECT_URIS) that a sign-in
 	// started by an app may go back to with its one-time code; matched exactly.
 	ClientRedirectURIs []string
@@ -181,6 +190,11 @@ type Store interface {
 	UnreadCount(ctx context.Context, userID string) (int, error)
 	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)
 	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
+	NotificationSettings(ctx context.Context, userID string) ([]planner.NotificationSetting, error)
+	SetNotificationSettings(ctx context.Context, userID string, in []planner.NotificationSetting) ([]planner.NotificationSetting, error)
+	TurnOffDigest(ctx context.Context, userID string) error
+	SavePushSubscription(ctx context.Context, userID string, s planner.PushSubscription) (*planner.PushSubscription, error)
+	DeletePushSubscription(ctx context.Context, userID, endpoint string) error
 	PlanActivity(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Activity, bool, error)
 	CollectionActivity(ctx context.Context, userID, collectionID string, page planner.Page) ([]planner.Activity, bool, error)
 	Subscribe(topic string) (<-chan planner.Event, func(), error)

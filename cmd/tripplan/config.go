@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/mail"
 	"net/url"
 	"slices"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"tripplan/internal/places"
 	"tripplan/internal/postgres"
 	"tripplan/internal/rates"
+	"tripplan/internal/reach"
 	"tripplan/internal/route"
 	"tripplan/internal/signin"
 	"tripplan/views"
@@ -94,6 +96,12 @@ type config struct {
 	// DB_MAX_CONNS) and DB_MAX_IDLE_TIME (default 5m, 0: kept for ever). The instance's
 	// connection budget is the pool and its LISTEN connections (docs/SCALING.md).
 	DBPool postgres.Pool
+	// VAPID is the Web Push key pair and contact (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY,
+	// VAPID_SUBJECT, all or none); zero: Web Push is off.
+	VAPID reach.VAPID
+	// SMTP sends the daily e-mail digest (SMTP_URL, with MAIL_FROM); nil: no digest.
+	SMTP     *reach.SMTP
+	MailFrom string
 }
 
 // Default map tiles: OpenStreetMap's standard tile server, with its required attribution.
@@ -269,7 +277,35 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.LLM = &extract.LLM{BaseURL: strings.TrimRight(base, "/"), APIKey: getenv("LLM_API_KEY"), Model: cmp.Or(getenv("LLM_MODEL"), "gpt-4o-mini")}
 	}
 	c.SignIn.Key = c.SessionSecret
+	if err := loadReach(&c, getenv); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// loadReach reads Web Push's VAPID keys and the digest's mail server, both optional.
+func loadReach(c *config, getenv func(string) string) error {
+	c.VAPID = reach.VAPID{PublicKey: getenv("VAPID_PUBLIC_KEY"), PrivateKey: getenv("VAPID_PRIVATE_KEY"), Subject: getenv("VAPID_SUBJECT")}
+	if c.VAPID != (reach.VAPID{}) {
+		if c.VAPID.PublicKey == "" || c.VAPID.PrivateKey == "" || c.VAPID.Subject == "" {
+			return errors.New("VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT must be set together")
+		}
+		if err := c.VAPID.Check(); err != nil {
+			return err
+		}
+	}
+	if v := getenv("SMTP_URL"); v != "" {
+		s, err := reach.NewSMTP(v)
+		if err != nil {
+			return errors.New("SMTP_URL " + err.Error()) // not the URL: it may hold a password
+		}
+		c.SMTP = s
+		c.MailFrom = getenv("MAIL_FROM")
+		if _, err := mail.ParseAddress(c.MailFrom); err != nil {
+			return fmt.Errorf("SMTP_URL needs MAIL_FROM, the digest's sender such as \"Tripplan <news@example.com>\", not %q", c.MailFrom)
+		}
+	}
+	return nil
 }
 
 // loadPool reads the database connection pool's size.

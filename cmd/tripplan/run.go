@@ -19,6 +19,7 @@ import (
 	"tripplan/internal/fetch"
 	"tripplan/internal/places"
 	"tripplan/internal/postgres"
+	"tripplan/internal/reach"
 	"tripplan/internal/storage"
 	"tripplan/internal/timezone"
 	"tripplan/static"
@@ -95,7 +96,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, StreamLimit: cfg.StreamLimit,
 		StreamLimitPerUser: cfg.StreamLimitPerUser, StreamLimitPerAddress: cfg.StreamLimitPerAddress, RefreshReuseGrace: cfg.RefreshReuseGrace,
 		CookieSameSite: cfg.CookieSameSite, CookieDomain: cfg.CookieDomain, Frontend: cfg.Frontend,
-		ClientRedirectURIs: cfg.ClientRedirectURIs}
+		ClientRedirectURIs: cfg.ClientRedirectURIs, VAPIDPublicKey: cfg.VAPID.PublicKey, EmailDigest: cfg.SMTP != nil,
+		UnsubscribeKey: cfg.SessionSecret}
 	files, err := storage.Open(ctx, cfg.StorageURL, filepath.Join(".data", "uploads"), webCfg.BaseURL+"/uploads", cfg.SessionSecret)
 	if err != nil {
 		return err
@@ -106,13 +108,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	// beside serving; a file asked for first waits for its own.
 	go static.Files.Precompress()
 	provider := cfg.placeProvider()
+	jobs := []extraction.Periodic{
+		extraction.Every(storage.OrphanInterval, storage.OrphanArgs{}, &storage.OrphanWorker{Files: files, Refs: db, Log: log}),
+		extraction.Every(postgres.IdempotencyPruneInterval, postgres.ExpiredIdempotencyKeysArgs{}, &postgres.ExpiredIdempotencyKeysWorker{DB: db, Log: log}),
+	}
+	push := cfg.VAPID != (reach.VAPID{})
+	if push {
+		jobs = append(jobs, extraction.Also(&reach.PushWorker{Store: db, Keys: cfg.VAPID, BaseURL: webCfg.BaseURL, Log: log}))
+	}
+	if cfg.SMTP != nil {
+		jobs = append(jobs, extraction.Every(reach.DigestInterval, reach.DigestArgs{}, &reach.DigestWorker{Store: db, Mailer: cfg.SMTP,
+			From: cfg.MailFrom, BaseURL: webCfg.BaseURL, Key: cfg.SessionSecret, Log: log}))
+		log.Info("daily e-mail digest on", "smtp", cfg.SMTP.Host())
+	}
 	queue, err := extraction.NewQueue(db.DB.DB, &extraction.Worker{
 		Store: db, Fetcher: &fetch.Fetcher{AllowHosts: cfg.ExtractAllowHosts},
 		Searcher: &places.Finder{Remote: provider, Store: db, Log: log}, LLM: cfg.LLM, Log: log,
-	}, log, extraction.Every(storage.OrphanInterval, storage.OrphanArgs{}, &storage.OrphanWorker{Files: files, Refs: db, Log: log}),
-		extraction.Every(postgres.IdempotencyPruneInterval, postgres.ExpiredIdempotencyKeysArgs{}, &postgres.ExpiredIdempotencyKeysWorker{DB: db, Log: log}))
+	}, log, jobs...)
 	if err != nil {
 		return err
+	}
+	if push {
+		db.OnPush(reach.Enqueue(queue))
+		log.Info("web push on")
 	}
 	if err := queue.Start(ctx); err != nil {
 		return fmt.Errorf("job queue: %w", err)

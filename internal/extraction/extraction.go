@@ -311,7 +311,8 @@ type Queue struct {
 	client *river.Client[*sql.Tx]
 }
 
-// Periodic is another kind of job the queue works on a schedule (see Every).
+// Periodic is another kind of job the queue works on a schedule (see Every), or when inserted
+// (see Also).
 type Periodic struct {
 	addWorker func(*river.Workers)
 	job       *river.PeriodicJob
@@ -328,6 +329,12 @@ func Every[T river.JobArgs](interval time.Duration, args T, w river.Worker[T]) P
 	}
 }
 
+// Also adds another kind of job to the queue, inserted by whoever needs it (Queue.InsertTx),
+// not on a schedule.
+func Also[T river.JobArgs](w river.Worker[T]) Periodic {
+	return Periodic{addWorker: func(ws *river.Workers) { river.AddWorker(ws, w) }}
+}
+
 // NewQueue makes the queue on the database, with the worker and any periodic jobs.
 func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Queue, error) {
 	workers := river.NewWorkers()
@@ -335,7 +342,9 @@ func NewQueue(db *sql.DB, w *Worker, log *slog.Logger, periodic ...Periodic) (*Q
 	var periodicJobs []*river.PeriodicJob
 	for _, p := range periodic {
 		p.addWorker(workers)
-		periodicJobs = append(periodicJobs, p.job)
+		if p.job != nil {
+			periodicJobs = append(periodicJobs, p.job)
+		}
 	}
 	client, err := river.NewClient(riverdatabasesql.New(db), &river.Config{
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: MaxWorkers}},
@@ -359,6 +368,13 @@ func (q *Queue) Enqueue(ctx context.Context, tx *sql.Tx, jobID string) (int64, e
 		return 0, err
 	}
 	return r.Job.ID, nil
+}
+
+// InsertTx schedules jobs of the kinds added with Also inside the transaction that calls for
+// them.
+func (q *Queue) InsertTx(ctx context.Context, tx *sql.Tx, jobs []river.InsertManyParams) error {
+	_, err := q.client.InsertManyTx(ctx, tx, jobs)
+	return err
 }
 
 // Cancel cancels a River job inside the transaction that dismisses its extraction job: a job

@@ -102,8 +102,11 @@ func (h happening) toMember(memberID, link, on string) happening {
 // actor, and carry the last target's details with the actor's nickname and the resource's
 // title as they are now. Merging is an upsert on notifications_merge: each recipient's row
 // takes the generation of their latest notification with the same key while that is within
-// the window, the next one otherwise, so writers racing on one key meet on one row.
-func record(ctx context.Context, tx *sqlx.Tx, h happening) error {
+// the window, the next one otherwise, so writers racing on one key meet on one row. The
+// statement answers a push for each browser of each recipient who asked for pushes of the
+// category (a merged notification is pushed again: its push's Topic replaces the one still
+// waiting), queued in the same transaction.
+func (db *DB) record(ctx context.Context, tx *sqlx.Tx, h happening) error {
 	k := h.k
 	details, err := json.Marshal(h.details)
 	if err != nil {
@@ -129,13 +132,15 @@ func record(ctx context.Context, tx *sqlx.Tx, h happening) error {
 	if group == "" {
 		group = string(h.kind)
 	}
-	_, err = tx.ExecContext(ctx, `
+	var pushes []planner.Push
+	err = tx.SelectContext(ctx, &pushes, `
 		WITH history AS (
 		    INSERT INTO activities (id, `+k.key+`, actor_id, kind, target_type, target_id, details)
 		    SELECT `+newRowID+`, $2, (SELECT a.id FROM `+k.table+` a WHERE a.`+k.key+` = $2 AND a.user_id = $1), $3, $4, u.id, u.details
 		    FROM ROWS FROM (unnest($5::text[]), jsonb_array_elements($6::jsonb)) WITH ORDINALITY AS u(id, details, n)
 		    WHERE $7
-		    ORDER BY u.n)
+		    ORDER BY u.n),
+		made AS (
 		INSERT INTO notifications AS n (id, user_id, category, event_type, details, link_url, merge_key, generation, event_count)
 		SELECT `+newRowID+`, m.user_id, $8, $3,
 		    $9::jsonb || jsonb_build_object('actor', COALESCE((SELECT nickname FROM users WHERE id = $1), ''),
@@ -152,11 +157,18 @@ func record(ctx context.Context, tx *sqlx.Tx, h happening) error {
 		ORDER BY m.user_id -- writers on one key lock the recipients' rows in one order: no deadlock
 		ON CONFLICT (merge_key, user_id, generation) WHERE merge_key IS NOT NULL DO UPDATE SET
 		    event_count = n.event_count + EXCLUDED.event_count, event_type = EXCLUDED.event_type,
-		    details = EXCLUDED.details, link_url = EXCLUDED.link_url, created_at = EXCLUDED.created_at, read_at = NULL`,
+		    details = EXCLUDED.details, link_url = EXCLUDED.link_url, created_at = EXCLUDED.created_at, read_at = NULL
+		RETURNING n.id, n.user_id, n.category)
+		SELECT made.id AS notification_id, s.id AS subscription_id
+		FROM made JOIN notification_settings ns ON ns.user_id = made.user_id AND ns.category = made.category AND ns.push
+		JOIN push_subscriptions s ON s.user_id = made.user_id`,
 		h.actor, h.resource, h.kind, h.typ, pq.Array(h.ids), string(details), h.history,
 		category, string(last), n.link, group+" "+h.actor+" "+on, len(h.ids),
 		h.notice != nil, n.member, updateOnly[h.kind])
-	return err
+	if err != nil {
+		return err
+	}
+	return db.queuePushes(ctx, tx, pushes)
 }
 
 // planLink and collectionLink are the pages notifications lead to.

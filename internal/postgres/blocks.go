@@ -512,7 +512,7 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
 			toOthers(dayLink(planID, slot.Day), "plan_day:"+planID+":"+strconv.Itoa(slot.Day)))
 	})
 	return out, err
@@ -750,7 +750,7 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 			if err := moveTimeBlock(ctx, tx, planID, cur.ID, to); err != nil {
 				return err
 			}
-			if err := record(ctx, tx, planDid(planID, userID, planner.ActBlockMoved, planner.TargetTimeBlock, cur.ID, planner.Details{
+			if err := db.record(ctx, tx, planDid(planID, userID, planner.ActBlockMoved, planner.TargetTimeBlock, cur.ID, planner.Details{
 				Places: cur.Places, Names: cur.Names, Day: to.Day, Start: to.Start.HHMM(), End: to.End.HHMM(),
 				FromDay: from.Day, FromStart: from.Start.HHMM(), FromEnd: from.End.HHMM()})); err != nil {
 				return err
@@ -849,7 +849,7 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			return err
 		}
 		out = &planner.Deletion{ID: id, Block: block}
-		return record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
 	})
 	return out, err
 }
@@ -916,7 +916,7 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, block.ID); err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActBlockRestored, planner.TargetTimeBlock, out.ID, planner.BlockDetails(out)).
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRestored, planner.TargetTimeBlock, out.ID, planner.BlockDetails(out)).
 			toOthers(dayLink(planID, out.Day.Day), ""))
 	})
 	return out, err
@@ -1051,7 +1051,7 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 		for _, c := range added[1:] {
 			h = h.also(c.ID, planner.CandidateDetails(out, c.ID))
 		}
-		return record(ctx, tx, h.toOthers(dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
+		return db.record(ctx, tx, h.toOthers(dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
 }
@@ -1097,7 +1097,7 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, timeBlockID); err != nil || selected {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActCandidateConfirmed, planner.TargetCandidate, candidateID, planner.CandidateDetails(out, candidateID)).
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActCandidateConfirmed, planner.TargetCandidate, candidateID, planner.CandidateDetails(out, candidateID)).
 			toMember(addedBy, dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
@@ -1218,7 +1218,7 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			if _, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID); err != nil {
 				return err
 			}
-			return record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
+			return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
 		}
 		if _, err := tx.ExecContext(ctx, `
 			WITH removed AS (DELETE FROM candidates WHERE id = $1)
@@ -1230,7 +1230,7 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 				return err
 			}
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActCandidateRemoved, planner.TargetCandidate, candidateID,
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActCandidateRemoved, planner.TargetCandidate, candidateID,
 			planner.Details{Place: was.Place, Names: planner.NamesOf(was.Place, was.Names[was.Place]), Day: was.Day, Start: was.Start, End: was.End}))
 	})
 }

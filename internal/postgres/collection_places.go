@@ -134,7 +134,7 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
 			return err
 		}
-		return record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
+		return db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
 			planner.Details{Place: out.Place.Name, Names: planner.NamesOf(out.Place.Name, out.Place.Names)}).toOthers(collectionLink(collectionID), ""))
 	})
 	return out, err
@@ -327,7 +327,7 @@ func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, c
 		if err != nil {
 			return nil, err
 		}
-		return driver.RowsAffected(1), record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceRemoved, planner.TargetCollectionPlace, cpID,
+		return driver.RowsAffected(1), db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceRemoved, planner.TargetCollectionPlace, cpID,
 			planner.Details{Place: was.Name, Names: planner.NamesOf(was.Name, was.Names)}).toOthers(collectionLink(collectionID), ""))
 	})
 }
@@ -380,7 +380,7 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		}
 		// What one member thinks of one place is one notification to whoever added it: taking a
 		// pick back only updates it (see updateOnly).
-		if err := record(ctx, tx, collectionDid(collectionID, userID, kind, planner.TargetCollectionPlace, cpID,
+		if err := db.record(ctx, tx, collectionDid(collectionID, userID, kind, planner.TargetCollectionPlace, cpID,
 			planner.Details{Place: cur.Place, Names: planner.NamesOf(cur.Place, cur.Names), Preference: pref}).onlyNotifies().toMember(cur.AddedBy, collectionLink(collectionID), "collection_place:"+cpID)); err != nil {
 			return err
 		}

@@ -82,7 +82,7 @@ func (db *DB) CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID str
 		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
 			toOthers(dayLink(planID, slot.Day), "plan_day:"+planID+":"+strconv.Itoa(slot.Day)))
 	})
 	return out, err
@@ -197,7 +197,7 @@ func (db *DB) SwapDays(ctx context.Context, userID, planID string, a, b int) (*p
 			}
 			out.Days[i].Blocks = append(out.Days[i].Blocks, tb)
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActDaysSwapped, planner.TargetPlan, planID, planner.Details{Day: a, FromDay: b}).
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActDaysSwapped, planner.TargetPlan, planID, planner.Details{Day: a, FromDay: b}).
 			toOthers(dayLink(planID, a), ""))
 	})
 	if err != nil {

@@ -31,6 +31,8 @@ type DB struct {
 	// revoked is what this instance knows of revoked sessions; nil until Listen: every
 	// SessionRevoked asks the database.
 	revoked *revocations
+	// pushes queues the Web Pushes of new notifications (OnPush); nil: none are sent.
+	pushes PushQueue
 }
 
 // Pool sizes an instance's pool of connections (DB_MAX_CONNS, DB_MAX_IDLE_CONNS and

@@ -276,7 +276,7 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseAdded, planner.TargetExpense, id, facts).toOthers(budgetLink(planID), ""))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseAdded, planner.TargetExpense, id, facts).toOthers(budgetLink(planID), ""))
 	})
 	return out, err
 }
@@ -382,7 +382,7 @@ func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, 
 		if err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseChanged, planner.TargetExpense, expenseID, facts))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseChanged, planner.TargetExpense, expenseID, facts))
 	})
 	return out, err
 }
@@ -433,7 +433,7 @@ func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID strin
 		if err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActExpenseRemoved, planner.TargetExpense, expenseID, was))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseRemoved, planner.TargetExpense, expenseID, was))
 	})
 }
 

@@ -302,7 +302,7 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		for i := range added[1:] {
 			h = h.also(added[i+1].ID, facts(i+1))
 		}
-		if err := record(ctx, tx, h.toOthers(collectionLink(collectionID), "")); err != nil {
+		if err := db.record(ctx, tx, h.toOthers(collectionLink(collectionID), "")); err != nil {
 			return err
 		}
 		var rows []collectionPlaceRow
@@ -366,7 +366,7 @@ func (db *DB) AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, j
 		if out, err = loadCollectionPlace(ctx, tx, collectionID, id, m.ID); err != nil {
 			return err
 		}
-		return record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
+		return db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
 			planner.Details{Place: name, Names: planner.NamesOf(name, nil)}).toOthers(collectionLink(collectionID), ""))
 	})
 	return out, err

@@ -149,7 +149,7 @@ func (db *DB) ImportPlaces(ctx context.Context, userID, collectionID, format str
 			ORDER BY u.n`, collectionID, m.ID, pq.Array(cpIDs), pq.Array(cpPlaces), pq.Array(memos)); err != nil {
 			return mapError(err)
 		}
-		return record(ctx, tx, h.toOthers(collectionLink(collectionID), ""))
+		return db.record(ctx, tx, h.toOthers(collectionLink(collectionID), ""))
 	})
 	if err != nil {
 		return nil, err

@@ -109,7 +109,7 @@ func (k memberKind) active(ctx context.Context, tx *sqlx.Tx, id, memberID string
 }
 
 // changeOwner hands ownership to another active member (the owner only); the roles swap.
-func (k memberKind) changeOwner(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
+func (k memberKind) changeOwner(ctx context.Context, db *DB, tx *sqlx.Tx, id, userID, memberID string) error {
 	me, err := k.owner(ctx, tx, id, userID, k.refuse(planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can hand over the plan."),
 		planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can hand over the collection.")))
 	if err != nil {
@@ -130,11 +130,11 @@ func (k memberKind) changeOwner(ctx context.Context, tx *sqlx.Tx, id, userID, me
 	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET role = 'OWNER' WHERE id = $1 RETURNING nickname`, memberID); err != nil {
 		return err
 	}
-	return record(ctx, tx, k.did(id, userID, planner.ActOwnerChanged, memberID, nickname))
+	return db.record(ctx, tx, k.did(id, userID, planner.ActOwnerChanged, memberID, nickname))
 }
 
 // leave ends the user's membership; the owner must hand over first. What they added stays.
-func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) error {
+func (k memberKind) leave(ctx context.Context, db *DB, tx *sqlx.Tx, id, userID string) error {
 	me, err := k.member(ctx, tx, id, userID)
 	if err != nil {
 		return err
@@ -147,13 +147,13 @@ func (k memberKind) leave(ctx context.Context, tx *sqlx.Tx, id, userID string) e
 	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET left_at = now() WHERE id = $1 RETURNING nickname`, me.ID); err != nil {
 		return err
 	}
-	return record(ctx, tx, k.did(id, userID, planner.ActMemberLeft, me.ID, nickname))
+	return db.record(ctx, tx, k.did(id, userID, planner.ActMemberLeft, me.ID, nickname))
 }
 
 // remove ends another member's membership (the owner only; not themself) and bars them from
 // rejoining through links until the owner lets them back (migration 00009). What they added
 // stays.
-func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberID string) error {
+func (k memberKind) remove(ctx context.Context, db *DB, tx *sqlx.Tx, id, userID, memberID string) error {
 	me, err := k.owner(ctx, tx, id, userID, planner.Errorf(planner.CodeForbiddenNotOwner, "Only the owner can remove members."))
 	if err != nil {
 		return err
@@ -169,22 +169,24 @@ func (k memberKind) remove(ctx context.Context, tx *sqlx.Tx, id, userID, memberI
 	if err := tx.GetContext(ctx, &nickname, `UPDATE `+k.table+` SET left_at = now(), removed_at = now() WHERE id = $1 RETURNING nickname`, memberID); err != nil {
 		return err
 	}
-	return record(ctx, tx, k.did(id, userID, planner.ActMemberRemoved, memberID, nickname))
+	return db.record(ctx, tx, k.did(id, userID, planner.ActMemberRemoved, memberID, nickname))
 }
 
 // ChangeCollectionOwner hands the collection to another active member (the owner only).
 func (db *DB) ChangeCollectionOwner(ctx context.Context, userID, collectionID, memberID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error { return collectionKind.changeOwner(ctx, tx, collectionID, userID, memberID) })
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		return collectionKind.changeOwner(ctx, db, tx, collectionID, userID, memberID)
+	})
 }
 
 // LeaveCollection ends the user's membership of a collection (not its owner's).
 func (db *DB) LeaveCollection(ctx context.Context, userID, collectionID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error { return collectionKind.leave(ctx, tx, collectionID, userID) })
+	return db.tx(ctx, func(tx *sqlx.Tx) error { return collectionKind.leave(ctx, db, tx, collectionID, userID) })
 }
 
 // RemoveCollectionMember ends another member's membership (the owner only).
 func (db *DB) RemoveCollectionMember(ctx context.Context, userID, collectionID, memberID string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		return collectionKind.remove(ctx, tx, collectionID, userID, memberID)
+		return collectionKind.remove(ctx, db, tx, collectionID, userID, memberID)
 	})
 }

@@ -50,7 +50,7 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 			id, candidateID, me.ID, in.Type, in.Comment, pq.Array(nonNil(in.TagIDs))); err != nil {
 			return err
 		}
-		if err := opinionHappened(ctx, tx, planID, userID, candidateID, id, planner.ActOpinionAdded, in.Type); err != nil {
+		if err := db.opinionHappened(ctx, tx, planID, userID, candidateID, id, planner.ActOpinionAdded, in.Type); err != nil {
 			return err
 		}
 		out, err = oneOpinion(ctx, tx, candidateID, id)
@@ -115,7 +115,7 @@ func (db *DB) UpdateOpinion(ctx context.Context, userID, planID, candidateID, op
 		if n, _ := res.RowsAffected(); n == 0 {
 			return planner.Stale("The opinion was changed since you read it; nothing was changed. current holds it as it is now.", out)
 		}
-		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionChanged, in.Type)
+		return db.opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionChanged, in.Type)
 	})
 	return out, err
 }
@@ -138,14 +138,14 @@ func (db *DB) DeleteOpinion(ctx context.Context, userID, planID, candidateID, op
 			}
 			return planner.Stale("The opinion was changed since you read it; nothing was changed. current holds it as it is now.", now)
 		}
-		return opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionRemoved, "")
+		return db.opinionHappened(ctx, tx, planID, userID, candidateID, opinionID, planner.ActOpinionRemoved, "")
 	})
 }
 
 // opinionHappened records an opinion given, changed (now is its type) or taken back in the
 // plan's history, and tells the member who proposed the candidate: what one member thinks of
 // one candidate is one notification however often they change their mind (see mergeGroups).
-func opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, candidateID, opinionID string, kind planner.ActivityKind, now planner.OpinionType) error {
+func (db *DB) opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, candidateID, opinionID string, kind planner.ActivityKind, now planner.OpinionType) error {
 	var r struct {
 		AddedBy string         `db:"added_by"`
 		Place   string         `db:"place"`
@@ -162,7 +162,7 @@ func opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, candidate
 		return err
 	}
 	d := planner.Details{Place: r.Place, Names: planner.NamesOf(r.Place, r.Names), Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(), Opinion: now}
-	return record(ctx, tx, planDid(planID, userID, kind, planner.TargetOpinion, opinionID, d).
+	return db.record(ctx, tx, planDid(planID, userID, kind, planner.TargetOpinion, opinionID, d).
 		toMember(r.AddedBy, dayLink(planID, r.Day), "candidate:"+candidateID))
 }
 

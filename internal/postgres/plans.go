@@ -445,12 +445,12 @@ func (db *DB) UpdatePlan(ctx context.Context, userID, planID string, in planner.
 			return err
 		}
 		if in.Title != cur.Title {
-			if err := record(ctx, tx, planDid(planID, userID, planner.ActPlanRenamed, planner.TargetPlan, planID, planner.Details{Title: in.Title, FromTitle: cur.Title})); err != nil {
+			if err := db.record(ctx, tx, planDid(planID, userID, planner.ActPlanRenamed, planner.TargetPlan, planID, planner.Details{Title: in.Title, FromTitle: cur.Title})); err != nil {
 				return err
 			}
 		}
 		if datesChange {
-			if err := record(ctx, tx, planDid(planID, userID, planner.ActPlanDatesChanged, planner.TargetPlan, planID, planner.Details{Title: in.Title,
+			if err := db.record(ctx, tx, planDid(planID, userID, planner.ActPlanDatesChanged, planner.TargetPlan, planID, planner.Details{Title: in.Title,
 				StartDate: in.StartDate.Format(time.DateOnly), EndDate: in.EndDate.Format(time.DateOnly)})); err != nil {
 				return err
 			}
@@ -554,17 +554,17 @@ func (db *DB) PlanMembers(ctx context.Context, userID, planID string) (*planner.
 
 // ChangePlanOwner hands the plan's ownership to another active member (the owner only).
 func (db *DB) ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.changeOwner(ctx, tx, planID, userID, memberID) })
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.changeOwner(ctx, db, tx, planID, userID, memberID) })
 }
 
 // LeavePlan ends the user's membership of a plan; the owner must hand ownership over first
 // (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) LeavePlan(ctx context.Context, userID, planID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.leave(ctx, tx, planID, userID) })
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.leave(ctx, db, tx, planID, userID) })
 }
 
 // RemovePlanMember ends another member's membership (the owner only); the owner cannot
 // remove themself (NEED_TO_DELEGATE_OWNERSHIP). What the member added stays.
 func (db *DB) RemovePlanMember(ctx context.Context, userID, planID, memberID string) error {
-	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.remove(ctx, tx, planID, userID, memberID) })
+	return db.planTx(ctx, planID, func(tx *sqlx.Tx) error { return planKind.remove(ctx, db, tx, planID, userID, memberID) })
 }

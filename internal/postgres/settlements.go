@@ -98,7 +98,7 @@ func (db *DB) RecordSettlement(ctx context.Context, userID, planID, from, to str
 		}
 		s := r.settlement()
 		out = &s
-		return record(ctx, tx, planDid(planID, userID, planner.ActSettlementRecorded, planner.TargetSettlement, id, settlementFacts(s)))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActSettlementRecorded, planner.TargetSettlement, id, settlementFacts(s)))
 	})
 	return out, err
 }
@@ -158,7 +158,7 @@ func (db *DB) DeleteSettlement(ctx context.Context, userID, planID, settlementID
 		if err != nil {
 			return err
 		}
-		return record(ctx, tx, planDid(planID, userID, planner.ActSettlementDeleted, planner.TargetSettlement, settlementID, settlementFacts(r.settlement())))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActSettlementDeleted, planner.TargetSettlement, settlementID, settlementFacts(r.settlement())))
 	})
 }
 

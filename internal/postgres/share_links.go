@@ -128,7 +128,7 @@ func (db *DB) JoinByLink(ctx context.Context, userID, code string) (*planner.Sha
 		if !r.Joined {
 			return nil // a member already
 		}
-		if err := record(ctx, tx, k.did(l.ReferenceID, userID, planner.ActMemberJoined, r.MemberID, r.Nickname).toOthers(k.link(l.ReferenceID), "")); err != nil {
+		if err := db.record(ctx, tx, k.did(l.ReferenceID, userID, planner.ActMemberJoined, r.MemberID, r.Nickname).toOthers(k.link(l.ReferenceID), "")); err != nil {
 			return err
 		}
 		if l.Type == planner.SharePlan && db.days != nil {
