@@ -2,11 +2,8 @@ package route
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
 )
 
 // Matrix is the legs between every pair of points: Matrix[i][j] goes from points[i] to
@@ -98,25 +95,9 @@ func (o *OSRM) table(ctx context.Context, base, profile, coords string, n int) (
 	if m, ok := o.cache.get(key); ok {
 		return m, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	url := base + "/table/v1/" + profile + "/" + coords + "?annotations=duration,distance"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, fmt.Errorf("route: %s table: %w", profile, err)
-	}
-	req.Header.Set("User-Agent", "Tripplan/1.0")
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("route: %s table: %w", profile, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("route: %s table: HTTP status %d", profile, resp.StatusCode)
-	}
 	var body osrmTable
-	if err := json.NewDecoder(io.LimitReader(resp.Body, osrmMaxBody)).Decode(&body); err != nil {
-		return nil, fmt.Errorf("route: %s table: reading the response: %w", profile, err)
+	if err := o.get(ctx, base+"/table/v1/"+profile+"/"+coords+"?annotations=duration,distance", &body); err != nil {
+		return nil, fmt.Errorf("route: %s table: %w", profile, err)
 	}
 	if body.Code != "Ok" {
 		return nil, fmt.Errorf("route: %s table: code %q: %s", profile, body.Code, body.Message)

@@ -164,25 +164,9 @@ func (o *OSRM) route(ctx context.Context, base, profile, coords string, legs int
 	if m, ok := o.cache.get(key); ok {
 		return m, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	url := base + "/route/v1/" + profile + "/" + coords + "?overview=false&steps=false"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, fmt.Errorf("route: %s: %w", profile, err)
-	}
-	req.Header.Set("User-Agent", "Tripplan/1.0")
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("route: %s: %w", profile, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("route: %s: HTTP status %d", profile, resp.StatusCode)
-	}
 	var body osrmResponse
-	if err := json.NewDecoder(io.LimitReader(resp.Body, osrmMaxBody)).Decode(&body); err != nil {
-		return nil, fmt.Errorf("route: %s: reading the response: %w", profile, err)
+	if err := o.get(ctx, base+"/route/v1/"+profile+"/"+coords+"?overview=false&steps=false", &body); err != nil {
+		return nil, fmt.Errorf("route: %s: %w", profile, err)
 	}
 	if body.Code != "Ok" {
 		return nil, fmt.Errorf("route: %s: code %q: %s", profile, body.Code, body.Message)
@@ -199,4 +183,28 @@ func (o *OSRM) route(ctx context.Context, base, profile, coords string, legs int
 	}
 	o.cache.put(key, measures)
 	return measures, nil
+}
+
+// get asks an OSRM server for url, within the request time limit, and decodes its JSON answer
+// (read up to osrmMaxBody) into body; a status other than 200 is an error.
+func (o *OSRM) get(ctx context.Context, url string, body any) error {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("User-Agent", "Tripplan/1.0")
+	resp, err := o.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP status %d", resp.StatusCode)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, osrmMaxBody)).Decode(body); err != nil {
+		return fmt.Errorf("reading the response: %w", err)
+	}
+	return nil
 }
