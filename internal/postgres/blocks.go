@@ -506,16 +506,25 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		if err != nil {
 			return err
 		}
-		if err := insertCandidates(ctx, tx, planID, id, me.ID, []newCandidate{c}, false); err != nil {
-			return err
-		}
-		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
-			return err
-		}
-		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
-			toOthers(dayLink(planID, slot.Day), "plan_day:"+planID+":"+strconv.Itoa(slot.Day)))
+		out, err = db.fillNewBlock(ctx, tx, planID, userID, me.ID, id, slot.Day, []newCandidate{c})
+		return err
 	})
 	return out, err
+}
+
+// fillNewBlock gives the time block id just inserted on day its candidates, as the member
+// meID (the user userID) adds them, and records the addition: the block as the caller
+// answers it.
+func (db *DB) fillNewBlock(ctx context.Context, tx *sqlx.Tx, planID, userID, meID, id string, day int, cs []newCandidate) (*planner.TimeBlock, error) {
+	if err := insertCandidates(ctx, tx, planID, id, meID, cs, false); err != nil {
+		return nil, err
+	}
+	out, err := loadTimeBlock(ctx, tx, planID, meID, id)
+	if err != nil {
+		return nil, err
+	}
+	return out, db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
+		toOthers(dayLink(planID, day), "plan_day:"+planID+":"+strconv.Itoa(day)))
 }
 
 // dayLink is the plan page at a day.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -76,14 +75,8 @@ func (db *DB) CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID str
 				cs[i].placeID = c.Place.ID
 			}
 		}
-		if err := insertCandidates(ctx, tx, planID, id, me.ID, cs, false); err != nil {
-			return err
-		}
-		if out, err = loadTimeBlock(ctx, tx, planID, me.ID, id); err != nil {
-			return err
-		}
-		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
-			toOthers(dayLink(planID, slot.Day), "plan_day:"+planID+":"+strconv.Itoa(slot.Day)))
+		out, err = db.fillNewBlock(ctx, tx, planID, userID, me.ID, id, slot.Day, cs)
+		return err
 	})
 	return out, err
 }

@@ -279,6 +279,17 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.UpdateProfile(ctx, pg, planner.ProfileChange{Nickname: &nickname})
 			return err
 		},
+		"SetNotificationSettings": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.SetNotificationSettings(ctx, pg, []planner.NotificationSetting{{Category: planner.NotifyCategories[0], Push: true, Email: true}})
+			return err
+		},
+		"SavePushSubscription": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.SavePushSubscription(ctx, pg, planner.PushSubscription{Endpoint: "https://push.example/x", P256dh: "k", Auth: "a"})
+			return err
+		},
+		"DeletePushSubscription": func(ctx context.Context, db *postgres.DB) error {
+			return db.DeletePushSubscription(ctx, pg, "https://push.example/x")
+		},
 		"SetPicture": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.SetPicture(ctx, pg, "/files/users/x/picture.png", "")
 			return err
@@ -345,7 +356,11 @@ var notWrites = map[string]string{
 	// guard goes through the checks above.
 	"ClaimIdempotencyKey": "idempotency key", "RecordIdempotentAnswer": "idempotency key",
 	"ReleaseIdempotencyKey": "idempotency key", "DeleteExpiredIdempotencyKeys": "periodic job",
-	"PlanPlaces":         "read",
+	"PlanPlaces":    "read",
+	"CollectionMap": "read", "NotificationSettings": "read",
+	"TurnOffDigest": "the signed unsubscribe link is the authorization", "OnPush": "wiring",
+	"PushDelivery": "push worker", "PushDelivered": "push worker", "DropPushSubscription": "push worker",
+	"DigestRecipients": "digest job", "Digest": "digest job",
 	"RotateRefreshToken": "the refresh token is the authorization", "RevokeRefreshToken": "the refresh token is the authorization",
 	"Tx": "test helper (export_test.go)", "HoldFeed": "test helper (feed_export_test.go)", "PlanVersion": "test helper (feed_export_test.go)",
 }
