@@ -54,7 +54,17 @@ func TestPlanPagesFitInKorean(t *testing.T) {
 			}
 
 			s.visit(t, ana, plan, "plan")
-			korean("the plan page", "1일차", "일정", "내보내기", "동선")
+			korean("the plan page", "1일차", "일정", "내보내기")
+			// The route sits beside the timeline on a wide screen and is the day's Map view on a
+			// phone.
+			if eval[bool](t, ana, `document.querySelector('[data-day-view="map"]').getClientRects().length > 0`) {
+				korean("the plan page", "타임라인", "지도")
+				ana.click(t, `[data-day-view="map"]`)
+				korean("the plan page's Map view", "동선")
+				ana.click(t, `[data-day-view="timeline"]`)
+			} else {
+				korean("the plan page", "동선")
+			}
 			s.menu(t, ana, `details[data-export-menu]`, "export menu")
 			s.addDialog(t)
 			if got := eval[string](t, ana, `document.querySelector("#block-dialog [data-dialog-title]").textContent`); got != "여기에 추가" {

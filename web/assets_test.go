@@ -68,8 +68,8 @@ func TestStaticFiles(t *testing.T) {
 }
 
 // assetRefs finds the /static/ paths a page loads: scripts, style sheets, images, icons and
-// the files map.js loads later (data-leaflet-*), and url()s of style sheets.
-var assetRefs = regexp.MustCompile(`(?:src|href|data-leaflet-[a-z0-9-]+)="(/static/[^"]+)"|url\(([^)]+)\)`)
+// the files map.js loads later (data-leaflet-*, data-cluster-*), and url()s of style sheets.
+var assetRefs = regexp.MustCompile(`(?:src|href|data-(?:leaflet|cluster)-[a-z0-9-]+)="(/static/[^"]+)"|url\(([^)]+)\)`)
 
 // Every page loads its assets by hashed name, and each of them, and each file their style
 // sheets point at, answers 200 to be kept a year.
