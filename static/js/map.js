@@ -199,8 +199,12 @@
     var got = data(d);
     if (shown !== d.day || !d.placed) {
       // A map hidden behind the phone's Timeline view has no size to fit to: it fits when shown.
+      // It still needs a view now: Leaflet makes no pin's element on a map without one.
       if (d.el.offsetWidth) fit(d, got);
-      else d.fitLater = true;
+      else {
+        d.fitLater = true;
+        if (got.bounds.length) d.map.setView(got.bounds[0], 12);
+      }
     }
     points(L, d, got);
     d.key = key;
