@@ -95,6 +95,8 @@ func TestOptimiseDay(t *testing.T) {
 		ana.do(t, "focus the day's menu", chromedp.Focus(chromedp.CSS("[data-day-menu] > summary")))
 		ana.do(t, "Enter opens the menu", chromedp.KeyEvent(kb.Enter))
 		ana.waitUntil(t, "the menu open", `document.querySelector("[data-day-menu]").open`)
+		ana.do(t, "Tab to Swap with day…", chromedp.KeyEvent(kb.Tab))
+		ana.waitUntil(t, "the focus on Swap with day…", `document.activeElement.matches('[data-dayops="swap"]')`)
 		ana.do(t, "Tab to Optimise the day…", chromedp.KeyEvent(kb.Tab))
 		ana.waitUntil(t, "the focus on Optimise the day…", `document.activeElement.matches("[data-optimise]")`)
 		ana.awaitRequests(t, []string{"get /plans/" + planID + "/days/1/optimised"}, "Enter: optimise", chromedp.KeyEvent(kb.Enter))
