@@ -237,3 +237,33 @@ func sameMap(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestFixedTimeFromTheEditForm: the edit dialog sends its checkbox's "true" before a hidden
+// "false"; the first value counts, so checked is true and unchecked (the hidden one alone) is
+// false.
+func TestFixedTimeFromTheEditForm(t *testing.T) {
+	f := newPlanFixture(t)
+	a := f.a
+	tb := decodeBlock(t, f.add(f.ana, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00")))
+	ana := a.signedInBrowser(t, "pf-ana", "Ana")
+	version := tb.Version
+	for _, tc := range []struct {
+		form string
+		want bool
+	}{
+		{"day=1&start_time=10:00&end_time=11:00&memo=&fixed_time=true&fixed_time=false", true},
+		{"day=1&start_time=10:00&end_time=11:00&memo=&fixed_time=false", false},
+	} {
+		res := a.do(req{Method: "PATCH", Path: f.blocks + "/" + tb.Candidates[0].BlockID + "?day=1", Client: ana, Body: tc.form,
+			Header: map[string]string{"Accept": "text/html", "HX-Request": "true", "Sec-Fetch-Site": "same-origin",
+				"Content-Type": "application/x-www-form-urlencoded", "If-Match": `"` + strconv.Itoa(version) + `"`}})
+		day := fragment(t, res, http.StatusOK)
+		if got := strings.Contains(day, "data-fixed-time-mark"); got != tc.want {
+			t.Errorf("%s: the card's lock shown %v, want %v", tc.form, got, tc.want)
+		}
+		version++
+		if n := a.countRows(`SELECT count(*) FROM time_blocks WHERE id = $1 AND fixed_time = $2 AND version = $3`, tb.TimeBlockID, tc.want, version); n != 1 {
+			t.Errorf("%s: the block is not at fixed_time %v, version %d", tc.form, tc.want, version)
+		}
+	}
+}
