@@ -123,4 +123,20 @@ func TestOptimiseDay(t *testing.T) {
 		ana.clickAndAwait(t, "#flash [data-undo] button[hx-post]", "post /plans/"+planID+"/days/1/arrangement")
 		ana.waitUntil(t, "the day back as it was and the toast gone", original+` && !document.querySelector("#flash [data-undo]")`)
 	})
+
+	s.step("at 1440×900, Ana marks Lotte World Tower a reservation in the edit dialog: its card shows a lock", func(t *testing.T) {
+		card := `#day li[data-time-block-id][data-start="10:30"]`
+		ana.click(t, card+" button[data-edit-block]")
+		ana.waitUntil(t, "the edit dialog open, not fixed", `document.querySelector("#edit-dialog").open && !document.querySelector("#edit-fixed-time").checked`)
+		ana.click(t, "#edit-fixed-time")
+		screenshot(t, ana, "optimise-1440-edit-fixed", false)
+		ana.click(t, `#edit-dialog button[type="submit"]`)
+		ana.waitUntil(t, "the dialog closed and the lock on the card", `!document.querySelector("#edit-dialog").open && document.querySelector(`+js(card+" [data-fixed-time-mark]")+`)`)
+		if got := eval[string](t, ana, `document.querySelector(`+js(card+" [data-fixed-time-mark]")+`).innerText.trim()`); got != "Fixed time" {
+			t.Errorf("the lock says %q to screen readers, want Fixed time", got)
+		}
+		ana.click(t, card+" button[data-edit-block]")
+		ana.waitUntil(t, "the edit dialog open, fixed", `document.querySelector("#edit-dialog").open && document.querySelector("#edit-fixed-time").checked`)
+		ana.do(t, "Escape closes the dialog", chromedp.KeyEvent(kb.Escape))
+	})
 }
