@@ -204,6 +204,27 @@ func (e DayRouteSource) Valid() bool {
 	}
 }
 
+// Defines values for DayTravelLegsMode.
+const (
+	DayTravelLegsModeDrive   DayTravelLegsMode = "drive"
+	DayTravelLegsModeTransit DayTravelLegsMode = "transit"
+	DayTravelLegsModeWalk    DayTravelLegsMode = "walk"
+)
+
+// Valid indicates whether the value is a known member of the DayTravelLegsMode enum.
+func (e DayTravelLegsMode) Valid() bool {
+	switch e {
+	case DayTravelLegsModeDrive:
+		return true
+	case DayTravelLegsModeTransit:
+		return true
+	case DayTravelLegsModeWalk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DevLoginRequestProvider.
 const (
 	DevLoginRequestProviderGOOGLE DevLoginRequestProvider = "GOOGLE"
@@ -2124,9 +2145,24 @@ type DayRouteSource string
 
 // DayTravel defines model for DayTravel.
 type DayTravel struct {
+	// Legs each leg counted, between consecutive confirmed places that both have coordinates, in the day's order
+	Legs []struct {
+		FromTimeBlockID string `json:"from_time_block_id"`
+
+		// Mode that mode (as the day route's fastest_mode)
+		Mode          DayTravelLegsMode `json:"mode"`
+		ToTimeBlockID string            `json:"to_time_block_id"`
+
+		// TravelS the quickest sensible mode's duration, in seconds
+		TravelS int `json:"travel_s"`
+	} `json:"legs"`
+
 	// TravelS the day's travel between consecutive confirmed places, in seconds
 	TravelS int `json:"travel_s"`
 }
+
+// DayTravelLegsMode that mode (as the day route's fastest_mode)
+type DayTravelLegsMode string
 
 // Destination a plan's destination, a city (the built-in catalog's cities are offered by the forms) and a point in it
 type Destination struct {

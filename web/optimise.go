@@ -26,12 +26,26 @@ import (
 // optimisation is a day's blocks reordered: the travel before and after, and the blocks that
 // move with their new slots.
 type optimisation struct {
-	Info            planner.DayInfo
-	Source          route.Source
-	Exact           bool // every stretch was ordered exactly (tour.ExactLimit)
-	BeforeS, AfterS int
-	Moves           []planner.Arranged  // the blocks that move, at their new slots, with their versions
-	After           []planner.TimeBlock // the day's blocks at their new slots, in time order
+	Info          planner.DayInfo
+	Source        route.Source
+	Exact         bool // every stretch was ordered exactly (tour.ExactLimit)
+	Before, After dayTravel
+	Moves         []planner.Arranged  // the blocks that move, at their new slots, with their versions
+	Blocks        []planner.TimeBlock // the day's blocks at their new slots, in time order
+}
+
+// dayTravel is the day's travel as the day route counts it: the quickest sensible way between
+// each two consecutive confirmed places with coordinates.
+type dayTravel struct {
+	S    int
+	Legs []travelStep
+}
+
+// travelStep is one leg of a dayTravel, between two time blocks.
+type travelStep struct {
+	From, To string // time block ids
+	S        int
+	Mode     route.Mode
 }
 
 // optimiseDay reorders a day's blocks (in time order): TOO_MANY_STOPS beyond tour.MaxStops
@@ -59,7 +73,7 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 	if n > tour.MaxStops {
 		return nil, planner.Errorf(planner.CodeTooManyStops, "The day has %d places that could move; at most %d can be optimised.", n, tour.MaxStops)
 	}
-	out.After = slices.Clone(blocks)
+	out.Blocks = slices.Clone(blocks)
 	if len(points) < 2 {
 		return out, nil
 	}
@@ -75,7 +89,7 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 			_, cost[i][j] = m[i][j].Fastest()
 		}
 	}
-	out.BeforeS = travel(blocks, cost, at)
+	out.Before = travel(blocks, m, at)
 	for _, run := range runs {
 		out.Exact = out.Exact && len(run) <= tour.ExactLimit
 		from, to := tour.None, tour.None
@@ -97,7 +111,7 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 			positions[k] = pos[stop]
 		}
 		for k, slot := range planner.Reorder(inRun, positions) {
-			b := &out.After[run[k]]
+			b := &out.Blocks[run[k]]
 			if b.Start != slot.Start || b.End != slot.End {
 				b.Start, b.End = slot.Start, slot.End
 				out.Moves = append(out.Moves, planner.Arranged{TimeBlockID: b.ID, Version: b.Version, Start: slot.Start, End: slot.End})
@@ -110,33 +124,33 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(out.After[a].Start, out.After[b].Start) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(out.Blocks[a].Start, out.Blocks[b].Start) })
 	sorted, sortedAt := make([]planner.TimeBlock, len(blocks)), make([]int, len(blocks))
 	for k, i := range idx {
-		sorted[k], sortedAt[k] = out.After[i], at[i]
+		sorted[k], sortedAt[k] = out.Blocks[i], at[i]
 	}
-	out.After = sorted
-	out.AfterS = travel(sorted, cost, sortedAt)
-	if len(out.Moves) == 0 { // ties keep the order: nothing to gain
-		out.AfterS = out.BeforeS
-	}
+	out.Blocks = sorted
+	out.After = travel(sorted, m, sortedAt)
 	return out, nil
 }
 
-// travel is the day's travel, as the day route counts it: the quickest way between each two
-// consecutive confirmed places, where both have coordinates.
-func travel(blocks []planner.TimeBlock, cost tour.Cost, at []int) int {
-	total, prev := 0, tour.None
+// travel is the day's travel over its blocks (in time order; at[i] is block i's point in m,
+// or -1): a leg between each two consecutive confirmed places where both have coordinates.
+func travel(blocks []planner.TimeBlock, m route.Matrix, at []int) dayTravel {
+	out := dayTravel{Legs: []travelStep{}}
+	prev := -1 // the previous confirmed place's block
 	for i := range blocks {
-		if blocks[i].Confirmed() == nil || blocks[i].Confirmed().Place == nil {
+		if c := blocks[i].Confirmed(); c == nil || c.Place == nil {
 			continue
 		}
-		if prev != tour.None && at[i] >= 0 {
-			total += cost[prev][at[i]]
+		if prev >= 0 && at[prev] >= 0 && at[i] >= 0 {
+			mode, s := m[at[prev]][at[i]].Fastest()
+			out.S += s
+			out.Legs = append(out.Legs, travelStep{From: blocks[prev].ID, To: blocks[i].ID, S: s, Mode: mode})
 		}
-		prev = at[i]
+		prev = i
 	}
-	return total
+	return out
 }
 
 // optimisedJSON is GET …/days/{d}/optimised.
@@ -150,7 +164,23 @@ type optimisedJSON struct {
 }
 
 type travelJSON struct {
-	TravelS int `json:"travel_s"`
+	TravelS int             `json:"travel_s"`
+	Legs    []travelLegJSON `json:"legs"`
+}
+
+type travelLegJSON struct {
+	FromTimeBlockID string `json:"from_time_block_id"`
+	ToTimeBlockID   string `json:"to_time_block_id"`
+	TravelS         int    `json:"travel_s"`
+	Mode            string `json:"mode"`
+}
+
+func toTravelJSON(d dayTravel) travelJSON {
+	out := travelJSON{TravelS: d.S, Legs: make([]travelLegJSON, len(d.Legs))}
+	for i, l := range d.Legs {
+		out.Legs[i] = travelLegJSON{FromTimeBlockID: l.From, ToTimeBlockID: l.To, TravelS: l.S, Mode: string(l.Mode)}
+	}
+	return out
 }
 
 // arrangedJSON is a time block at its new time, against its version.
@@ -189,7 +219,7 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 		return err
 	}
 	out := optimisedJSON{DayInfo: toDayInfoJSON(o.Info), Source: string(o.Source), Exact: o.Exact,
-		Before: travelJSON{o.BeforeS}, After: travelJSON{o.AfterS}, Blocks: toArrangedJSON(o.Moves)}
+		Before: toTravelJSON(o.Before), After: toTravelJSON(o.After), Blocks: toArrangedJSON(o.Moves)}
 	if negotiate(c.Request()) == asJSON {
 		return respond(c, http.StatusOK, out, nil, nil)
 	}
@@ -198,14 +228,14 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 		return err
 	}
 	pv := views.OptimiseView{URL: planPath(planID) + "/days/" + strconv.Itoa(day) + "/arrangement",
-		Before: duration(ctx, o.BeforeS), After: duration(ctx, o.AfterS), Improved: len(o.Moves) > 0 && o.AfterS < o.BeforeS,
+		Before: duration(ctx, o.Before.S), After: duration(ctx, o.After.S), Improved: len(o.Moves) > 0 && o.After.S < o.Before.S,
 		Exact: o.Exact, Estimated: o.Source != route.SourceOSRM, Values: `{"blocks": ` + strconv.Quote(string(blocks)) + `}`}
 	moved := map[string]bool{}
 	for _, m := range o.Moves {
 		moved[m.TimeBlockID] = true
 	}
-	for i := range o.After {
-		b := &o.After[i]
+	for i := range o.Blocks {
+		b := &o.Blocks[i]
 		c := b.Confirmed()
 		if c == nil || c.Place == nil {
 			continue

@@ -112,6 +112,16 @@ func TestOptimiseDay(t *testing.T) {
 	if !o.Exact || o.Source != "ESTIMATE" || o.After.TravelS >= o.Before.TravelS || len(o.Blocks) == 0 {
 		t.Fatalf("optimised %+v: want exact, estimated and shorter", o)
 	}
+	for _, d := range []travelJSON{o.Before, o.After} {
+		sum := 0
+		for _, l := range d.Legs {
+			sum += l.TravelS
+		}
+		// Seven blocks, six confirmed places with coordinates: five legs.
+		if len(d.Legs) != 5 || sum != d.TravelS {
+			t.Errorf("travel %+v: want 5 legs adding up to travel_s", d)
+		}
+	}
 	stay := map[string]bool{blocks["free"].TimeBlockID: true, blocks["tower"].TimeBlockID: true, blocks["market"].TimeBlockID: true}
 	byID := map[string]timeBlockJSON{}
 	for _, b := range blocks {
