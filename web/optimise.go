@@ -92,12 +92,21 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 	out.Before = travel(blocks, m, at)
 	for _, run := range runs {
 		out.Exact = out.Exact && len(run) <= tour.ExactLimit
+		// The run's ends are the confirmed places next to it (free time and undecided blocks
+		// are passed over, as the day's travel does); one without coordinates is a free end,
+		// since the travel to it is not counted either.
 		from, to := tour.None, tour.None
-		for i := run[0] - 1; i >= 0 && from == tour.None; i-- {
-			from = at[i]
+		for i := run[0] - 1; i >= 0; i-- {
+			if stopAt(blocks, i) {
+				from = at[i]
+				break
+			}
 		}
-		for i := run[len(run)-1] + 1; i < len(blocks) && to == tour.None; i++ {
-			to = at[i]
+		for i := run[len(run)-1] + 1; i < len(blocks); i++ {
+			if stopAt(blocks, i) {
+				to = at[i]
+				break
+			}
 		}
 		stops := make([]int, len(run))
 		pos := make(map[int]int, len(run)) // matrix index → position in run
@@ -131,7 +140,16 @@ func (s *Server) optimiseDay(ctx context.Context, info planner.DayInfo, blocks [
 	}
 	out.Blocks = sorted
 	out.After = travel(sorted, m, sortedAt)
+	if out.After.S >= out.Before.S { // nothing gained: the day stays as it is
+		out.Moves, out.Blocks, out.After = nil, blocks, out.Before
+	}
 	return out, nil
+}
+
+// stopAt reports whether block i is a stop of the day's travel: a confirmed place.
+func stopAt(blocks []planner.TimeBlock, i int) bool {
+	c := blocks[i].Confirmed()
+	return c != nil && c.Place != nil
 }
 
 // travel is the day's travel over its blocks (in time order; at[i] is block i's point in m,
@@ -140,7 +158,7 @@ func travel(blocks []planner.TimeBlock, m route.Matrix, at []int) dayTravel {
 	out := dayTravel{Legs: []travelStep{}}
 	prev := -1 // the previous confirmed place's block
 	for i := range blocks {
-		if c := blocks[i].Confirmed(); c == nil || c.Place == nil {
+		if !stopAt(blocks, i) {
 			continue
 		}
 		if prev >= 0 && at[prev] >= 0 && at[i] >= 0 {
@@ -223,13 +241,13 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 	if negotiate(c.Request()) == asJSON {
 		return respond(c, http.StatusOK, out, nil, nil)
 	}
-	blocks, err := json.Marshal(out.Blocks)
+	values, err := formValues(out.Blocks, false)
 	if err != nil {
 		return err
 	}
 	pv := views.OptimiseView{URL: planPath(planID) + "/days/" + strconv.Itoa(day) + "/arrangement",
-		Before: duration(ctx, o.Before.S), After: duration(ctx, o.After.S), Improved: len(o.Moves) > 0 && o.After.S < o.Before.S,
-		Exact: o.Exact, Estimated: o.Source != route.SourceOSRM, Values: `{"blocks": ` + strconv.Quote(string(blocks)) + `}`}
+		Before: duration(ctx, o.Before.S), After: duration(ctx, o.After.S), Improved: len(o.Moves) > 0,
+		Exact: o.Exact, Estimated: o.Source != route.SourceOSRM, Values: values}
 	moved := map[string]bool{}
 	for _, m := range o.Moves {
 		moved[m.TimeBlockID] = true
@@ -244,6 +262,21 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 			Name: shownName(ctx, *c.Place), Moved: moved[b.ID], Fixed: b.FixedTime})
 	}
 	return respond(c, http.StatusOK, out, nil, views.OptimisePreview(pv))
+}
+
+// formValues are the page's values (hx-vals) for POST …/arrangement: the blocks as one JSON
+// form field, and whether it is the Undo.
+func formValues(blocks []arrangedJSON, undo bool) (string, error) {
+	list, err := json.Marshal(blocks)
+	if err != nil {
+		return "", err
+	}
+	vals := map[string]string{"blocks": string(list)}
+	if undo {
+		vals["undo"] = "true"
+	}
+	b, err := json.Marshal(vals)
+	return string(b), err
 }
 
 // arrangedList reads the blocks of an arrangement from JSON, or from a form field holding
@@ -330,12 +363,12 @@ func (s *Server) arrangeDay(c echo.Context) error {
 			back = append(back, planner.Arranged{TimeBlockID: b.ID, Version: b.Version, Start: old.Start, End: old.End})
 		}
 	}
-	undo, err := json.Marshal(toArrangedJSON(back))
+	values, err := formValues(toArrangedJSON(back), true)
 	if err != nil {
 		return err
 	}
 	said := i18n.T(ctx, "optimise.applied", "Day", day)
 	partial := views.WithUndo(views.DayChanged(dv, said), views.UndoView{Text: said, URL: c.Request().URL.Path,
-		Values: `{"blocks": ` + strconv.Quote(string(undo)) + `, "undo": "true"}`})
+		Values: values})
 	return respondChange(c, http.StatusOK, out, partial, planPath(planID))
 }

@@ -203,16 +203,30 @@ func TestOptimiseDay(t *testing.T) {
 	mustHave(t, page, "data-fixed-time-mark", "Fixed time", "Optimise the day…", `data-fixed-time="true"`, "Fixed time (a reservation)")
 	preview := fragment(t, a.htmx(ana, "GET", "/plans/"+f.plan.PlanID+"/days/1/optimised", ""), http.StatusOK)
 	mustHave(t, preview, "of travel", "→", "This is the shortest order", "data-optimise-apply", "Bukchon Hanok Village")
-	var vals map[string]string
-	start := strings.Index(preview, `hx-vals="`) + len(`hx-vals="`)
-	raw := preview[start : start+strings.Index(preview[start:], `"`)]
-	if err := json.Unmarshal([]byte(html.UnescapeString(raw)), &vals); err != nil {
-		t.Fatalf("Apply's values %q: %v", raw, err)
+	// hxVals is the form the button with hx-vals in the fragment sends.
+	hxVals := func(fragment string) string {
+		t.Helper()
+		var vals map[string]string
+		start := strings.Index(fragment, `hx-vals="`) + len(`hx-vals="`)
+		raw := fragment[start : start+strings.Index(fragment[start:], `"`)]
+		if err := json.Unmarshal([]byte(html.UnescapeString(raw)), &vals); err != nil {
+			t.Fatalf("hx-vals %q: %v", raw, err)
+		}
+		form := url.Values{}
+		for k, v := range vals {
+			form.Set(k, v)
+		}
+		return form.Encode()
 	}
-	applied := fragment(t, a.htmx(ana, "POST", arrangement, "blocks="+url.QueryEscape(vals["blocks"])), http.StatusOK)
+	applied := fragment(t, a.htmx(ana, "POST", arrangement, hxVals(preview)), http.StatusOK)
 	mustHave(t, applied, `id="day"`, "Optimised day 1", "data-undo")
 	if got := slots(t, f); sameMap(before, got) {
 		t.Error("Apply from the page changed nothing")
+	}
+	undone := fragment(t, a.htmx(ana, "POST", arrangement, hxVals(applied[strings.Index(applied, "data-undo"):])), http.StatusOK)
+	mustHave(t, undone, `id="day"`, "Put day 1 back as it was")
+	if got := slots(t, f); !sameMap(before, got) {
+		t.Errorf("the page's Undo left the day at %v, want %v", got, before)
 	}
 }
 
