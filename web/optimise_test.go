@@ -182,6 +182,9 @@ func TestOptimiseDay(t *testing.T) {
 	if n := a.countRows(`SELECT count(*) FROM activities WHERE plan_id = $1 AND kind = 'DAY_OPTIMISED'`, f.plan.PlanID); n != 1 {
 		t.Errorf("%d DAY_OPTIMISED entries, want 1", n)
 	}
+	if page := history[planMemberJSON](t, a, f.ben, "/plans/"+f.plan.PlanID+"/activity"); len(page.Contents) == 0 || page.Contents[0].Summary != "Ana optimised day 1" {
+		t.Errorf("the newest history entry is %+v, want Ana optimising day 1", page.Contents)
+	}
 
 	// Undo: the old times against the new versions put the day back.
 	back := make([]map[string]any, len(o.Blocks))
