@@ -294,3 +294,27 @@ func TestFixedTimeFromTheEditForm(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimiseDayLeavesUndecidedBlocks: a block still undecided between candidates is not a
+// stop: it stays where it is and ends the stretch before it.
+func TestOptimiseDayLeavesUndecidedBlocks(t *testing.T) {
+	f := newPlanFixture(t)
+	blocks := zigzagDay(t, f)
+	bukchon := decodeBlock(t, f.a.do(req{Method: "POST", Path: f.blocks + "/" + blocks["bukchon"].TimeBlockID + "/candidates", Token: f.ana,
+		Body: map[string]any{"collection_place_ids": []string{f.places[1].CollectionPlaceID}}}))
+	if bukchon.BlockStatus != "PENDING" {
+		t.Fatalf("fixture: Bukchon's block is %s, want PENDING", bukchon.BlockStatus)
+	}
+	setFixed(t, f, blocks["tower"], true) // the evening's two places stay as they are
+	o := dayOptimised(t, f, f.ana)
+	for _, m := range o.Blocks {
+		if m.TimeBlockID != blocks["palace"].TimeBlockID && m.TimeBlockID != blocks["lotte"].TimeBlockID {
+			t.Errorf("%s moves; only the palace and Lotte World Tower (the stretch before the undecided block) may", m.TimeBlockID)
+		}
+	}
+	for _, l := range append(o.Before.Legs, o.After.Legs...) {
+		if l.FromTimeBlockID == bukchon.TimeBlockID || l.ToTimeBlockID == bukchon.TimeBlockID {
+			t.Errorf("a leg %+v counts the undecided block", l)
+		}
+	}
+}
