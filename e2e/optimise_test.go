@@ -50,7 +50,7 @@ func TestOptimiseDay(t *testing.T) {
 		if !strings.Contains(said, "→") || !strings.HasSuffix(said, "of travel") {
 			t.Errorf("the dialog says %q, want the travel before → after", said)
 		}
-		proposed = eval[[]string](t, ana, `[...document.querySelectorAll("#optimise-dialog [data-optimise-stops] li")].map(li => li.innerText.replace(/\s+/g, " ").replace(/^\d+ /, "").trim())`)
+		proposed = eval[[]string](t, ana, `[...document.querySelectorAll("#optimise-dialog [data-optimise-stops] li")].map(li => li.children[1].innerText + " " + li.children[2].innerText)`)
 		if len(proposed) != 4 || !strings.Contains(strings.Join(proposed, " "), bukchon) {
 			t.Errorf("the new order %q, want the 4 places", proposed)
 		}
