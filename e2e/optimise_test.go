@@ -82,6 +82,9 @@ func TestOptimiseDay(t *testing.T) {
 		checkInViewport(t, ana, dialog)
 		checkInViewport(t, ana, dialog+" [data-optimise-apply]")
 		fitsScreen(t, ana, 390, "the optimise dialog at 390")
+		for _, v := range axeViolations(t, ana, axeSource(t)) {
+			t.Errorf("the optimise dialog: axe %s violation %q: %s; elements: %s", v.Impact, v.ID, v.Help, strings.Join(v.Targets, " | "))
+		}
 		screenshot(t, ana, "optimise-390-dialog", false)
 		tap(t, ana, dialog+" [data-close-dialog]")
 		ana.waitUntil(t, "the dialog closed, the day unchanged", `!document.querySelector("#optimise-dialog").open && `+original)
