@@ -341,8 +341,8 @@ type updateBlockRequest struct {
 	FixedTime *bool `json:"fixed_time" form:"fixed_time"`
 }
 
-// updateBlock changes a candidate's memo and/or moves its whole time block to another day or
-// time (overlap-checked). For the plan page (htmx), ?day= is the day it shows (else the
+// updateBlock changes a candidate's memo, its time block's fixed_time mark and/or moves the
+// whole time block to another day or time (overlap-checked). For the plan page (htmx), ?day= is the day it shows (else the
 // block's), a move is announced with an Undo toast, and ?undo=1 marks the move as that undo.
 func (s *Server) updateBlock(c echo.Context) error {
 	var in updateBlockRequest

@@ -697,8 +697,8 @@ func (db *DB) BlockDetail(ctx context.Context, userID, planID, candidateID strin
 	return out, err
 }
 
-// UpdateBlock edits a candidate's memo and moves its whole time block to another day or time
-// (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
+// UpdateBlock edits a candidate's memo, sets its time block's "fixed time" mark and moves the
+// whole time block to another day or time (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
 // of the target day like an added block: TIME_BLOCK_EXACT_DUPLICATE or TIME_BLOCK_OVERLAP.
 // A change that names anything counts one new version of the time block. Checks, in order:
 // PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, PRECONDITION_FAILED (ifMatch against
