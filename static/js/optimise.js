@@ -1,7 +1,7 @@
 // Optimising a day (issue 25): the day menu's "Optimise the day…" loads the day's
 // optimisation into #optimise-dialog (hx-get on the item) and opens it; Apply posts the new
-// times and the answer, the day grid with an Undo toast, replaces #day, which closes the
-// dialog. Closing it puts the focus back on the day's menu.
+// times and the answer, the day grid with an Undo toast, replaces #day (app.js then closes the
+// dialog). Closing it puts the focus back on the day's menu.
 (function () {
   "use strict";
   var doc = document;
@@ -20,6 +20,7 @@
     loading.setAttribute("data-optimise-loading", "");
     loading.textContent = d.getAttribute("data-loading") || "";
     body.replaceChildren(loading);
+    d.querySelector("[data-dialog-errors]").replaceChildren();
     if (!d.open) d.showModal();
   });
 
@@ -31,11 +32,16 @@
     if (first) first.focus();
   });
 
-  // Applied: the day is replaced, the dialog has done its work.
-  doc.addEventListener("htmx:afterRequest", function (evt) {
+  // A refusal of the preview (TOO_MANY_STOPS) is said in the open dialog, which covers #flash.
+  // (Apply is inside the dialog: app.js shows its errors there and closes the dialog once the
+  // day is swapped in.)
+  doc.addEventListener("htmx:beforeSwap", function (evt) {
+    var elt = evt.detail.requestConfig ? evt.detail.requestConfig.elt : null;
     var d = dialog();
-    if (!d || !d.open || !evt.detail.successful) return;
-    if (evt.detail.elt && evt.detail.elt.hasAttribute && evt.detail.elt.hasAttribute("data-optimise-apply")) d.close();
+    if (!d || !evt.detail.isError || !(elt instanceof Element) || !elt.matches("[data-optimise]")) return;
+    d.querySelector("#optimise-body").replaceChildren();
+    evt.detail.target = d.querySelector("[data-dialog-errors]");
+    evt.detail.swapOverride = "innerHTML";
   });
 
   doc.addEventListener("close", function (evt) {
