@@ -907,7 +907,8 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 			return planner.Errorf(planner.CodePlanDayNotFound, "The block's day is no longer part of the plan.")
 		}
 		for _, q := range []string{
-			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, $1::jsonb->'block')`,
+			// A snapshot taken before migration 00035 has no fixed_time.
+			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, '{"fixed_time": false}'::jsonb || ($1::jsonb->'block'))`,
 			// Back is a change: a version sent before the deletion no longer matches.
 			`UPDATE time_blocks SET version = version + 1 WHERE id = $1::jsonb->'block'->>'id'`,
 			`INSERT INTO candidates

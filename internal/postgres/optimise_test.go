@@ -114,3 +114,18 @@ func TestArrangeDay(t *testing.T) {
 		t.Errorf("undone, the day is %v, want %v", now, before)
 	}
 }
+
+// TestRestoreASnapshotFromBeforeFixedTime: a block deleted before migration 00035 (its
+// snapshot has no fixed_time) is put back, not fixed.
+func TestRestoreASnapshotFromBeforeFixedTime(t *testing.T) {
+	db := pgtest.New(t)
+	f := newTrip(t, db)
+	ctx := t.Context()
+	tb := f.block(t, 1, 0, "09:00", "10:00")
+	del := must(db.DeleteTimeBlock(ctx, f.member, f.plan.ID, tb.ID, planner.AnyVersion))
+	db.MustExec(`UPDATE deleted_time_blocks SET snapshot = snapshot #- '{block,fixed_time}' WHERE id = $1`, del.ID)
+	back, err := db.RestoreTimeBlock(ctx, f.member, f.plan.ID, del.ID)
+	if err != nil || back.ID != tb.ID || back.FixedTime {
+		t.Fatalf("restored %+v, %v; want the block back, not fixed", back, err)
+	}
+}
