@@ -204,6 +204,27 @@ func (e DayRouteSource) Valid() bool {
 	}
 }
 
+// Defines values for DayTravelLegsMode.
+const (
+	DayTravelLegsModeDrive   DayTravelLegsMode = "drive"
+	DayTravelLegsModeTransit DayTravelLegsMode = "transit"
+	DayTravelLegsModeWalk    DayTravelLegsMode = "walk"
+)
+
+// Valid indicates whether the value is a known member of the DayTravelLegsMode enum.
+func (e DayTravelLegsMode) Valid() bool {
+	switch e {
+	case DayTravelLegsModeDrive:
+		return true
+	case DayTravelLegsModeTransit:
+		return true
+	case DayTravelLegsModeWalk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DevLoginRequestProvider.
 const (
 	DevLoginRequestProviderGOOGLE DevLoginRequestProvider = "GOOGLE"
@@ -1737,6 +1758,39 @@ func (e ListPlanCollectionPlacesParamsPicked) Valid() bool {
 	}
 }
 
+// Defines values for ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode.
+const (
+	ArrangeDay412ApplicationProblemPlusJSONResponseBodyCodePRECONDITIONFAILED ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode = "PRECONDITION_FAILED"
+)
+
+// Valid indicates whether the value is a known member of the ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode enum.
+func (e ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode) Valid() bool {
+	switch e {
+	case ArrangeDay412ApplicationProblemPlusJSONResponseBodyCodePRECONDITIONFAILED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OptimisedDay200JSONResponseBodySource.
+const (
+	OptimisedDay200JSONResponseBodySourceESTIMATE OptimisedDay200JSONResponseBodySource = "ESTIMATE"
+	OptimisedDay200JSONResponseBodySourceOSRM     OptimisedDay200JSONResponseBodySource = "OSRM"
+)
+
+// Valid indicates whether the value is a known member of the OptimisedDay200JSONResponseBodySource enum.
+func (e OptimisedDay200JSONResponseBodySource) Valid() bool {
+	switch e {
+	case OptimisedDay200JSONResponseBodySourceESTIMATE:
+		return true
+	case OptimisedDay200JSONResponseBodySourceOSRM:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AddExpense201JSONResponseBodyType.
 const (
 	AddExpense201JSONResponseBodyTypeADDITIONAL AddExpense201JSONResponseBodyType = "ADDITIONAL"
@@ -1852,6 +1906,19 @@ type AppTokenRequest struct {
 // AppTokenRequestGrantType defines model for AppTokenRequest.GrantType.
 type AppTokenRequestGrantType string
 
+// ArrangedBlock defines model for ArrangedBlock.
+type ArrangedBlock struct {
+	// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+	EndTime TimeOfDay `json:"end_time"`
+
+	// StartTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+	StartTime   TimeOfDay `json:"start_time"`
+	TimeBlockID string    `json:"time_block_id"`
+
+	// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+	Version Version `json:"version"`
+}
+
 // BlockDetail defines model for BlockDetail.
 type BlockDetail struct {
 	// Block A candidate of a time block, which the interface document calls a block (block_id).
@@ -1859,8 +1926,11 @@ type BlockDetail struct {
 	DayInfo DayInfo   `json:"day_info"`
 
 	// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
-	EndTime  TimeOfDay `json:"end_time"`
-	Opinions []Opinion `json:"opinions"`
+	EndTime TimeOfDay `json:"end_time"`
+
+	// FixedTime the time block's "fixed time" mark (see TimeBlock)
+	FixedTime bool      `json:"fixed_time"`
+	Opinions  []Opinion `json:"opinions"`
 
 	// SocialMedia the post the candidate's place was extracted from, or null
 	SocialMedia *SocialMedia `json:"social_media"`
@@ -2072,6 +2142,27 @@ type DayRouteLegsWarning string
 
 // DayRouteSource defines model for DayRoute.Source.
 type DayRouteSource string
+
+// DayTravel defines model for DayTravel.
+type DayTravel struct {
+	// Legs each leg counted, between consecutive confirmed places that both have coordinates, in the day's order
+	Legs []struct {
+		FromTimeBlockID string `json:"from_time_block_id"`
+
+		// Mode that mode (as the day route's fastest_mode)
+		Mode          DayTravelLegsMode `json:"mode"`
+		ToTimeBlockID string            `json:"to_time_block_id"`
+
+		// TravelS the quickest sensible mode's duration, in seconds
+		TravelS int `json:"travel_s"`
+	} `json:"legs"`
+
+	// TravelS the day's travel between consecutive confirmed places, in seconds
+	TravelS int `json:"travel_s"`
+}
+
+// DayTravelLegsMode that mode (as the day route's fastest_mode)
+type DayTravelLegsMode string
 
 // Destination a plan's destination, a city (the built-in catalog's cities are offered by the forms) and a point in it
 type Destination struct {
@@ -2781,6 +2872,9 @@ type TimeBlock struct {
 
 	// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
 	EndTime TimeOfDay `json:"end_time"`
+
+	// FixedTime a reservation's mark (PATCH …/blocks/{blockId} sets it); optimising the day leaves the block where it is
+	FixedTime bool `json:"fixed_time"`
 
 	// SelectedBlock the selected candidate (at most one per time block), or null
 	SelectedBlock *Candidate `json:"selected_block"`
@@ -3807,6 +3901,9 @@ type UpdateBlockJSONBody struct {
 	// EndTime a time of day as HH:MM:SS.sssZ, HH:MM:SS or HH:MM (hours 00–23)
 	EndTime *TimeInput `json:"end_time,omitempty"`
 
+	// FixedTime marks the time block as a reservation: optimising the day leaves it where it is
+	FixedTime *bool `json:"fixed_time,omitempty"`
+
 	// Memo "" clears it
 	Memo *string `json:"memo,omitempty"`
 
@@ -4089,6 +4186,45 @@ type ListPlanCollectionPlacesParamsCategory string
 
 // ListPlanCollectionPlacesParamsPicked defines parameters for ListPlanCollectionPlaces.
 type ListPlanCollectionPlacesParamsPicked string
+
+// ArrangeDayJSONBody defines parameters for ArrangeDay.
+type ArrangeDayJSONBody struct {
+	Blocks []struct {
+		// EndTime a time of day as HH:MM:SS.sssZ, HH:MM:SS or HH:MM (hours 00–23)
+		EndTime TimeInput `json:"end_time"`
+
+		// StartTime a time of day as HH:MM:SS.sssZ, HH:MM:SS or HH:MM (hours 00–23)
+		StartTime   TimeInput `json:"start_time"`
+		TimeBlockID string    `json:"time_block_id"`
+
+		// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+		Version Version `json:"version"`
+	} `json:"blocks"`
+}
+
+// ArrangeDayParams defines parameters for ArrangeDay.
+type ArrangeDayParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode defines parameters for ArrangeDay.
+type ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode string
+
+// OptimisedDay200JSONResponseBodySource defines parameters for OptimisedDay.
+type OptimisedDay200JSONResponseBodySource string
 
 // SwapDaysJSONBody defines parameters for SwapDays.
 type SwapDaysJSONBody struct {
@@ -4454,6 +4590,9 @@ type UpdateBudgetJSONRequestBody UpdateBudgetJSONBody
 
 // LinkPlanCollectionsJSONRequestBody defines body for LinkPlanCollections for application/json ContentType.
 type LinkPlanCollectionsJSONRequestBody LinkPlanCollectionsJSONBody
+
+// ArrangeDayJSONRequestBody defines body for ArrangeDay for application/json ContentType.
+type ArrangeDayJSONRequestBody ArrangeDayJSONBody
 
 // SwapDaysJSONRequestBody defines body for SwapDays for application/json ContentType.
 type SwapDaysJSONRequestBody SwapDaysJSONBody
@@ -6067,6 +6206,62 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /plans/{planId}/collections/{collectionId}/places/{collectionPlaceId} (the `GetPlanCollectionPlace` operationId).
 	GetPlanCollectionPlace(ctx context.Context, planID string, collectionID string, collectionPlaceID string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ArrangeDayWithBody Give blocks of a day new times at once (members)
+	//
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+	// against the new versions). Each named block must be of the day and at its `version`
+	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+	// move in one statement, so blocks may trade times, and the new times must not overlap
+	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+	// a new version. Additional expenses after a block that moves stay where they were in
+	// the day (after the nearest earlier block that stays). Recorded once in the plan's
+	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+	// time blocks now.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+	ArrangeDayWithBody(ctx context.Context, planID string, day int, params *ArrangeDayParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ArrangeDay Give blocks of a day new times at once (members)
+	//
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+	// against the new versions). Each named block must be of the day and at its `version`
+	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+	// move in one statement, so blocks may trade times, and the new times must not overlap
+	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+	// a new version. Additional expenses after a block that moves stay where they were in
+	// the day (after the nearest earlier block that stays). Recorded once in the plan's
+	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+	// time blocks now.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+	ArrangeDay(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OptimisedDay The day's places reordered for the shortest travel (members and guests)
+	//
+	// The movable stops are the day's confirmed places with coordinates not marked
+	// `fixed_time`; every other block (a reservation, free time, a block still undecided, a
+	// place typed in without coordinates) stays where it is and ends a stretch of movable
+	// stops. Each stretch is ordered for the least travel from the located place before it
+	// to the one after it (travel as the day route counts it: the quickest sensible way, OSRM
+	// when configured, else estimated) and laid out again from its start, keeping each
+	// block's length and the gaps between the blocks. Exact (`exact: true`) when no stretch
+	// has more than 12 stops; beyond that a heuristic (nearest-neighbour paths improved by
+	// 2-opt and Or-opt), never worse than the day's order. `before` and `after` are the
+	// day's total travel between consecutive confirmed places. `blocks` are the blocks that
+	// move, at their new times with their versions: what POST …/arrangement takes to apply
+	// it (empty when nothing improves). 400 TOO_MANY_STOPS beyond 60 movable stops.
+	//
+	// Corresponds with GET /plans/{planId}/days/{day}/optimised (the `OptimisedDay` operationId).
+	OptimisedDay(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDayRoute Travel between the day's consecutive confirmed places (members and guests)
 	//
@@ -8443,6 +8638,92 @@ func (c *Client) ListPlanCollectionPlaces(ctx context.Context, planID string, co
 // Corresponds with GET /plans/{planId}/collections/{collectionId}/places/{collectionPlaceId} (the `GetPlanCollectionPlace` operationId).
 func (c *Client) GetPlanCollectionPlace(ctx context.Context, planID string, collectionID string, collectionPlaceID string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlanCollectionPlaceRequest(c.Server, planID, collectionID, collectionPlaceID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ArrangeDayWithBody Give blocks of a day new times at once (members)
+//
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+// against the new versions). Each named block must be of the day and at its `version`
+// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+// move in one statement, so blocks may trade times, and the new times must not overlap
+// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+// a new version. Additional expenses after a block that moves stay where they were in
+// the day (after the nearest earlier block that stays). Recorded once in the plan's
+// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+// time blocks now.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+func (c *Client) ArrangeDayWithBody(ctx context.Context, planID string, day int, params *ArrangeDayParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewArrangeDayRequestWithBody(c.Server, planID, day, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ArrangeDay Give blocks of a day new times at once (members)
+//
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+// against the new versions). Each named block must be of the day and at its `version`
+// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+// move in one statement, so blocks may trade times, and the new times must not overlap
+// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+// a new version. Additional expenses after a block that moves stay where they were in
+// the day (after the nearest earlier block that stays). Recorded once in the plan's
+// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+// time blocks now.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+func (c *Client) ArrangeDay(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewArrangeDayRequest(c.Server, planID, day, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OptimisedDay The day's places reordered for the shortest travel (members and guests)
+//
+// The movable stops are the day's confirmed places with coordinates not marked
+// `fixed_time`; every other block (a reservation, free time, a block still undecided, a
+// place typed in without coordinates) stays where it is and ends a stretch of movable
+// stops. Each stretch is ordered for the least travel from the located place before it
+// to the one after it (travel as the day route counts it: the quickest sensible way, OSRM
+// when configured, else estimated) and laid out again from its start, keeping each
+// block's length and the gaps between the blocks. Exact (`exact: true`) when no stretch
+// has more than 12 stops; beyond that a heuristic (nearest-neighbour paths improved by
+// 2-opt and Or-opt), never worse than the day's order. `before` and `after` are the
+// day's total travel between consecutive confirmed places. `blocks` are the blocks that
+// move, at their new times with their versions: what POST …/arrangement takes to apply
+// it (empty when nothing improves). 400 TOO_MANY_STOPS beyond 60 movable stops.
+//
+// Corresponds with GET /plans/{planId}/days/{day}/optimised (the `OptimisedDay` operationId).
+func (c *Client) OptimisedDay(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOptimisedDayRequest(c.Server, planID, day)
 	if err != nil {
 		return nil, err
 	}
@@ -13455,6 +13736,116 @@ func NewGetPlanCollectionPlaceRequest(server string, planID string, collectionID
 	return req, nil
 }
 
+// NewArrangeDayRequest calls the generic ArrangeDay builder with application/json body
+func NewArrangeDayRequest(server string, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewArrangeDayRequestWithBody(server, planID, day, params, "application/json", bodyReader)
+}
+
+// NewArrangeDayRequestWithBody constructs an http.Request for the ArrangeDay method, with any body, and a specified content type
+func NewArrangeDayRequestWithBody(server string, planID string, day int, params *ArrangeDayParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "day", day, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/days/%s/arrangement", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewOptimisedDayRequest constructs an http.Request for the OptimisedDay method
+func NewOptimisedDayRequest(server string, planID string, day int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "day", day, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/days/%s/optimised", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetDayRouteRequest constructs an http.Request for the GetDayRoute method
 func NewGetDayRouteRequest(server string, planID string, day int) (*http.Request, error) {
 	var err error
@@ -16229,6 +16620,64 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /plans/{planId}/collections/{collectionId}/places/{collectionPlaceId} (the `GetPlanCollectionPlace` operationId).
 	GetPlanCollectionPlaceWithResponse(ctx context.Context, planID string, collectionID string, collectionPlaceID string, reqEditors ...RequestEditorFn) (*GetPlanCollectionPlaceResponse, error)
+
+	// ArrangeDayWithBodyWithResponse Give blocks of a day new times at once (members)
+	//
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+	// against the new versions). Each named block must be of the day and at its `version`
+	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+	// move in one statement, so blocks may trade times, and the new times must not overlap
+	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+	// a new version. Additional expenses after a block that moves stay where they were in
+	// the day (after the nearest earlier block that stays). Recorded once in the plan's
+	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+	// time blocks now.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+	ArrangeDayWithBodyWithResponse(ctx context.Context, planID string, day int, params *ArrangeDayParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ArrangeDayResponse, error)
+
+	// ArrangeDayWithResponse Give blocks of a day new times at once (members)
+	//
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+	// against the new versions). Each named block must be of the day and at its `version`
+	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+	// move in one statement, so blocks may trade times, and the new times must not overlap
+	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+	// a new version. Additional expenses after a block that moves stay where they were in
+	// the day (after the nearest earlier block that stays). Recorded once in the plan's
+	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+	// time blocks now.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+	ArrangeDayWithResponse(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*ArrangeDayResponse, error)
+
+	// OptimisedDayWithResponse The day's places reordered for the shortest travel (members and guests)
+	//
+	// The movable stops are the day's confirmed places with coordinates not marked
+	// `fixed_time`; every other block (a reservation, free time, a block still undecided, a
+	// place typed in without coordinates) stays where it is and ends a stretch of movable
+	// stops. Each stretch is ordered for the least travel from the located place before it
+	// to the one after it (travel as the day route counts it: the quickest sensible way, OSRM
+	// when configured, else estimated) and laid out again from its start, keeping each
+	// block's length and the gaps between the blocks. Exact (`exact: true`) when no stretch
+	// has more than 12 stops; beyond that a heuristic (nearest-neighbour paths improved by
+	// 2-opt and Or-opt), never worse than the day's order. `before` and `after` are the
+	// day's total travel between consecutive confirmed places. `blocks` are the blocks that
+	// move, at their new times with their versions: what POST …/arrangement takes to apply
+	// it (empty when nothing improves). 400 TOO_MANY_STOPS beyond 60 movable stops.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /plans/{planId}/days/{day}/optimised (the `OptimisedDay` operationId).
+	OptimisedDayWithResponse(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*OptimisedDayResponse, error)
 
 	// GetDayRouteWithResponse Travel between the day's consecutive confirmed places (members and guests)
 	//
@@ -22835,6 +23284,206 @@ func (r GetPlanCollectionPlaceResponse) ContentType() string {
 	return ""
 }
 
+// ArrangeDayResponse200Headers the declared response headers of an HTTP 200 response for ArrangeDay
+type ArrangeDayResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+type ArrangeDayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Contents []TimeBlock `json:"contents"`
+		DayInfo  DayInfo     `json:"day_info"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *StaleTimeBlock
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ArrangeDayResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ArrangeDayResponse) GetJSON200() *struct {
+	Contents []TimeBlock `json:"contents"`
+	DayInfo  DayInfo     `json:"day_info"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON412() *StaleTimeBlock {
+	return r.ApplicationProblemJSON412
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ArrangeDayResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ArrangeDayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ArrangeDayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ArrangeDayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ArrangeDayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type OptimisedDayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		After   DayTravel                             `json:"after"`
+		Before  DayTravel                             `json:"before"`
+		Blocks  []ArrangedBlock                       `json:"blocks"`
+		DayInfo DayInfo                               `json:"day_info"`
+		Exact   bool                                  `json:"exact"`
+		Source  OptimisedDay200JSONResponseBodySource `json:"source"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OptimisedDayResponse) GetJSON200() *struct {
+	After   DayTravel                             `json:"after"`
+	Before  DayTravel                             `json:"before"`
+	Blocks  []ArrangedBlock                       `json:"blocks"`
+	DayInfo DayInfo                               `json:"day_info"`
+	Exact   bool                                  `json:"exact"`
+	Source  OptimisedDay200JSONResponseBodySource `json:"source"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OptimisedDayResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r OptimisedDayResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r OptimisedDayResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r OptimisedDayResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r OptimisedDayResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r OptimisedDayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OptimisedDayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OptimisedDayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OptimisedDayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetDayRouteResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -27400,6 +28049,82 @@ func (c *ClientWithResponses) GetPlanCollectionPlaceWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseGetPlanCollectionPlaceResponse(rsp)
+}
+
+// ArrangeDayWithBodyWithResponse Give blocks of a day new times at once (members)
+//
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+// against the new versions). Each named block must be of the day and at its `version`
+// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+// move in one statement, so blocks may trade times, and the new times must not overlap
+// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+// a new version. Additional expenses after a block that moves stay where they were in
+// the day (after the nearest earlier block that stays). Recorded once in the plan's
+// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+// time blocks now.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+func (c *ClientWithResponses) ArrangeDayWithBodyWithResponse(ctx context.Context, planID string, day int, params *ArrangeDayParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ArrangeDayResponse, error) {
+	rsp, err := c.ArrangeDayWithBody(ctx, planID, day, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseArrangeDayResponse(rsp)
+}
+
+// ArrangeDayWithResponse Give blocks of a day new times at once (members)
+//
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
+// against the new versions). Each named block must be of the day and at its `version`
+// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
+// move in one statement, so blocks may trade times, and the new times must not overlap
+// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
+// a new version. Additional expenses after a block that moves stay where they were in
+// the day (after the nearest earlier block that stays). Recorded once in the plan's
+// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
+// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
+// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
+// time blocks now.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
+func (c *ClientWithResponses) ArrangeDayWithResponse(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*ArrangeDayResponse, error) {
+	rsp, err := c.ArrangeDay(ctx, planID, day, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseArrangeDayResponse(rsp)
+}
+
+// OptimisedDayWithResponse The day's places reordered for the shortest travel (members and guests)
+//
+// The movable stops are the day's confirmed places with coordinates not marked
+// `fixed_time`; every other block (a reservation, free time, a block still undecided, a
+// place typed in without coordinates) stays where it is and ends a stretch of movable
+// stops. Each stretch is ordered for the least travel from the located place before it
+// to the one after it (travel as the day route counts it: the quickest sensible way, OSRM
+// when configured, else estimated) and laid out again from its start, keeping each
+// block's length and the gaps between the blocks. Exact (`exact: true`) when no stretch
+// has more than 12 stops; beyond that a heuristic (nearest-neighbour paths improved by
+// 2-opt and Or-opt), never worse than the day's order. `before` and `after` are the
+// day's total travel between consecutive confirmed places. `blocks` are the blocks that
+// move, at their new times with their versions: what POST …/arrangement takes to apply
+// it (empty when nothing improves). 400 TOO_MANY_STOPS beyond 60 movable stops.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /plans/{planId}/days/{day}/optimised (the `OptimisedDay` operationId).
+func (c *ClientWithResponses) OptimisedDayWithResponse(ctx context.Context, planID string, day int, reqEditors ...RequestEditorFn) (*OptimisedDayResponse, error) {
+	rsp, err := c.OptimisedDay(ctx, planID, day, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOptimisedDayResponse(rsp)
 }
 
 // GetDayRouteWithResponse Travel between the day's consecutive confirmed places (members and guests)
@@ -33185,6 +33910,172 @@ func ParseGetPlanCollectionPlaceResponse(rsp *http.Response) (*GetPlanCollection
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseArrangeDayResponse parses an HTTP response from a ArrangeDayWithResponse call
+func ParseArrangeDayResponse(rsp *http.Response) (*ArrangeDayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ArrangeDayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Contents []TimeBlock `json:"contents"`
+			DayInfo  DayInfo     `json:"day_info"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest StaleTimeBlock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ArrangeDayResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOptimisedDayResponse parses an HTTP response from a OptimisedDayWithResponse call
+func ParseOptimisedDayResponse(rsp *http.Response) (*OptimisedDayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OptimisedDayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			After   DayTravel                             `json:"after"`
+			Before  DayTravel                             `json:"before"`
+			Blocks  []ArrangedBlock                       `json:"blocks"`
+			DayInfo DayInfo                               `json:"day_info"`
+			Exact   bool                                  `json:"exact"`
+			Source  OptimisedDay200JSONResponseBodySource `json:"source"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem

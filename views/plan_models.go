@@ -233,7 +233,8 @@ type BlockView struct {
 	// TravelTight, it is only a few minutes short and shown as a quiet hint.
 	TravelWarning string
 	TravelTight   bool
-	Version       int // the time block's, sent back with edits
+	Version       int  // the time block's, sent back with edits
+	FixedTime     bool // a reservation: optimising the day leaves it where it is
 }
 
 // CandidateView is one candidate in the picker.

@@ -62,6 +62,8 @@ func ActivitySentence(l *i18n.Localizer, a planner.Activity, noun string) string
 		return w.say("activity.dates_changed", "Dates", i18n.Word(datesLabel(l, d.StartDate, d.EndDate)))
 	case planner.ActDaysSwapped:
 		return w.say("dayops.activity_swapped", "Day", d.Day, "With", d.FromDay)
+	case planner.ActDayOptimised:
+		return w.say("optimise.activity", "Day", d.Day)
 	case planner.ActPlaceAdded:
 		return w.say("activity.place_added", "Place", w.place())
 	case planner.ActPlaceRemoved:
@@ -156,6 +158,8 @@ func NotificationMessage(l *i18n.Localizer, n planner.Notification) string {
 		return w.say("activity.notice_expense_added", "In", in, "Expense", w.expenseName(), "Money", w.money(), "Day", w.day())
 	case planner.ActDaysSwapped:
 		return w.say("dayops.notice_swapped", "Day", d.Day, "With", d.FromDay, "In", in)
+	case planner.ActDayOptimised:
+		return w.say("optimise.notice", "Day", d.Day, "In", in)
 	case planner.ActMemberJoined:
 		return w.say("activity.notice_joined", "In", in)
 	case planner.ActPlaceAdded:

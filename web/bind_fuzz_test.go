@@ -146,6 +146,7 @@ var bodyRoutes = map[string]string{
 	"PATCH /plans/:planId/blocks/:blockId/selection":         "selectionRequest",
 	"POST /plans/:planId/blocks/:blockId/copies":             "copyBlockRequest",
 	"POST /plans/:planId/days/:day/swap":                     "swapDaysRequest",
+	"POST /plans/:planId/days/:day/arrangement":              "arrangementRequest",
 	"PATCH /plans/:planId/budgets":                           "budgetRequest",
 	"POST /plans/:planId/expenses":                           "newExpenseRequest",
 	"POST /plans/:planId/settlements":                        "settlementRequest",

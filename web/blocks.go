@@ -55,6 +55,8 @@ type timeBlockJSON struct {
 	// Version counts the changes to the block: its day and times, its candidates (added,
 	// removed, their memos) and its selection.
 	Version int `json:"version"`
+	// FixedTime marks a reservation, which optimising the day leaves where it is.
+	FixedTime bool `json:"fixed_time"`
 }
 
 func (s *Server) toCandidateJSON(ctx context.Context, c *planner.Candidate) candidateJSON {
@@ -74,7 +76,7 @@ func (s *Server) toCandidateJSON(ctx context.Context, c *planner.Candidate) cand
 func (s *Server) toTimeBlockJSON(ctx context.Context, b *planner.TimeBlock) timeBlockJSON {
 	out := timeBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()),
 		StartTime: b.Start.String(), EndTime: b.End.String(), CandidateCount: len(b.Candidates),
-		Candidates: make([]candidateJSON, len(b.Candidates)), Version: b.Version}
+		Candidates: make([]candidateJSON, len(b.Candidates)), Version: b.Version, FixedTime: b.FixedTime}
 	for i := range b.Candidates {
 		out.Candidates[i] = s.toCandidateJSON(ctx, &b.Candidates[i])
 		if b.Candidates[i].Selected {
@@ -303,13 +305,14 @@ type blockDetailJSON struct {
 	Block       candidateJSON    `json:"block"`
 	Opinions    []opinionJSON    `json:"opinions"`
 	SocialMedia *socialMediaJSON `json:"social_media"`
-	Version     int              `json:"version"` // the time block's
+	Version     int              `json:"version"`    // the time block's
+	FixedTime   bool             `json:"fixed_time"` // the time block's
 }
 
 func (s *Server) toBlockDetailJSON(ctx context.Context, d *planner.BlockDetail) blockDetailJSON {
 	out := blockDetailJSON{TimeBlockID: d.TimeBlockID, Type: string(d.Type), DayInfo: toDayInfoJSON(d.Day),
 		StartTime: d.Start.String(), EndTime: d.End.String(), Block: s.toCandidateJSON(ctx, &d.Block), Opinions: make([]opinionJSON, len(d.Opinions)),
-		Version: d.Version}
+		Version: d.Version, FixedTime: d.FixedTime}
 	for i, o := range d.Opinions {
 		out.Opinions[i] = toOpinionJSON(o)
 	}
@@ -333,10 +336,13 @@ type updateBlockRequest struct {
 	StartTime *string    `json:"start_time" form:"start_time"`
 	EndTime   *string    `json:"end_time" form:"end_time"`
 	Memo      *string    `json:"memo" form:"memo"`
+	// FixedTime sets the time block's "fixed time" mark. The edit dialog sends its checkbox
+	// ("true") before a hidden "false", and the form binder takes the first value.
+	FixedTime *bool `json:"fixed_time" form:"fixed_time"`
 }
 
-// updateBlock changes a candidate's memo and/or moves its whole time block to another day or
-// time (overlap-checked). For the plan page (htmx), ?day= is the day it shows (else the
+// updateBlock changes a candidate's memo, its time block's fixed_time mark and/or moves the
+// whole time block to another day or time (overlap-checked). For the plan page (htmx), ?day= is the day it shows (else the
 // block's), a move is announced with an Undo toast, and ?undo=1 marks the move as that undo.
 func (s *Server) updateBlock(c echo.Context) error {
 	var in updateBlockRequest
@@ -361,6 +367,7 @@ func (s *Server) updateBlock(c echo.Context) error {
 		v.Check(planner.ValidMemo(memo), "memo", "must be at most 300 characters")
 		ch.Memo = &memo
 	}
+	ch.FixedTime = in.FixedTime
 	if err := v.Err(); err != nil {
 		return err
 	}

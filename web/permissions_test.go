@@ -272,6 +272,11 @@ var accessTable = map[string]accessRow{
 	"POST /plans/:planId/days/:day/swap": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/days/1/swap", map[string]any{"with": 3})
 	})},
+	"GET /plans/:planId/days/:day/optimised": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/optimised"} })},
+	"POST /plans/:planId/days/:day/arrangement": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
+		return jsonReq("POST", f.plan+"/days/1/arrangement", map[string]any{"blocks": []map[string]any{
+			{"time_block_id": f.timeBlock, "version": f.version, "start_time": "12:00", "end_time": "13:00"}}})
+	})},
 
 	// Budget.
 	"GET /plans/:planId/budgets": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/budgets"} })},
@@ -339,6 +344,7 @@ type matrixFixture struct {
 	spareColID           string
 	planThird, colThird  string // member ids of the third member
 	timeBlock, candidate string
+	version              int               // the time block's
 	second               string            // the time block's second candidate
 	opinion              string            // the owner's opinion of the first candidate
 	expense              string            // an additional expense on day 1
@@ -386,7 +392,7 @@ func newMatrixFixture(t *testing.T, a *testApp) *matrixFixture {
 		Body: map[string]any{"type": "PLACE", "collection_place_id": cp.CollectionPlaceID, "day": 1, "start_time": "10:00", "end_time": "11:00"}}))
 	tb = decodeBlock(t, a.do(req{Method: "POST", Path: f.plan + "/blocks/" + tb.TimeBlockID + "/candidates", Token: f.tokens[owner],
 		Body: map[string]any{"collection_place_ids": []string{cp2.CollectionPlaceID}}}))
-	f.timeBlock, f.candidate, f.second = tb.TimeBlockID, tb.Candidates[0].BlockID, tb.Candidates[1].BlockID
+	f.timeBlock, f.candidate, f.second, f.version = tb.TimeBlockID, tb.Candidates[0].BlockID, tb.Candidates[1].BlockID, tb.Version
 	var op opinionJSON
 	res := a.do(req{Method: "POST", Path: f.plan + "/blocks/" + f.candidate + "/opinions", Token: f.tokens[owner], Body: map[string]any{"type": "POSITIVE"}})
 	if err := json.Unmarshal(res.Body, &op); err != nil || res.Status != http.StatusCreated {

@@ -93,7 +93,7 @@ func blockTitle(ctx context.Context, free bool, candidates []planner.Candidate) 
 }
 
 func toBlockView(ctx context.Context, b *planner.TimeBlock) views.BlockView {
-	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()), Version: b.Version,
+	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()), Version: b.Version, FixedTime: b.FixedTime,
 		Start: clock(b.Start), End: clock(b.End), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
 	if len(b.Candidates) > 0 {
 		v.EditID, v.Memo = b.Candidates[0].ID, b.Candidates[0].Memo

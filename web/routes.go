@@ -177,6 +177,8 @@ func (s *Server) routes() {
 	e.POST("/plans/:planId/deleted-blocks/:deletionId/restore", s.restoreTimeBlock, user)
 	e.POST("/plans/:planId/blocks/:blockId/copies", s.copyBlock, user)
 	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
+	e.GET("/plans/:planId/days/:day/optimised", s.optimisedDayHandler, reader)
+	e.POST("/plans/:planId/days/:day/arrangement", s.arrangeDay, user)
 	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
 	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, reader)
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)

@@ -148,6 +148,7 @@ type Store interface {
 	RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error)
 	CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID string, to planner.BlockCopy) (*planner.TimeBlock, error)
 	SwapDays(ctx context.Context, userID, planID string, day, with int) (*planner.DaySwap, error)
+	ArrangeDay(ctx context.Context, userID, planID string, day int, blocks []planner.Arranged) (*planner.DayBlocks, error)
 	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
 	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
 	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)

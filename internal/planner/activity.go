@@ -25,6 +25,8 @@ const (
 	ActPlanDatesChanged   ActivityKind = "PLAN_DATES_CHANGED"
 	// Two days' blocks swapped (Details.Day and FromDay).
 	ActDaysSwapped ActivityKind = "DAYS_SWAPPED"
+	// A day's blocks given new times at once: optimising the day, or its undo (Details.Day).
+	ActDayOptimised ActivityKind = "DAY_OPTIMISED"
 	// A payment between members recorded as made, or such a record deleted (settling up).
 	ActSettlementRecorded ActivityKind = "SETTLEMENT_RECORDED"
 	ActSettlementDeleted  ActivityKind = "SETTLEMENT_DELETED"

@@ -97,6 +97,7 @@ type BlockChange struct {
 	Day        *int
 	Start, End *TimeOfDay
 	Memo       *string
+	FixedTime  *bool // the time block's "fixed time" mark
 }
 
 // MyOpinion is the caller's own opinion of a candidate.
@@ -132,6 +133,8 @@ type TimeBlock struct {
 	Candidates []Candidate
 	// Version counts the changes to the block, its candidates and its selection.
 	Version int
+	// FixedTime marks a reservation: optimising the day leaves the block where it is.
+	FixedTime bool
 }
 
 // Deletion is a deleted time block that can be restored for a while: its id (for
@@ -204,7 +207,8 @@ type BlockDetail struct {
 	Type        BlockType
 	Day         DayInfo
 	Start, End  TimeOfDay
-	Version     int // the time block's
+	Version     int  // the time block's
+	FixedTime   bool // the time block's
 	Block       Candidate
 	Opinions    []Opinion
 	SocialMedia *SocialMedia

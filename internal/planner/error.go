@@ -85,6 +85,7 @@ const (
 	CodeExchangeRateRequired          Code = "EXCHANGE_RATE_REQUIRED"
 	CodeNotificationNotFound          Code = "NOTIFICATION_NOT_FOUND"
 	CodeSettlementNotFound            Code = "SETTLEMENT_NOT_FOUND"
+	CodeTooManyStops                  Code = "TOO_MANY_STOPS" // a day too full to optimise
 
 	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
 	CodeInvalidIdempotencyKey Code = "INVALID_IDEMPOTENCY_KEY"
@@ -160,6 +161,7 @@ var statuses = map[Code]int{
 	CodeExchangeRateRequired:          http.StatusBadRequest,
 	CodeNotificationNotFound:          http.StatusNotFound,
 	CodeSettlementNotFound:            http.StatusNotFound,
+	CodeTooManyStops:                  http.StatusBadRequest,
 
 	CodeInvalidIdempotencyKey: http.StatusBadRequest,
 	CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,

@@ -44,12 +44,13 @@ type timeBlockRow struct {
 	Start   clock  `db:"start_time"`
 	End     clock  `db:"end_time"`
 	Version int    `db:"version"`
+	Fixed   bool   `db:"fixed_time"`
 	planner.DayInfo
 }
 
 // timeBlockColumns and timeBlockFrom select time blocks (alias b) with their days (alias d).
 const (
-	timeBlockColumns = `b.id, b.type, b.start_time, b.end_time, b.version, d.day, d.date`
+	timeBlockColumns = `b.id, b.type, b.start_time, b.end_time, b.version, b.fixed_time, d.day, d.date`
 	timeBlockFrom    = ` FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id`
 )
 
@@ -57,7 +58,7 @@ func (r timeBlockRow) timeBlock(candidates []planner.Candidate) planner.TimeBloc
 	return planner.TimeBlock{
 		ID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
 		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End),
-		Candidates: candidates, Version: r.Version,
+		Candidates: candidates, Version: r.Version, FixedTime: r.Fixed,
 	}
 }
 
@@ -622,7 +623,7 @@ func blockDetail(ctx context.Context, tx *sqlx.Tx, planID, me, candidateID strin
 	}
 	out := &planner.BlockDetail{
 		TimeBlockID: r.ID, Type: planner.BlockType(r.Type), Day: r.DayInfo,
-		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version,
+		Start: planner.TimeOfDay(r.Start), End: planner.TimeOfDay(r.End), Version: r.Version, FixedTime: r.Fixed,
 	}
 	for _, c := range byBlock[r.ID] {
 		if c.ID == candidateID {
@@ -696,8 +697,8 @@ func (db *DB) BlockDetail(ctx context.Context, userID, planID, candidateID strin
 	return out, err
 }
 
-// UpdateBlock edits a candidate's memo and moves its whole time block to another day or time
-// (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
+// UpdateBlock edits a candidate's memo, sets its time block's "fixed time" mark and moves the
+// whole time block to another day or time (Start and End together, else INVALID_REQUEST). A move is checked against the other blocks
 // of the target day like an added block: TIME_BLOCK_EXACT_DUPLICATE or TIME_BLOCK_OVERLAP.
 // A change that names anything counts one new version of the time block. Checks, in order:
 // PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND, PRECONDITION_FAILED (ifMatch against
@@ -765,16 +766,19 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 				return err
 			}
 		}
-		if ch.Memo != nil || !moved && (ch.Day != nil || ch.Start != nil) {
+		if ch.Memo != nil || ch.FixedTime != nil || !moved && (ch.Day != nil || ch.Start != nil) {
 			memo := ""
 			if ch.Memo != nil {
 				memo = *ch.Memo
 			}
+			// A move counted the new version already.
 			_, err := tx.ExecContext(ctx, `
 				WITH memo AS (
 				    UPDATE candidates SET memo = $3, updated_at = clock_timestamp() WHERE id = $2 AND $4)
-				UPDATE time_blocks SET version = version + 1 WHERE id = $1 AND NOT $5`,
-				cur.ID, candidateID, memo, ch.Memo != nil, moved)
+				UPDATE time_blocks SET version = version + CASE WHEN $5 THEN 0 ELSE 1 END,
+				       fixed_time = COALESCE($6::boolean, fixed_time)
+				WHERE id = $1`,
+				cur.ID, candidateID, memo, ch.Memo != nil, moved, ch.FixedTime)
 			if err != nil {
 				return err
 			}
@@ -903,7 +907,8 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 			return planner.Errorf(planner.CodePlanDayNotFound, "The block's day is no longer part of the plan.")
 		}
 		for _, q := range []string{
-			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, $1::jsonb->'block')`,
+			// A snapshot taken before migration 00035 has no fixed_time.
+			`INSERT INTO time_blocks SELECT * FROM jsonb_populate_record(NULL::time_blocks, '{"fixed_time": false}'::jsonb || ($1::jsonb->'block'))`,
 			// Back is a change: a version sent before the deletion no longer matches.
 			`UPDATE time_blocks SET version = version + 1 WHERE id = $1::jsonb->'block'->>'id'`,
 			`INSERT INTO candidates

@@ -156,6 +156,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			_, err := db.SwapDays(ctx, pg, f.plan, 1, 2)
 			return err
 		},
+		"ArrangeDay": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.ArrangeDay(ctx, pg, f.plan, 1, []planner.Arranged{{TimeBlockID: f.timeBlock, Version: 1, Start: 12 * planner.TimeOfDay(time.Hour), End: 13 * planner.TimeOfDay(time.Hour)}})
+			return err
+		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddCandidates(ctx, pg, f.plan, f.timeBlock, nil, []string{f.places[2]})
 			return err

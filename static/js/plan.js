@@ -104,6 +104,8 @@
     field(form, "start_time").value = button.getAttribute("data-start");
     field(form, "end_time").value = button.getAttribute("data-end");
     field(form, "memo").value = button.getAttribute("data-memo") || "";
+    var fixed = form.querySelector('input[type="checkbox"][name="fixed_time"]');
+    if (fixed) fixed.checked = button.getAttribute("data-fixed-time") === "true";
     clearErrors(dialog);
     dialog.showModal();
   }
