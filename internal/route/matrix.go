@@ -40,26 +40,11 @@ func (o *OSRM) Matrix(ctx context.Context, points []Point) (Matrix, Source, erro
 		return nil, SourceEstimate, err
 	}
 	coords := osrmCoordinates(points)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	walkDone := make(chan result, 1)
-	if o.walkURL != "" {
-		go func() {
-			m, err := o.table(ctx, o.walkURL, "foot", coords, len(points))
-			walkDone <- result{m, err}
-		}()
-	}
-	drive, err := o.table(ctx, o.driveURL, "driving", coords, len(points))
+	drive, walk, err := o.both(ctx, func(ctx context.Context, base, profile string) ([]Measure, error) {
+		return o.table(ctx, base, profile, coords, len(points))
+	})
 	if err != nil {
 		return Estimator{}.Matrix(ctx, points)
-	}
-	var walk []Measure
-	if o.walkURL != "" {
-		w := <-walkDone
-		if w.err != nil {
-			return Estimator{}.Matrix(ctx, points)
-		}
-		walk = w.measures
 	}
 	n := len(points)
 	out := make(Matrix, n)

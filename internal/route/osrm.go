@@ -77,28 +77,11 @@ func (o *OSRM) Legs(ctx context.Context, points []Point) ([]Leg, Source, error) 
 	}
 	coords := osrmCoordinates(points)
 
-	// The walk server is asked alongside the drive server; if driving fails, walking is no
-	// longer needed and its request is cancelled.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	walkDone := make(chan result, 1)
-	if o.walkURL != "" {
-		go func() {
-			m, err := o.route(ctx, o.walkURL, "foot", coords, len(points)-1)
-			walkDone <- result{m, err}
-		}()
-	}
-	drive, err := o.route(ctx, o.driveURL, "driving", coords, len(points)-1)
+	drive, walk, err := o.both(ctx, func(ctx context.Context, base, profile string) ([]Measure, error) {
+		return o.route(ctx, base, profile, coords, len(points)-1)
+	})
 	if err != nil {
 		return Estimator{}.Legs(ctx, points)
-	}
-	var walk []Measure
-	if o.walkURL != "" {
-		w := <-walkDone
-		if w.err != nil {
-			return Estimator{}.Legs(ctx, points)
-		}
-		walk = w.measures
 	}
 
 	legs := make([]Leg, len(points)-1)
@@ -113,6 +96,32 @@ func (o *OSRM) Legs(ctx context.Context, points []Point) ([]Leg, Source, error) 
 		legs[i] = Leg{StraightM: int(math.Round(straight)), By: by}
 	}
 	return legs, SourceOSRM, nil
+}
+
+// both asks the drive server and, alongside it, the walk server (when there is one: walk is
+// then nil) with ask; if driving fails, walking is no longer needed and its request is
+// cancelled. Either failing is the error.
+func (o *OSRM) both(ctx context.Context, ask func(ctx context.Context, base, profile string) ([]Measure, error)) (drive, walk []Measure, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	walkDone := make(chan result, 1)
+	if o.walkURL != "" {
+		go func() {
+			m, err := ask(ctx, o.walkURL, "foot")
+			walkDone <- result{m, err}
+		}()
+	}
+	if drive, err = ask(ctx, o.driveURL, "driving"); err != nil {
+		return nil, nil, err
+	}
+	if o.walkURL != "" {
+		w := <-walkDone
+		if w.err != nil {
+			return nil, nil, w.err
+		}
+		walk = w.measures
+	}
+	return drive, walk, nil
 }
 
 // result is one request's answer.
