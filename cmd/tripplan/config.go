@@ -117,6 +117,14 @@ const (
 	devJWTSecret     = "tripplan-development-jwt-secret-not-for-production"
 )
 
+// The development Web Push key pair, so that `make run` can turn push on without configuration.
+// It is public too: refused outside development (see refuseDevelopmentSecrets).
+var devVAPID = reach.VAPID{
+	PublicKey:  "BPVwkqbapKQVf2uxFVVfdH0F9CFnpp_hyZy5TVzeZDVsJMZL-lzCdYaMN8CL3N9PhOv31zncGEEZlIytSJvmnH8",
+	PrivateKey: "DzQlYAk-WmABREUDufQwOsdZYy1bfKpDPDMtHmtRB_0",
+	Subject:    "mailto:dev@tripplan.localhost",
+}
+
 func loadConfig(getenv func(string) string) (config, error) {
 	c := config{
 		Env:     strings.ToLower(strings.TrimSpace(getenv("APP_ENV"))),
@@ -283,9 +291,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
-// loadReach reads Web Push's VAPID keys and the digest's mail server, both optional.
+// loadReach reads Web Push's VAPID keys and the digest's mail server, both optional; development
+// without keys uses the development pair.
 func loadReach(c *config, getenv func(string) string) error {
 	c.VAPID = reach.VAPID{PublicKey: getenv("VAPID_PUBLIC_KEY"), PrivateKey: getenv("VAPID_PRIVATE_KEY"), Subject: getenv("VAPID_SUBJECT")}
+	if c.VAPID == (reach.VAPID{}) && c.Env == "development" {
+		c.VAPID = devVAPID
+	}
 	if c.VAPID != (reach.VAPID{}) {
 		if c.VAPID.PublicKey == "" || c.VAPID.PrivateKey == "" || c.VAPID.Subject == "" {
 			return errors.New("VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT must be set together")
@@ -342,12 +354,16 @@ func loadPool(c *config, getenv func(string) string) error {
 
 // refuseDevelopmentSecrets refuses the built-in development secrets, which are public, outside
 // development: as SESSION_SECRET, JWT_SECRET or one of JWT_PREVIOUS_SECRETS, anyone could sign
-// cookies and tokens the server accepts.
+// cookies and tokens the server accepts; as VAPID_PRIVATE_KEY, anyone could push to its
+// subscribers.
 func refuseDevelopmentSecrets(env string, getenv func(string) string) error {
 	if env == "development" {
 		return nil
 	}
 	public := func(secret string) bool { return secret == devSessionSecret || secret == devJWTSecret }
+	if getenv("VAPID_PRIVATE_KEY") == devVAPID.PrivateKey {
+		return fmt.Errorf("VAPID_PRIVATE_KEY holds the built-in development key, refused with APP_ENV=%s: make a pair of your own (README, Web Push)", env)
+	}
 	var name string
 	switch {
 	case public(getenv("SESSION_SECRET")):

@@ -10,9 +10,14 @@ import (
 // Web Push and the e-mail digest are off unless configured; their variables are checked
 // together, and a refusal never repeats the SMTP password.
 func TestReachConfig(t *testing.T) {
-	c, err := loadConfig(env(map[string]string{}))
+	c, err := loadConfig(env(map[string]string{"APP_ENV": "test"}))
 	if err != nil || c.VAPID.PublicKey != "" || c.SMTP != nil {
 		t.Fatalf("nothing set: %+v %v", c.VAPID, err)
+	}
+	// `make run` (development, nothing set) has push with the development pair, a valid one.
+	c, err = loadConfig(env(map[string]string{}))
+	if err != nil || c.VAPID != devVAPID || c.VAPID.Check() != nil || c.SMTP != nil {
+		t.Fatalf("development: %+v %v", c.VAPID, err)
 	}
 	private, public, err := webpush.GenerateVAPIDKeys()
 	if err != nil {

@@ -260,6 +260,7 @@ func TestUnsafeConfigurationRefusesToStart(t *testing.T) {
 		{"development JWT secret as a previous one", production(map[string]string{"JWT_PREVIOUS_SECRETS": secret + "," + devJWTSecret}), "JWT_PREVIOUS_SECRETS holds a built-in development secret"},
 		{"development JWT secret in test", map[string]string{"APP_ENV": "test", "JWT_SECRET": devJWTSecret}, "JWT_SECRET holds a built-in development secret, refused with APP_ENV=test"},
 		{"development session secret in test", map[string]string{"APP_ENV": "test", "SESSION_SECRET": devSessionSecret}, "SESSION_SECRET holds a built-in development secret, refused with APP_ENV=test"},
+		{"development Web Push key in production", production(map[string]string{"VAPID_PUBLIC_KEY": devVAPID.PublicKey, "VAPID_PRIVATE_KEY": devVAPID.PrivateKey, "VAPID_SUBJECT": devVAPID.Subject}), "VAPID_PRIVATE_KEY holds the built-in development key, refused with APP_ENV=production"},
 		{"an unknown SameSite", map[string]string{"COOKIE_SAMESITE": "loose"}, `COOKIE_SAMESITE must be lax, strict or none, not "loose"`},
 		{"a front end that is no URL", map[string]string{"FRONTEND_URL": "app.example"}, `FRONTEND_URL must be an absolute http(s) URL such as https://app.example, not "app.example"`},
 	}
