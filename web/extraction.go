@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"net/http"
 	"strconv"
@@ -19,13 +17,6 @@ import (
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
-
-// Jobs schedules background work in the transaction that records it, and cancels it in the
-// one that dismisses it (extraction.Queue).
-type Jobs interface {
-	Enqueue(ctx context.Context, tx *sql.Tx, jobID string) (int64, error)
-	Cancel(ctx context.Context, tx *sql.Tx, queueJobID int64) error
-}
 
 type jobJSON struct {
 	JobID          string         `json:"job_id"`
@@ -103,8 +94,7 @@ func (s *Server) startExtraction(c echo.Context) error {
 		return planner.Errorf(planner.CodeSocialMediaUnsupported, "Only http and https links to web pages can be read.")
 	}
 	ctx := c.Request().Context()
-	j, err := s.store.CreateExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), url, normalized,
-		func(tx *sql.Tx, jobID string) (int64, error) { return s.jobs.Enqueue(ctx, tx, jobID) })
+	j, err := s.store.CreateExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), url, normalized)
 	var pe *planner.Error
 	if errors.As(err, &pe) && pe.Code == planner.CodeTooManyRequests {
 		// The user's share of the queue is taken: say when trying again may succeed.
@@ -211,8 +201,7 @@ func (s *Server) addCustomFromExtraction(c echo.Context) error {
 // dismissExtraction sets the caller's job aside.
 func (s *Server) dismissExtraction(c echo.Context) error {
 	ctx := c.Request().Context()
-	if err := s.store.DismissExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), c.Param("jobId"),
-		func(tx *sql.Tx, queueJobID int64) error { return s.jobs.Cancel(ctx, tx, queueJobID) }); err != nil {
+	if err := s.store.DismissExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), c.Param("jobId")); err != nil {
 		return err
 	}
 	return respondChange(c, http.StatusNoContent, nil, views.ExtractionForm(c.Param("collectionId")), collectionPath(c.Param("collectionId")))

@@ -101,9 +101,9 @@ func startTestApp(t testing.TB, db *postgres.DB, queries *pgtest.Counter, url st
 	if a.queue, err = extraction.NewQueue(db.DB.DB, a.worker, nil); err != nil {
 		t.Fatal(err)
 	}
+	db.OnExtraction(a.queue)
 	d := Deps{
 		Store:    db,
-		Jobs:     a.queue,
 		Files:    files,
 		Sessions: db.NewSessionStore(SessionOptions(cfg), []byte("session-secret-session-secret-32b")),
 		Tokens:   tokens,

@@ -5,7 +5,6 @@ package web
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"log/slog"
 	"net"
 	"net/http"
@@ -180,10 +179,10 @@ type Store interface {
 	RecordSettlement(ctx context.Context, userID, planID, from, to string, amount money.Decimal) (*planner.Settlement, error)
 	Settlements(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Settlement, bool, error)
 	DeleteSettlement(ctx context.Context, userID, planID, settlementID string) error
-	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error)
+	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string) (*planner.ExtractionJob, error)
 	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
 	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)
-	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error
+	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error
 	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
 	AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error)
 	ImportPlaces(ctx context.Context, userID, collectionID, format string, rows []planner.ImportRow) (*planner.ImportReport, error)
@@ -232,8 +231,6 @@ type Deps struct {
 	Tokens   *auth.Issuer
 	// Files keeps uploaded pictures.
 	Files *storage.Store
-	// Jobs queues background work (place extraction).
-	Jobs Jobs
 	// Router answers travel between places; nil uses the offline estimates.
 	Router route.Router
 	// Rates converts between currencies (RATES_URL); nil: an expense in another currency than
@@ -253,7 +250,6 @@ type Server struct {
 	cfg      Config
 	store    Store
 	files    *storage.Store
-	jobs     Jobs
 	finder   *places.Finder
 	router   route.Router
 	rates    RateSource
@@ -308,7 +304,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		router = route.Estimator{}
 	}
 	s := &Server{
-		router: router, rates: d.Rates, cfg: cfg, store: d.Store, files: d.Files, jobs: d.Jobs, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
+		router: router, rates: d.Rates, cfg: cfg, store: d.Store, files: d.Files, finder: &places.Finder{Remote: d.Places, Store: d.Store, Log: d.Log}, sessions: d.Sessions, tokens: d.Tokens, signin: providers, log: d.Log,
 		echo: echo.New(), openapi: doc, pages: map[string]bool{},
 		instance: planner.NewID(), streamsDone: make(chan struct{}),
 	}

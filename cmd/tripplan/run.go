@@ -128,6 +128,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	db.OnExtraction(queue)
 	if push {
 		db.OnPush(reach.Enqueue(queue))
 		log.Info("web push on")
@@ -142,7 +143,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}()
 	srv, err := web.New(webCfg, web.Deps{
 		Store:    db,
-		Jobs:     queue,
 		Files:    files,
 		Places:   provider,
 		Router:   cfg.router(),

@@ -33,6 +33,8 @@ type DB struct {
 	revoked *revocations
 	// pushes queues the Web Pushes of new notifications (OnPush); nil: none are sent.
 	pushes PushQueue
+	// extractions works extraction jobs (OnExtraction); nil: none can be requested.
+	extractions ExtractionQueue
 }
 
 // Pool sizes an instance's pool of connections (DB_MAX_CONNS, DB_MAX_IDLE_CONNS and

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -76,12 +77,23 @@ func memberJob(ctx context.Context, tx *sqlx.Tx, collectionID, userID, jobID str
 	return m, j, err
 }
 
+// ExtractionQueue schedules the work of an extraction job in the transaction that records it,
+// and cancels it in the one that dismisses it (extraction.Queue, River).
+type ExtractionQueue interface {
+	Enqueue(ctx context.Context, tx *sql.Tx, jobID string) (int64, error)
+	Cancel(ctx context.Context, tx *sql.Tx, queueJobID int64) error
+}
+
+// OnExtraction sets the queue that works extraction jobs; until it is called, requesting one
+// fails (no job is recorded that nothing would work on).
+func (db *DB) OnExtraction(q ExtractionQueue) { db.extractions = q }
+
 // CreateExtractionJob records a member's request to analyse a URL. A member has one undecided
 // job per collection (JOB_IN_PROGRESS, with its id). A completed analysis of the same
 // normalised URL from the last day is reused at once; otherwise the user's share of the queue
-// is checked (claimExtraction) and enqueue schedules the work in the same transaction, so the
-// job and its queue entry commit together. enqueue answers the queue's id of the work.
-func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string, enqueue func(tx *sql.Tx, jobID string) (int64, error)) (*planner.ExtractionJob, error) {
+// is checked (claimExtraction) and the queue (OnExtraction) schedules the work in the same
+// transaction, so the job and its queue entry commit together.
+func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string) (*planner.ExtractionJob, error) {
 	var out *planner.ExtractionJob
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		m, err := collectionMember(ctx, tx, collectionID, userID)
@@ -114,8 +126,11 @@ func (db *DB) CreateExtractionJob(ctx context.Context, userID, collectionID, url
 			if err := claimExtraction(ctx, tx, userID, id); err != nil {
 				return err
 			}
-			if queued.Int64, err = enqueue(tx.Tx, id); err != nil {
-				return err
+			if db.extractions == nil {
+				return errors.New("create extraction job: no extraction queue (OnExtraction)")
+			}
+			if queued.Int64, err = db.extractions.Enqueue(ctx, tx.Tx, id); err != nil {
+				return fmt.Errorf("create extraction job: enqueue: %w", err)
 			}
 			queued.Valid = true
 		}
@@ -220,10 +235,10 @@ func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision
 }
 
 // DismissExtractionJob sets the caller's job aside without adding anything. A job still being
-// worked on stops: cancel cancels its queue entry in the same transaction, and the worker
+// worked on stops: its queue entry is cancelled in the same transaction, and the worker
 // treats a dismissed job as gone (WorkJob, SetJobStage, CompleteJob and FailJob answer
 // JOB_NOT_FOUND), so nothing it finds is recorded.
-func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string, cancel func(tx *sql.Tx, queueJobID int64) error) error {
+func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		_, j, err := memberJob(ctx, tx, collectionID, userID, jobID)
 		if err != nil {
@@ -233,7 +248,13 @@ func (db *DB) DismissExtractionJob(ctx context.Context, userID, collectionID, jo
 		if err != nil || !queued.Valid || j.Done() {
 			return err
 		}
-		return cancel(tx.Tx, queued.Int64)
+		if db.extractions == nil {
+			return errors.New("dismiss extraction job: no extraction queue (OnExtraction)")
+		}
+		if err := db.extractions.Cancel(ctx, tx.Tx, queued.Int64); err != nil {
+			return fmt.Errorf("dismiss extraction job: cancel: %w", err)
+		}
+		return nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"database/sql"
 	"testing"
 
@@ -15,8 +16,8 @@ func TestJobStages(t *testing.T) {
 	ctx := t.Context()
 	var ana string
 	mustGet(t, db, &ana, `SELECT user_id FROM collection_members WHERE nickname = 'Ana'`)
-	j, err := db.CreateExtractionJob(ctx, ana, demo.collection, "https://a.example/seoul", "https://a.example/seoul",
-		func(*sql.Tx, string) (int64, error) { return 1, nil })
+	db.OnExtraction(noQueue{})
+	j, err := db.CreateExtractionJob(ctx, ana, demo.collection, "https://a.example/seoul", "https://a.example/seoul")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,3 +66,9 @@ func TestJobStages(t *testing.T) {
 		t.Errorf("a stage after completion: %v", err)
 	}
 }
+
+// noQueue stands for the job queue where a test needs jobs recorded, never worked.
+type noQueue struct{}
+
+func (noQueue) Enqueue(context.Context, *sql.Tx, string) (int64, error) { return 1, nil }
+func (noQueue) Cancel(context.Context, *sql.Tx, int64) error            { return nil }

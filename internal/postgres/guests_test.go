@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"reflect"
 	"sort"
 	"testing"
@@ -57,8 +56,8 @@ func newGuestFixture(t *testing.T, db *postgres.DB) *guestFixture {
 	f.opinion = must(db.AddOpinion(ctx, f.owner, f.plan, f.candidate, planner.OpinionInput{Type: planner.OpinionPositive})).ID
 	f.expense = must(db.AddExpense(ctx, f.owner, f.plan, planner.NewExpense{Day: 1, Items: []planner.NewItem{{Name: "Bus", Cost: must(money.ParseDecimal("1500"))}}})).ID
 	must(db.CreateCalendarFeed(ctx, f.owner, f.plan))
-	f.job = must(db.CreateExtractionJob(ctx, f.owner, f.col, "https://blog.example/a", "https://blog.example/a",
-		func(*sql.Tx, string) (int64, error) { return 0, nil })).ID
+	db.OnExtraction(noQueue{})
+	f.job = must(db.CreateExtractionJob(ctx, f.owner, f.col, "https://blog.example/a", "https://blog.example/a")).ID
 
 	f.planLink = must(db.CreateShareLink(ctx, f.owner, planner.SharePlan, f.plan))
 	f.colLink = must(db.CreateShareLink(ctx, f.owner, planner.ShareCollection, f.col))
@@ -96,7 +95,6 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 	total := must(money.ParseDecimal("1000"))
 	input := planner.PlanInput{Title: "Hijack", StartDate: day("2026-11-27"), EndDate: day("2026-11-29")}
 	items := []planner.NewItem{{Name: "Taxi", Cost: must(money.ParseDecimal("100"))}}
-	noQueue := func(*sql.Tx, string) (int64, error) { return 0, nil }
 	return map[string]func(ctx context.Context, db *postgres.DB) error{
 		// Plans and their members.
 		"CreatePlan": func(ctx context.Context, db *postgres.DB) error { _, err := db.CreatePlan(ctx, pg, input); return err },
@@ -243,11 +241,11 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 		},
 		// Extraction jobs.
 		"CreateExtractionJob": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.CreateExtractionJob(ctx, cg, f.col, "https://blog.example/b", "https://blog.example/b", noQueue)
+			_, err := db.CreateExtractionJob(ctx, cg, f.col, "https://blog.example/b", "https://blog.example/b")
 			return err
 		},
 		"DismissExtractionJob": func(ctx context.Context, db *postgres.DB) error {
-			return db.DismissExtractionJob(ctx, cg, f.col, f.job, func(*sql.Tx, int64) error { return nil })
+			return db.DismissExtractionJob(ctx, cg, f.col, f.job)
 		},
 		"AddPlacesFromJob": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.AddPlacesFromJob(ctx, cg, f.col, f.job, []string{f.places[2]})
@@ -362,7 +360,7 @@ var notWrites = map[string]string{
 	"ReleaseIdempotencyKey": "idempotency key", "DeleteExpiredIdempotencyKeys": "periodic job",
 	"PlanPlaces":    "read",
 	"CollectionMap": "read", "NotificationSettings": "read",
-	"TurnOffDigest": "the signed unsubscribe link is the authorization", "OnPush": "wiring",
+	"TurnOffDigest": "the signed unsubscribe link is the authorization", "OnPush": "wiring", "OnExtraction": "wiring",
 	"PushDelivery": "push worker", "PushDelivered": "push worker", "DropPushSubscription": "push worker",
 	"DigestRecipients": "digest job", "Digest": "digest job",
 	"RotateRefreshToken": "the refresh token is the authorization", "RevokeRefreshToken": "the refresh token is the authorization",
