@@ -174,7 +174,21 @@ func (b *browser) idle(t *testing.T) {
 func (b *browser) click(t *testing.T, css string) {
 	t.Helper()
 	b.idle(t)
+	b.uncover(t, css)
 	b.do(t, "click "+css, chromedp.Click(chromedp.CSS(css)))
+}
+
+// uncover scrolls the element the CSS selector names to the middle of the window when
+// something else (the sticky header, a toast) covers its centre, as a person scrolls before
+// tapping: chromedp's click scrolls only an element outside the window into it, then presses
+// whatever is on top at the element's centre.
+func (b *browser) uncover(t *testing.T, css string) {
+	t.Helper()
+	b.do(t, "uncover "+css, chromedp.Evaluate[chromedp.Void](`(el => {
+		if (!el) return;
+		const r = el.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		if (hit && !el.contains(hit)) el.scrollIntoView({block: "center", inline: "nearest"});
+	})(document.querySelector(`+js(css)+`))`))
 }
 
 // typeInto types text into the field the CSS selector names, key by key.
