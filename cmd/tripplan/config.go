@@ -126,22 +126,60 @@ var devVAPID = reach.VAPID{
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
-	c := config{
-		Env:     strings.ToLower(strings.TrimSpace(getenv("APP_ENV"))),
-		Addr:    getenv("ADDR"),
-		BaseURL: strings.TrimRight(getenv("BASE_URL"), "/"),
+	c := config{}
+	// Each reader fills its part of c from the environment; later ones may use what earlier
+	// ones read (the environment's name, the secrets).
+	for _, read := range []func(*config, func(string) string) error{
+		loadServer, loadLimits, loadPool, loadServices, loadSignIn, loadSecrets, loadCookies,
+		loadFrontend, loadNetwork, loadReach,
+	} {
+		if err := read(&c, getenv); err != nil {
+			return c, err
+		}
 	}
-	if c.Env == "" {
-		c.Env = "development"
-	}
+	return c, nil
+}
+
+// loadServer reads which environment this is, where to listen and the public URL, whether
+// to migrate on start and whether dev sign-in is on.
+func loadServer(c *config, getenv func(string) string) error {
+	c.Env = cmp.Or(strings.ToLower(strings.TrimSpace(getenv("APP_ENV"))), "development")
+	c.Addr = cmp.Or(getenv("ADDR"), ":8080")
+	c.BaseURL = strings.TrimRight(getenv("BASE_URL"), "/")
 	switch c.Env {
 	case "development", "test", "production":
 	default:
-		return c, fmt.Errorf("APP_ENV must be development, test or production, not %q", c.Env)
+		return fmt.Errorf("APP_ENV must be development, test or production, not %q", c.Env)
 	}
-	if c.Addr == "" {
-		c.Addr = ":8080"
+	var err error
+	if c.MigrateOnStart, err = boolean(getenv, "MIGRATE_ON_START", true); err != nil {
+		return err
 	}
+	if c.DevLogin, err = boolean(getenv, "DEV_LOGIN", c.Env != "production"); err != nil {
+		return err
+	}
+	if c.Env == "production" && c.DevLogin {
+		return errors.New("DEV_LOGIN=true is refused with APP_ENV=production: dev sign-in lets anyone sign in as anyone")
+	}
+	return nil
+}
+
+// boolean reads a true/false variable, def when unset.
+func boolean(getenv func(string) string, name string, def bool) (bool, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, fmt.Errorf("%s must be true or false, not %q", name, v)
+	}
+	return on, nil
+}
+
+// loadLimits reads the refresh tokens' reuse grace, the statements' timeout and the caps on
+// live streams.
+func loadLimits(c *config, getenv func(string) string) error {
 	c.RefreshReuseGrace = 30 * time.Second
 	if v := getenv("REFRESH_REUSE_GRACE"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -149,7 +187,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			d, err = 0, nil
 		}
 		if err != nil || d < 0 || d > 10*time.Minute {
-			return c, fmt.Errorf("REFRESH_REUSE_GRACE must be a duration from 0 to 10m such as 30s, not %q", v)
+			return fmt.Errorf("REFRESH_REUSE_GRACE must be a duration from 0 to 10m such as 30s, not %q", v)
 		}
 		c.RefreshReuseGrace = d
 	}
@@ -160,7 +198,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			d, err = 0, nil
 		}
 		if err != nil || d < 0 {
-			return c, fmt.Errorf("DATABASE_STATEMENT_TIMEOUT must be a duration such as 10s (0: none), not %q", v)
+			return fmt.Errorf("DATABASE_STATEMENT_TIMEOUT must be a duration such as 10s (0: none), not %q", v)
 		}
 		c.StatementTimeout = d
 	}
@@ -169,63 +207,60 @@ func loadConfig(getenv func(string) string) (config, error) {
 		if v := getenv(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return c, fmt.Errorf("%s must be a whole number of streams, at least 1, not %q", name, v)
+				return fmt.Errorf("%s must be a whole number of streams, at least 1, not %q", name, v)
 			}
 			*limit = n
 		}
 	}
-	c.MigrateOnStart = true
-	if v := getenv("MIGRATE_ON_START"); v != "" {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("MIGRATE_ON_START must be true or false, not %q", v)
-		}
-		c.MigrateOnStart = on
-	}
-	if err := loadPool(&c, getenv); err != nil {
-		return c, err
-	}
-	c.DevLogin = c.Env != "production"
-	if v := getenv("DEV_LOGIN"); v != "" {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("DEV_LOGIN must be true or false, not %q", v)
-		}
-		c.DevLogin = on
-	}
-	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
+	return nil
+}
+
+// loadServices reads the remote services' addresses: places, routes, exchange rates, map
+// tiles, the object store and the LLM.
+func loadServices(c *config, getenv func(string) string) error {
 	c.GooglePlacesKey, c.NominatimURL = getenv("GOOGLE_PLACES_API_KEY"), getenv("NOMINATIM_URL")
 	c.OSRMURL, c.OSRMWalkURL, c.RatesURL = getenv("OSRM_URL"), getenv("OSRM_WALK_URL"), getenv("RATES_URL")
 	for name, v := range map[string]string{"NOMINATIM_URL": c.NominatimURL, "OSRM_URL": c.OSRMURL, "OSRM_WALK_URL": c.OSRMWalkURL,
 		"RATES_URL": c.RatesURL} {
-		if v == "" {
-			continue
-		}
-		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("%s must be an http(s) URL, not %q", name, v)
+		if v != "" && !httpURL(v) {
+			return fmt.Errorf("%s must be an http(s) URL, not %q", name, v)
 		}
 	}
 	if c.OSRMWalkURL != "" && c.OSRMURL == "" {
-		return c, fmt.Errorf("OSRM_WALK_URL needs OSRM_URL (the driving server) too")
+		return fmt.Errorf("OSRM_WALK_URL needs OSRM_URL (the driving server) too")
 	}
 	c.MapTileURL, c.MapTileAttribution = getenv("MAP_TILE_URL"), getenv("MAP_TILE_ATTRIBUTION")
 	if c.StorageURL = getenv("STORAGE_URL"); c.StorageURL != "" && !strings.HasPrefix(c.StorageURL, "s3://") {
-		return c, fmt.Errorf("STORAGE_URL must be an s3:// URL (unset keeps pictures in .data/uploads), not %q", c.StorageURL)
+		return fmt.Errorf("STORAGE_URL must be an s3:// URL (unset keeps pictures in .data/uploads), not %q", c.StorageURL)
 	}
 	if c.MapTileURL == "" {
 		c.MapTileURL, c.MapTileAttribution = defaultMapTileURL, cmp.Or(c.MapTileAttribution, defaultMapTileAttribution)
 	}
 	if err := checkTileURL(c.MapTileURL); err != nil {
-		return c, err
+		return err
 	}
-	if err := loadSignIn(&c, getenv); err != nil {
-		return c, err
+	c.ExtractAllowHosts = splitList(getenv("EXTRACT_ALLOW_HOSTS"))
+	if base := getenv("LLM_BASE_URL"); base != "" {
+		if !httpURL(base) {
+			return fmt.Errorf("LLM_BASE_URL must be an http(s) URL, not %q", base)
+		}
+		c.LLM = &extract.LLM{BaseURL: strings.TrimRight(base, "/"), APIKey: getenv("LLM_API_KEY"), Model: cmp.Or(getenv("LLM_MODEL"), "gpt-4o-mini")}
 	}
-	if c.Env == "production" && c.DevLogin {
-		return c, errors.New("DEV_LOGIN=true is refused with APP_ENV=production: dev sign-in lets anyone sign in as anyone")
-	}
+	return nil
+}
+
+// httpURL tells whether v is an absolute http or https URL.
+func httpURL(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// loadSecrets reads the session and token secrets: production needs its own, the built-in
+// development ones are refused outside development, development and test get defaults.
+func loadSecrets(c *config, getenv func(string) string) error {
+	c.SessionSecret, c.JWTSecret = []byte(getenv("SESSION_SECRET")), []byte(getenv("JWT_SECRET"))
 	if err := refuseDevelopmentSecrets(c.Env, getenv); err != nil {
-		return c, err
+		return err
 	}
 	if c.Env == "production" {
 		var missing []string
@@ -236,10 +271,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 			missing = append(missing, "JWT_SECRET")
 		}
 		if len(missing) > 0 {
-			return c, errors.New("production needs " + strings.Join(missing, " and ") + " (at least 32 random bytes each)")
+			return errors.New("production needs " + strings.Join(missing, " and ") + " (at least 32 random bytes each)")
 		}
 		if c.BaseURL == "" {
-			return c, errors.New("production needs BASE_URL (the public https URL)")
+			return errors.New("production needs BASE_URL (the public https URL)")
 		}
 	}
 	if len(c.SessionSecret) == 0 {
@@ -249,46 +284,36 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.JWTSecret = defaultSecret(c.Env, devJWTSecret)
 	}
 	if len(c.SessionSecret) < 32 || len(c.JWTSecret) < 32 {
-		return c, errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
+		return errors.New("SESSION_SECRET and JWT_SECRET must be at least 32 bytes")
 	}
 	for _, prev := range splitList(getenv("JWT_PREVIOUS_SECRETS")) {
 		if len(prev) < 32 {
-			return c, errors.New("JWT_PREVIOUS_SECRETS must each be at least 32 bytes")
+			return errors.New("JWT_PREVIOUS_SECRETS must each be at least 32 bytes")
 		}
 		c.JWTPreviousSecrets = append(c.JWTPreviousSecrets, []byte(prev))
 	}
+	c.SignIn.Key = c.SessionSecret
+	return nil
+}
+
+// loadNetwork reads the origins allowed to call the API from a browser and the proxies whose
+// forwarded addresses are believed.
+func loadNetwork(c *config, getenv func(string) string) error {
 	for _, origin := range splitList(getenv("CORS_ORIGINS")) {
 		u, err := url.Parse(origin)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-			return c, fmt.Errorf("CORS_ORIGINS must list origins such as https://app.example or http://localhost:5173, not %q", origin)
+			return fmt.Errorf("CORS_ORIGINS must list origins such as https://app.example or http://localhost:5173, not %q", origin)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, u.Scheme+"://"+u.Host)
-	}
-	if err := loadCookies(&c, getenv); err != nil {
-		return c, err
-	}
-	if err := loadFrontend(&c, getenv); err != nil {
-		return c, err
 	}
 	for _, r := range splitList(getenv("TRUSTED_PROXIES")) {
 		ipNet, err := parseRange(r)
 		if err != nil {
-			return c, fmt.Errorf("TRUSTED_PROXIES must list address ranges such as 10.0.0.0/8 or 192.0.2.10, not %q", r)
+			return fmt.Errorf("TRUSTED_PROXIES must list address ranges such as 10.0.0.0/8 or 192.0.2.10, not %q", r)
 		}
 		c.TrustedProxies = append(c.TrustedProxies, ipNet)
 	}
-	c.ExtractAllowHosts = splitList(getenv("EXTRACT_ALLOW_HOSTS"))
-	if base := getenv("LLM_BASE_URL"); base != "" {
-		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("LLM_BASE_URL must be an http(s) URL, not %q", base)
-		}
-		c.LLM = &extract.LLM{BaseURL: strings.TrimRight(base, "/"), APIKey: getenv("LLM_API_KEY"), Model: cmp.Or(getenv("LLM_MODEL"), "gpt-4o-mini")}
-	}
-	c.SignIn.Key = c.SessionSecret
-	if err := loadReach(&c, getenv); err != nil {
-		return c, err
-	}
-	return c, nil
+	return nil
 }
 
 // loadReach reads Web Push's VAPID keys and the digest's mail server, both optional; development
