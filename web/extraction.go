@@ -19,14 +19,14 @@ import (
 )
 
 type jobJSON struct {
-	JobID          string         `json:"job_id"`
-	RequestedAt    string         `json:"requested_at"`
-	Status         string         `json:"status"`
-	FailureCode    *string        `json:"failure_code"`
-	FailureMessage *string        `json:"failure_message"`
-	DecisionStatus string         `json:"decision_status"`
-	DecidedAt      *string        `json:"decided_at"`
-	Result         *jobResultJSON `json:"result"`
+	JobID          string               `json:"job_id"`
+	RequestedAt    string               `json:"requested_at"`
+	Status         planner.JobStatus    `json:"status"`
+	FailureCode    *planner.FailureCode `json:"failure_code"`
+	FailureMessage *string              `json:"failure_message"`
+	DecisionStatus planner.Decision     `json:"decision_status"`
+	DecidedAt      *string              `json:"decided_at"`
+	Result         *jobResultJSON       `json:"result"`
 	// Stage is what the work is at, finer than Status, since StageStartedAt; Progress, from
 	// MATCHING on, how many of the page's names were looked up.
 	Stage          planner.Stage     `json:"stage"`
@@ -107,8 +107,8 @@ func (s *Server) startExtraction(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderLocation, jobPath(c, j.ID))
 	out := struct {
-		JobID  string `json:"job_id"`
-		Status string `json:"status"`
+		JobID  string            `json:"job_id"`
+		Status planner.JobStatus `json:"status"`
 	}{j.ID, j.Status}
 	return respond(c, http.StatusAccepted, out, nil, views.ExtractionJob(s.jobView(c, j)))
 }
@@ -208,7 +208,7 @@ func (s *Server) dismissExtraction(c echo.Context) error {
 }
 
 func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView {
-	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: j.Status, Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionPending,
+	v := views.JobView{CollectionID: c.Param("collectionId"), ID: j.ID, URL: j.URL, Status: string(j.Status), Done: j.Done(), Decided: j.DecisionStatus != planner.DecisionUndecided,
 		Stage: string(j.Stage), StageAge: j.StageAge}
 	if p := j.Progress; p != nil {
 		v.Matched, v.ToMatch = p.Done, p.Total

@@ -203,7 +203,7 @@ func TestExtractionFromALink(t *testing.T) {
 	f.dismiss(t, f.ana, reused.JobID)
 
 	// Failures, in plain words: no places, a private address, a redirect to cloud metadata.
-	for path, code := range map[string]string{"/sourdough": "NO_PLACE_EXTRACTED", "/missing": "CONTENT_NOT_FOUND", "/to-metadata": "FETCH_FAILED"} {
+	for path, code := range map[string]planner.FailureCode{"/sourdough": "NO_PLACE_EXTRACTED", "/missing": "CONTENT_NOT_FOUND", "/to-metadata": "FETCH_FAILED"} {
 		j := f.startJob(t, f.ana, srv.URL+path)
 		done := f.waitJob(t, f.ana, j.JobID)
 		if done.Status != "FAILED" || done.Stage != planner.StageFailed || done.FailureCode == nil || *done.FailureCode != code || done.FailureMessage == nil {

@@ -43,7 +43,7 @@ type Store interface {
 	// matching (nil otherwise); the job's status follows the stage (planner.Stage.Status).
 	SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) error
 	CompleteJob(ctx context.Context, jobID string, result *planner.ExtractionResult) error
-	FailJob(ctx context.Context, jobID, code, message string) error
+	FailJob(ctx context.Context, jobID string, code planner.FailureCode, message string) error
 }
 
 // Worker works extraction jobs.
@@ -151,7 +151,7 @@ func (w *Worker) watch(ctx context.Context, stop context.CancelCauseFunc, jobID 
 }
 
 // run does the work; a failure comes with its code, or "" when trying again may help.
-func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.ExtractionResult, string, error) {
+func (w *Worker) run(ctx context.Context, j *planner.ExtractionJob) (*planner.ExtractionResult, planner.FailureCode, error) {
 	if err := w.Store.SetJobStage(ctx, j.ID, planner.StageFetching, nil); err != nil {
 		return nil, "", err
 	}
@@ -282,14 +282,14 @@ func (w *Worker) log(ctx context.Context, msg string, j *planner.ExtractionJob, 
 }
 
 // message explains a failure code in plain words, as the job keeps it (in English).
-func message(code string) string { return Failure(i18n.For(i18n.English), code) }
+func message(code planner.FailureCode) string { return Failure(i18n.For(i18n.English), code) }
 
 // Failure explains a failure code in plain words in the localizer's language (the messages
 // extraction.failure_* of the catalogues).
-func Failure(l *i18n.Localizer, code string) string {
+func Failure(l *i18n.Localizer, code planner.FailureCode) string {
 	switch code {
 	case planner.FailureContentNotFound, planner.FailureNoPlace, planner.FailureTooLarge, planner.FailureFetch:
-		return l.T("extraction.failure_" + strings.ToLower(code))
+		return l.T("extraction.failure_" + strings.ToLower(string(code)))
 	}
 	return l.T("extraction.failure_unexpected_error")
 }

@@ -23,7 +23,7 @@ type memStore struct {
 	mu      sync.Mutex
 	job     planner.ExtractionJob
 	result  *planner.ExtractionResult
-	failure string
+	failure planner.FailureCode
 	stages  []string // each stage recorded, as "MATCHING 2/5" while matching
 }
 
@@ -59,7 +59,7 @@ func (s *memStore) CompleteJob(_ context.Context, _ string, r *planner.Extractio
 	return nil
 }
 
-func (s *memStore) FailJob(_ context.Context, _ string, code, _ string) error {
+func (s *memStore) FailJob(_ context.Context, _ string, code planner.FailureCode, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failure, s.job.Status = code, planner.JobFailed

@@ -2,17 +2,27 @@ package planner
 
 import "time"
 
-// Job statuses: the work's progress.
+// JobStatus is an extraction job's progress (API v1's status).
+type JobStatus string
+
+// Job statuses.
 const (
-	JobPending       = "PENDING"
-	JobExtracting    = "EXTRACTING"
-	JobSearching     = "SEARCHING"
-	JobCompleted     = "COMPLETED"
-	JobFailed        = "FAILED"
-	JobRetryWaiting  = "RETRY_WAITING"
-	DecisionPending  = "UNDECIDED"
-	DecisionSelected = "SELECTED"
-	DecisionIgnored  = "IGNORED"
+	JobPending      JobStatus = "PENDING"
+	JobExtracting   JobStatus = "EXTRACTING"
+	JobSearching    JobStatus = "SEARCHING"
+	JobCompleted    JobStatus = "COMPLETED"
+	JobFailed       JobStatus = "FAILED"
+	JobRetryWaiting JobStatus = "RETRY_WAITING"
+)
+
+// Decision is what the member who asked for a job made of it.
+type Decision string
+
+// Decisions: none yet, places chosen from it, set aside.
+const (
+	DecisionUndecided Decision = "UNDECIDED"
+	DecisionSelected  Decision = "SELECTED"
+	DecisionIgnored   Decision = "IGNORED"
 )
 
 // Stage is what a job's work is at, finer than its status (Status), for people to follow.
@@ -32,14 +42,14 @@ const (
 
 // Status is the job status (API v1) of the stage: FETCHING and READING are EXTRACTING,
 // MATCHING is SEARCHING, the others their own (the constraint extraction_jobs_stage_matches_status).
-func (s Stage) Status() string {
+func (s Stage) Status() JobStatus {
 	switch s {
 	case StageFetching, StageReading:
 		return JobExtracting
 	case StageMatching:
 		return JobSearching
 	}
-	return string(s)
+	return JobStatus(s)
 }
 
 // SlowStageAfter is how long a stage may last before the panel says why it takes long: so that
@@ -61,27 +71,30 @@ const (
 	MaxExtractionsPerHour    = 30
 )
 
+// FailureCode says why an extraction job failed.
+type FailureCode string
+
 // Failure codes of an extraction job.
 const (
-	FailureContentNotFound = "CONTENT_NOT_FOUND"
-	FailureNoPlace         = "NO_PLACE_EXTRACTED"
-	FailureTooLarge        = "CONTENT_TOO_LARGE"
-	FailureFetch           = "FETCH_FAILED"
-	FailureUnexpected      = "UNEXPECTED_ERROR"
+	FailureContentNotFound FailureCode = "CONTENT_NOT_FOUND"
+	FailureNoPlace         FailureCode = "NO_PLACE_EXTRACTED"
+	FailureTooLarge        FailureCode = "CONTENT_TOO_LARGE"
+	FailureFetch           FailureCode = "FETCH_FAILED"
+	FailureUnexpected      FailureCode = "UNEXPECTED_ERROR"
 )
 
 // ExtractionJob is a member's request to find the places a web page talks about.
 type ExtractionJob struct {
-	ID             string     `db:"id"`
-	CollectionID   string     `db:"collection_id"`
-	URL            string     `db:"url"`
-	NormalizedURL  string     `db:"normalized_url"`
-	RequestedAt    time.Time  `db:"requested_at"`
-	Status         string     `db:"status"`
-	FailureCode    *string    `db:"failure_code"`
-	FailureMessage *string    `db:"failure_message"`
-	DecisionStatus string     `db:"decision_status"`
-	DecidedAt      *time.Time `db:"decided_at"`
+	ID             string       `db:"id"`
+	CollectionID   string       `db:"collection_id"`
+	URL            string       `db:"url"`
+	NormalizedURL  string       `db:"normalized_url"`
+	RequestedAt    time.Time    `db:"requested_at"`
+	Status         JobStatus    `db:"status"`
+	FailureCode    *FailureCode `db:"failure_code"`
+	FailureMessage *string      `db:"failure_message"`
+	DecisionStatus Decision     `db:"decision_status"`
+	DecidedAt      *time.Time   `db:"decided_at"`
 	Result         *ExtractionResult
 	Stage          Stage     `db:"stage"`
 	StageStartedAt time.Time `db:"stage_started_at"`

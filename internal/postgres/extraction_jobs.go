@@ -225,8 +225,8 @@ func (db *DB) LatestExtractionJob(ctx context.Context, userID, collectionID stri
 
 // decide marks an undecided job decided (ALREADY_DECIDED otherwise) and answers the queue's
 // id of its work (not valid when an analysis was reused).
-func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision string) (queued sql.NullInt64, err error) {
-	if j.DecisionStatus != planner.DecisionPending {
+func decide(ctx context.Context, tx *sqlx.Tx, j *planner.ExtractionJob, decision planner.Decision) (queued sql.NullInt64, err error) {
+	if j.DecisionStatus != planner.DecisionUndecided {
 		return queued, planner.Errorf(planner.CodeAlreadyDecided, "This job was already decided on.")
 	}
 	err = tx.GetContext(ctx, &queued, `UPDATE extraction_jobs SET decision_status = $2, decided_at = now(), updated_at = now()
@@ -477,7 +477,7 @@ func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, kind planne
 }
 
 // FailJob records that the job failed for good (JOB_NOT_FOUND when it is gone or dismissed).
-func (db *DB) FailJob(ctx context.Context, jobID, code, message string) error {
+func (db *DB) FailJob(ctx context.Context, jobID string, code planner.FailureCode, message string) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if err := lockWorkJob(ctx, tx, jobID); err != nil {
 			return err
