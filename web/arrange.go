@@ -40,13 +40,13 @@ func (s *Server) dayPartialAfterUpdate(c echo.Context, d *planner.BlockDetail) (
 	}
 	ctx := c.Request().Context()
 	sentence := func(id string) string {
-		return i18n.T(ctx, id, "Name", i18n.Word(movedName(ctx, d)), "Day", d.Day.Day, "Time", views.TimeSpan(ctx, clock(d.Start), clock(d.End)))
+		return i18n.T(ctx, id, "Name", i18n.Word(movedName(ctx, d)), "Day", d.Day.Day, "Time", views.TimeSpan(ctx, d.Start.HHMM(), d.End.HHMM()))
 	}
 	if c.QueryParam("undo") == "1" {
 		return views.Undone(views.Announced(p, sentence("arrange.moved_back"))), nil
 	}
 	from := d.MovedFrom
-	back, err := json.Marshal(map[string]string{"day": strconv.Itoa(from.Day), "start_time": clock(from.Start), "end_time": clock(from.End)})
+	back, err := json.Marshal(map[string]string{"day": strconv.Itoa(from.Day), "start_time": from.Start.HHMM(), "end_time": from.End.HHMM()})
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (s *Server) moveConflictPartial(c echo.Context, err error, ch planner.Block
 	}
 	if next, _ := pe.Extra["next_free_start"].(*planner.TimeOfDay); next != nil && ch.Start != nil {
 		end := *next + (*ch.End - *ch.Start)
-		vals := map[string]string{"start_time": clock(*next), "end_time": clock(end)}
+		vals := map[string]string{"start_time": next.HHMM(), "end_time": end.HHMM()}
 		if ch.Day != nil {
 			vals["day"] = strconv.Itoa(*ch.Day)
 		}
@@ -91,7 +91,7 @@ func (s *Server) moveConflictPartial(c echo.Context, err error, ch planner.Block
 		if err != nil {
 			return err
 		}
-		v.Values, v.Next, v.NextLabel = string(b), clock(*next), views.TimeSpan(ctx, clock(*next), clock(end))
+		v.Values, v.Next, v.NextLabel = string(b), next.HHMM(), views.TimeSpan(ctx, next.HHMM(), end.HHMM())
 	}
 	return render(c, pe.Status(), views.MoveConflict(v))
 }

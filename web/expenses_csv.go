@@ -53,7 +53,7 @@ func expenseRecords(ctx context.Context, sh *planner.ExpenseSheet) [][]string {
 		cur := money.Stored(e.Terms.Currency)
 		where := i18n.T(ctx, "csv.extra")
 		if e.Block != nil {
-			where = clock(r.Start) + "–" + clock(r.End)
+			where = r.Start.HHMM() + "–" + r.End.HHMM()
 			if e.Block.Place.ID != "" {
 				where += " " + shownName(ctx, e.Block.Place)
 			}

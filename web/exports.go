@@ -106,7 +106,7 @@ func (s *Server) gpx(ctx context.Context, x *planner.PlanExport) export.GPX {
 			routes[b.Day.Day] = r
 		}
 		start := at(b.Day, b.Start, loc).UTC()
-		r.Points = append(r.Points, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: clock(b.Start) + " " + shownName(ctx, *p), Time: &start})
+		r.Points = append(r.Points, export.Waypoint{Lat: pt.Lat, Lon: pt.Lon, Name: b.Start.HHMM() + " " + shownName(ctx, *p), Time: &start})
 	}
 	return g
 }

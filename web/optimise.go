@@ -258,7 +258,7 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 		if c == nil || c.Place == nil {
 			continue
 		}
-		pv.Stops = append(pv.Stops, views.OptimiseStop{Time: views.TimeSpan(ctx, clock(b.Start), clock(b.End)),
+		pv.Stops = append(pv.Stops, views.OptimiseStop{Time: views.TimeSpan(ctx, b.Start.HHMM(), b.End.HHMM()),
 			Name: shownName(ctx, *c.Place), Moved: moved[b.ID], Fixed: b.FixedTime})
 	}
 	return respond(c, http.StatusOK, out, nil, views.OptimisePreview(pv))

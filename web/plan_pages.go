@@ -71,8 +71,6 @@ func dayTabs(ctx context.Context, p *planner.Plan, current int) []views.DayTab {
 
 func minutes(t planner.TimeOfDay) int { return int(time.Duration(t) / time.Minute) }
 
-func clock(t planner.TimeOfDay) string { return t.String()[:5] }
-
 // blockTitle names a time block for people: "Free time", the confirmed place, else its
 // candidates' places ("A or B").
 func blockTitle(ctx context.Context, free bool, candidates []planner.Candidate) string {
@@ -94,7 +92,7 @@ func blockTitle(ctx context.Context, free bool, candidates []planner.Candidate) 
 
 func toBlockView(ctx context.Context, b *planner.TimeBlock) views.BlockView {
 	v := views.BlockView{ID: b.ID, Free: b.Type == planner.BlockFree, Status: string(b.Status()), Version: b.Version, FixedTime: b.FixedTime,
-		Start: clock(b.Start), End: clock(b.End), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
+		Start: b.Start.HHMM(), End: b.End.HHMM(), StartMin: minutes(b.Start), EndMin: minutes(b.End), CandidateCount: len(b.Candidates)}
 	if len(b.Candidates) > 0 {
 		v.EditID, v.Memo = b.Candidates[0].ID, b.Candidates[0].Memo
 	}
@@ -212,7 +210,7 @@ func (s *Server) dayPartialAfterDelete(c echo.Context, day int, tb *planner.Time
 // blockSentence is a message (id) about a time block's place (name) on its day and time:
 // "Deleted Gwangjang Market, day 1, 12:00–13:00".
 func blockSentence(ctx context.Context, id string, tb *planner.TimeBlock, name string, pairs ...any) string {
-	return i18n.T(ctx, id, append([]any{"Name", i18n.Word(name), "Day", tb.Day.Day, "Time", views.TimeSpan(ctx, clock(tb.Start), clock(tb.End))}, pairs...)...)
+	return i18n.T(ctx, id, append([]any{"Name", i18n.Word(name), "Day", tb.Day.Day, "Time", views.TimeSpan(ctx, tb.Start.HHMM(), tb.End.HHMM())}, pairs...)...)
 }
 
 // dayPartialAfterRestore is the day of the restored time block tb, announced, with the Undo
@@ -340,7 +338,7 @@ func (s *Server) toCandidateView(ctx context.Context, c *planner.Candidate) view
 func (s *Server) candidatePickerPartial(c echo.Context, l *planner.CandidateList) templ.Component {
 	ctx := c.Request().Context()
 	v := views.CandidatePickerView{PlanID: c.Param("planId"), TimeBlockID: l.TimeBlockID, Day: l.Day.Day,
-		When:       views.DayName(ctx, l.Day.Day) + " · " + views.TimeSpan(ctx, clock(l.Start), clock(l.End)),
+		When:       views.DayName(ctx, l.Day.Day) + " · " + views.TimeSpan(ctx, l.Start.HHMM(), l.End.HHMM()),
 		Candidates: make([]views.CandidateView, len(l.Candidates)), ReadOnly: caller(c).Guest, Version: l.Version}
 	now := time.Now()
 	for i := range l.Candidates {

@@ -238,7 +238,7 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 	for i, st := range r.Stops {
 		if st.Point != nil {
 			v.Stops = append(v.Stops, views.MapStop{N: i + 1, Name: shownName(ctx, *st.Candidate.Place),
-				Time: views.TimeSpan(ctx, clock(st.Block.Start), clock(st.Block.End)), Lat: st.Point.Lat, Lon: st.Point.Lon, TimeBlockID: st.Block.ID})
+				Time: views.TimeSpan(ctx, st.Block.Start.HHMM(), st.Block.End.HHMM()), Lat: st.Point.Lat, Lon: st.Point.Lon, TimeBlockID: st.Block.ID})
 		}
 	}
 	for i := range blocks {
@@ -249,7 +249,7 @@ func (s *Server) toRouteView(ctx context.Context, r dayRoute, blocks []planner.T
 		for _, c := range b.Candidates {
 			if p := pointOf(c.Place); p != nil {
 				v.Pending = append(v.Pending, views.MapStop{Name: shownName(ctx, *c.Place),
-					Time: views.TimeSpan(ctx, clock(b.Start), clock(b.End)), Lat: p.Lat, Lon: p.Lon, TimeBlockID: b.ID})
+					Time: views.TimeSpan(ctx, b.Start.HHMM(), b.End.HHMM()), Lat: p.Lat, Lon: p.Lon, TimeBlockID: b.ID})
 			}
 		}
 	}

@@ -86,8 +86,8 @@ func staleView(ctx context.Context, current any) views.StaleView {
 	l := i18n.From(ctx)
 	reopen := l.T("errors.stale_reopen")
 	when := func(day int, start, end planner.TimeOfDay) string {
-		return l.T("errors.stale_when", "Day", day, "Start", clock(start), "End", clock(end),
-			"StartTime", l.Clock(clock(start)), "EndTime", l.Clock(clock(end)))
+		return l.T("errors.stale_when", "Day", day, "Start", start.HHMM(), "End", end.HHMM(),
+			"StartTime", l.Clock(start.HHMM()), "EndTime", l.Clock(end.HHMM()))
 	}
 	orNone := func(s string) string {
 		if strings.TrimSpace(s) == "" {
@@ -151,8 +151,8 @@ func (s *Server) staleBlockChoices(c echo.Context, v *views.StaleView, d *planne
 	}
 	v.Hint = l.T("errors.stale_block_choice")
 	v.Version = d.Version
-	v.Theirs = []views.StaleLine{{Label: "day", Value: strconv.Itoa(d.Day.Day)}, {Label: "start_time", Value: clock(d.Start)},
-		{Label: "end_time", Value: clock(d.End)}, {Label: "memo", Value: d.Block.Memo}}
+	v.Theirs = []views.StaleLine{{Label: "day", Value: strconv.Itoa(d.Day.Day)}, {Label: "start_time", Value: d.Start.HHMM()},
+		{Label: "end_time", Value: d.End.HHMM()}, {Label: "memo", Value: d.Block.Memo}}
 }
 
 // overlapSentence says which block a refused time overlaps and where the next free start is,
@@ -175,10 +175,10 @@ func (s *Server) overlapSentence(c echo.Context, pe *planner.Error) string {
 		free = free && cs[i].Place == nil
 	}
 	loc := i18n.From(c.Request().Context())
-	pairs := []any{"Block", blockTitle(c.Request().Context(), free, cs), "Start", clock(l.Start), "End", clock(l.End),
-		"StartTime", loc.Clock(clock(l.Start)), "EndTime", loc.Clock(clock(l.End))}
+	pairs := []any{"Block", blockTitle(c.Request().Context(), free, cs), "Start", l.Start.HHMM(), "End", l.End.HHMM(),
+		"StartTime", loc.Clock(l.Start.HHMM()), "EndTime", loc.Clock(l.End.HHMM())}
 	if next, _ := pe.Extra["next_free_start"].(*planner.TimeOfDay); next != nil {
-		return loc.T("errors.overlaps_next", append(pairs, "Next", clock(*next), "NextTime", loc.Clock(clock(*next)))...)
+		return loc.T("errors.overlaps_next", append(pairs, "Next", next.HHMM(), "NextTime", loc.Clock(next.HHMM()))...)
 	}
 	return loc.T("errors.overlaps_full", pairs...)
 }

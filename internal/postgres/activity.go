@@ -283,8 +283,8 @@ func (n *placeNames) Scan(src any) error {
 func blockFacts(ctx context.Context, tx *sqlx.Tx, planID, timeBlockID, candidateID string) (planner.Details, error) {
 	var r struct {
 		Day    int            `db:"day"`
-		Start  clock          `db:"start_time"`
-		End    clock          `db:"end_time"`
+		Start  sqlTime        `db:"start_time"`
+		End    sqlTime        `db:"end_time"`
 		Places pq.StringArray `db:"places"`
 		Names  placeNames     `db:"names"`
 		Place  string         `db:"place"`

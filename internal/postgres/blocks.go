@@ -18,33 +18,33 @@ import (
 	"tripplan/internal/timezone"
 )
 
-// clock carries a planner.TimeOfDay to and from a PostgreSQL time.
-type clock planner.TimeOfDay
+// sqlTime carries a planner.TimeOfDay to and from a PostgreSQL time.
+type sqlTime planner.TimeOfDay
 
 // Value writes the time as HH:MM:SS.sss.
-func (c clock) Value() (driver.Value, error) {
+func (c sqlTime) Value() (driver.Value, error) {
 	return strings.TrimSuffix(planner.TimeOfDay(c).String(), "Z"), nil
 }
 
 // Scan reads a time, which lib/pq decodes as a time.Time on 0000-01-01.
-func (c *clock) Scan(src any) error {
+func (c *sqlTime) Scan(src any) error {
 	t, ok := src.(time.Time)
 	if !ok {
 		return fmt.Errorf("scan time of day: unexpected %T", src)
 	}
 	midnight := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
-	*c = clock(t.Sub(midnight))
+	*c = sqlTime(t.Sub(midnight))
 	return nil
 }
 
 // timeBlockRow is a time block with its day, as scanned.
 type timeBlockRow struct {
-	ID      string `db:"id"`
-	Type    string `db:"type"`
-	Start   clock  `db:"start_time"`
-	End     clock  `db:"end_time"`
-	Version int    `db:"version"`
-	Fixed   bool   `db:"fixed_time"`
+	ID      string  `db:"id"`
+	Type    string  `db:"type"`
+	Start   sqlTime `db:"start_time"`
+	End     sqlTime `db:"end_time"`
+	Version int     `db:"version"`
+	Fixed   bool    `db:"fixed_time"`
 	planner.DayInfo
 }
 
@@ -436,7 +436,7 @@ func conflictErr(ctx context.Context, tx *sqlx.Tx, dayID, self string, start, en
 		                          WHERE x.start_time < c.s + len.d AND x.end_time > c.s)) AS next_free
 		FROM others o
 		WHERE timerange(o.start_time, o.end_time) && timerange($3, $4)
-		ORDER BY o.start_time LIMIT 1`, dayID, self, clock(start), clock(end))
+		ORDER BY o.start_time LIMIT 1`, dayID, self, sqlTime(start), sqlTime(end))
 	if errors.Is(err, sql.ErrNoRows) { // the other block went away since: say no more than that
 		return planner.Errorf(planner.CodeTimeBlockOverlap, "The time overlaps another block of the day.")
 	}
@@ -501,7 +501,7 @@ func (db *DB) addBlock(ctx context.Context, userID, planID string, typ planner.B
 		err = placeTimeBlock(ctx, tx, day.ID, "", slot.Start, slot.End, func() error {
 			_, err := tx.ExecContext(ctx, `
 				INSERT INTO time_blocks (id, plan_id, plan_day_id, type, start_time, end_time) VALUES ($1, $2, $3, $4, $5, $6)`,
-				id, planID, day.ID, typ, clock(slot.Start), clock(slot.End))
+				id, planID, day.ID, typ, sqlTime(slot.Start), sqlTime(slot.End))
 			return err
 		})
 		if err != nil {
@@ -718,8 +718,8 @@ func (db *DB) UpdateBlock(ctx context.Context, userID, planID, candidateID strin
 		var cur struct {
 			ID      string         `db:"id"`
 			Day     int            `db:"day"`
-			Start   clock          `db:"start_time"`
-			End     clock          `db:"end_time"`
+			Start   sqlTime        `db:"start_time"`
+			End     sqlTime        `db:"end_time"`
 			Version int            `db:"version"`
 			Places  pq.StringArray `db:"places"`
 			Names   placeNames     `db:"names"`
@@ -807,7 +807,7 @@ func moveTimeBlock(ctx context.Context, tx *sqlx.Tx, planID, id string, to plann
 		_, err := tx.ExecContext(ctx, `
 			UPDATE time_blocks SET plan_day_id = $2, start_time = $3, end_time = $4, version = version + 1, updated_at = now()
 			WHERE id = $1`,
-			id, dayID, clock(to.Start), clock(to.End))
+			id, dayID, sqlTime(to.Start), sqlTime(to.End))
 		return err
 	})
 }

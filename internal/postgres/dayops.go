@@ -62,7 +62,7 @@ func (db *DB) CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID str
 		err = placeTimeBlock(ctx, tx, dayID, "", slot.Start, slot.End, func() error {
 			_, err := tx.ExecContext(ctx, `
 				INSERT INTO time_blocks (id, plan_id, plan_day_id, type, start_time, end_time) VALUES ($1, $2, $3, $4, $5, $6)`,
-				id, planID, dayID, src.Type, clock(slot.Start), clock(slot.End))
+				id, planID, dayID, src.Type, sqlTime(slot.Start), sqlTime(slot.End))
 			return err
 		})
 		if err != nil {
@@ -103,7 +103,7 @@ func nextFreeStart(ctx context.Context, tx *sqlx.Tx, dayID string, from planner.
 		FROM (SELECT $2::time AS s UNION SELECT end_time FROM others WHERE end_time > $2) c
 		WHERE (c.s - time '00:00') + $3::interval < interval '24 hours'
 		  AND NOT EXISTS (SELECT 1 FROM others x WHERE x.start_time < c.s + $3::interval AND x.end_time > c.s)`,
-		dayID, clock(from), fmt.Sprintf("%d seconds", int64(time.Duration(length)/time.Second)))
+		dayID, sqlTime(from), fmt.Sprintf("%d seconds", int64(time.Duration(length)/time.Second)))
 	if err != nil {
 		return 0, err
 	}

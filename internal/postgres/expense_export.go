@@ -50,9 +50,9 @@ func (db *DB) ExpenseSheet(ctx context.Context, viewer, planID string) (*planner
 		}
 		var blocks []struct {
 			dayBlock
-			DayID string `db:"plan_day_id"`
-			Start clock  `db:"start_time"`
-			End   clock  `db:"end_time"`
+			DayID string  `db:"plan_day_id"`
+			Start sqlTime `db:"start_time"`
+			End   sqlTime `db:"end_time"`
 		}
 		if err := tx.SelectContext(ctx, &blocks, `
 			SELECT b.id, b.type, count(c.id) AS candidates, COALESCE(min(c.id) FILTER (WHERE c.selected), '') AS selected,

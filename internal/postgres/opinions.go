@@ -151,8 +151,8 @@ func (db *DB) opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, 
 		Place   string         `db:"place"`
 		Names   pq.StringArray `db:"names"`
 		Day     int            `db:"day"`
-		Start   clock          `db:"start_time"`
-		End     clock          `db:"end_time"`
+		Start   sqlTime        `db:"start_time"`
+		End     sqlTime        `db:"end_time"`
 	}
 	if err := tx.GetContext(ctx, &r, `
 		SELECT c.added_by, COALESCE(p.name, '') AS place, p.names, d.day, b.start_time, b.end_time
