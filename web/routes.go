@@ -44,7 +44,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.json", s.openAPIDocument)
 	s.page(http.MethodGet, "/static/*", staticFile)
-	s.page(http.MethodGet, "/sw.js", serviceWorker) // Web Push (and later offline) service worker
+	s.page(http.MethodGet, "/sw.js", serviceWorker) // the service worker
 
 	// Authentication (API.md §3).
 	e.POST("/auth/reissue", s.reissue, signIn)
@@ -139,11 +139,14 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.DigestOffPath, s.digestOffPage)
 	s.page(http.MethodPost, views.DigestOffPath, s.digestOff, s.idempotent) // a signed-in retry gets its answer again
 
-	// Live updates (Server-Sent Events).
+	// Live updates (Server-Sent Events), who is here, and the history.
 	e.GET("/plans/:planId/events", s.planEvents, reader)
 	e.GET("/plans/:planId/presence", s.planPresence, reader)
 	e.GET("/plans/:planId/activity", s.planActivity, reader)
-	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
+	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
+	e.GET("/collections/:collectionId/activity", s.collectionActivity, reader)
+
+	// A plan taken elsewhere: exports, and the calendar feed (its token is the authorization).
 	e.GET("/plans/:planId/export.ics", s.exportICS, reader)
 	e.GET("/plans/:planId/export.gpx", s.exportGPX, reader)
 	e.GET("/plans/:planId/export.json", s.exportJSON, reader)
@@ -152,8 +155,6 @@ func (s *Server) routes() {
 	e.POST("/plans/:planId/calendar-feed", s.createCalendarFeed, user)
 	e.DELETE("/plans/:planId/calendar-feed", s.deleteCalendarFeed, user)
 	e.GET("/calendar/:token", s.feed)
-	e.GET("/collections/:collectionId/events", s.collectionEvents, reader)
-	e.GET("/collections/:collectionId/activity", s.collectionActivity, reader)
 
 	// Share links: open to anyone holding one.
 	e.GET("/invite/:code", s.openInvite)
@@ -176,13 +177,16 @@ func (s *Server) routes() {
 	e.DELETE("/plans/:planId/blocks/:blockId", s.deleteTimeBlock, user)
 	e.POST("/plans/:planId/deleted-blocks/:deletionId/restore", s.restoreTimeBlock, user)
 	e.POST("/plans/:planId/blocks/:blockId/copies", s.copyBlock, user)
-	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
-	e.GET("/plans/:planId/days/:day/optimised", s.optimisedDayHandler, reader)
-	e.POST("/plans/:planId/days/:day/arrangement", s.arrangeDay, user)
 	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
 	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, reader)
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
+
+	// Days: the route between their places, swapping two, an optimised order and applying it.
+	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
+	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
+	e.GET("/plans/:planId/days/:day/optimised", s.optimisedDayHandler, reader)
+	e.POST("/plans/:planId/days/:day/arrangement", s.arrangeDay, user)
 
 	// Budget.
 	e.GET("/plans/:planId/budgets", s.getBudget, reader)
