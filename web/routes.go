@@ -178,6 +178,7 @@ func (s *Server) routes() {
 	e.POST("/plans/:planId/blocks/:blockId/copies", s.copyBlock, user)
 	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
 	e.GET("/plans/:planId/days/:day/optimised", s.optimisedDayHandler, reader)
+	e.GET("/plans/:planId/days/:day/gaps", s.dayGapsHandler, user)
 	e.POST("/plans/:planId/days/:day/arrangement", s.arrangeDay, user)
 	e.POST("/plans/:planId/blocks/:blockId/candidates", s.addCandidates, user)
 	e.GET("/plans/:planId/blocks/:blockId/candidates", s.candidates, reader)
