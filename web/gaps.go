@@ -158,7 +158,6 @@ func (s *Server) gapFillView(ctx context.Context, planID string, day int, g fill
 				sg.Travel = i18n.T(ctx, "gaps.away", "Duration", duration(ctx, r.AddedS))
 			}
 		}
-		sg.Label = i18n.T(ctx, "gaps.add_named", "Name", i18n.Word(sg.Name), "Time", block)
 		out.Suggestions = append(out.Suggestions, sg)
 	}
 	return out, nil

@@ -152,7 +152,7 @@ func TestFillAGapFromThePage(t *testing.T) {
 		t.Error("the 59 minutes from 10:00 offer Fill")
 	}
 	body := fragment(t, a.htmx(ana, "GET", plan+"/days/1/gaps?start=12:00", ""), http.StatusOK)
-	mustHave(t, body, "data-gap-suggestions", "N Seoul Tower", "travel", "Add N Seoul Tower at 12:00", `hx-post="`+plan+`/blocks"`)
+	mustHave(t, body, "data-gap-suggestions", "N Seoul Tower", "travel", `aria-describedby="gaps-hint"`, "A tap adds one at 12:00–13:00", `hx-post="`+plan+`/blocks"`)
 	start := strings.Index(body, `hx-vals="`) + len(`hx-vals="`)
 	var vals map[string]any
 	if err := json.Unmarshal([]byte(html.UnescapeString(body[start:start+strings.Index(body[start:], `"`)])), &vals); err != nil {
