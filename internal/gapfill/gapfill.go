@@ -135,7 +135,9 @@ func Rank(ctx context.Context, prev, next *route.Point, places []*route.Point, n
 }
 
 // TravelS is the quickest way from a to b in seconds, as the route package's offline estimate
-// has it (a great-circle distance with each mode's detour, speed and overhead).
+// has it (a great-circle distance with each mode's detour, speed and overhead). The points are
+// places' positions, which the database keeps within range; one that is not a position
+// (which the estimate refuses) counts as no travel.
 func TravelS(ctx context.Context, a, b route.Point) int {
 	legs, _, err := route.Estimator{}.Legs(ctx, []route.Point{a, b})
 	if err != nil || len(legs) == 0 {
