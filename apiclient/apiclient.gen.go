@@ -4223,6 +4223,12 @@ type ArrangeDayParams struct {
 // ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode defines parameters for ArrangeDay.
 type ArrangeDay412ApplicationProblemPlusJSONResponseBodyCode string
 
+// DayGapsParams defines parameters for DayGaps.
+type DayGapsParams struct {
+	// Start only the gap starting at this time of day (HH:MM, HH:MM:SS or HH:MM:SS.sssZ)
+	Start *string `form:"start,omitempty" json:"start,omitempty"`
+}
+
 // OptimisedDay200JSONResponseBodySource defines parameters for OptimisedDay.
 type OptimisedDay200JSONResponseBodySource string
 
@@ -5825,6 +5831,9 @@ type ClientInterface interface {
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
+	// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+	// operation, at the gap's `start_time` until its `block_end_time`.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
@@ -5849,6 +5858,9 @@ type ClientInterface interface {
 	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
+	//
+	// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+	// operation, at the gap's `start_time` until its `block_end_time`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6244,6 +6256,34 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
 	ArrangeDay(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DayGaps The day's free time with places to fill it (members)
+	//
+	// A gap is time of at least an hour with no block in it: between two blocks, before the
+	// day's first block and after its last within the day's usual hours (09:00–21:00,
+	// widened by blocks outside them). Free time (a FREE block) is not a gap: it holds its
+	// time. `start`, when given, answers only the gap starting then (none when there is no
+	// such gap any more).
+	//
+	// Each gap offers at most 5 places of the collections linked to the plan (the first 200
+	// of them in the plan's collection order, each place once) that have coordinates and
+	// are in none of the plan's blocks, on any day. They rank by the travel they add
+	// (`added_travel_s`): the quickest way, as estimated offline (great-circle distance with
+	// each mode's detour, speed and overhead), from the confirmed place before the gap to the
+	// place and on to the confirmed place after it, less the way straight between those two.
+	// With a located place on one side only, the way between it and the place; with none,
+	// the collections' order and `added_travel_s: null`. Free time and undecided blocks are
+	// passed over for those neighbours; one without coordinates counts as none.
+	//
+	// To fill a gap, add the place with POST /plans/{planId}/blocks: `type: PLACE`, its
+	// `collection_place_id`, the `day`, `start_time` the gap's `start_time` and `end_time`
+	// its `block_end_time` (an hour on, or the gap's end if sooner). Members only, as the
+	// linked collections are (guests get 403 GUEST_FORBIDDEN). Checks, in order: 400
+	// INVALID_REQUEST (day, start), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER, 404
+	// PLAN_DAY_NOT_FOUND.
+	//
+	// Corresponds with GET /plans/{planId}/days/{day}/gaps (the `DayGaps` operationId).
+	DayGaps(ctx context.Context, planID string, day int, params *DayGapsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OptimisedDay The day's places reordered for the shortest travel (members and guests)
 	//
@@ -7896,6 +7936,9 @@ func (c *Client) ListDayBlocks(ctx context.Context, planID string, params *ListD
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
+// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+// operation, at the gap's `start_time` until its `block_end_time`.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
@@ -7930,6 +7973,9 @@ func (c *Client) AddBlockWithBody(ctx context.Context, planID string, params *Ad
 // Success is **200** (block-creating POSTs follow the interface document, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
+//
+// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+// operation, at the gap's `start_time` until its `block_end_time`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8696,6 +8742,44 @@ func (c *Client) ArrangeDayWithBody(ctx context.Context, planID string, day int,
 // Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
 func (c *Client) ArrangeDay(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewArrangeDayRequest(c.Server, planID, day, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DayGaps The day's free time with places to fill it (members)
+//
+// A gap is time of at least an hour with no block in it: between two blocks, before the
+// day's first block and after its last within the day's usual hours (09:00–21:00,
+// widened by blocks outside them). Free time (a FREE block) is not a gap: it holds its
+// time. `start`, when given, answers only the gap starting then (none when there is no
+// such gap any more).
+//
+// Each gap offers at most 5 places of the collections linked to the plan (the first 200
+// of them in the plan's collection order, each place once) that have coordinates and
+// are in none of the plan's blocks, on any day. They rank by the travel they add
+// (`added_travel_s`): the quickest way, as estimated offline (great-circle distance with
+// each mode's detour, speed and overhead), from the confirmed place before the gap to the
+// place and on to the confirmed place after it, less the way straight between those two.
+// With a located place on one side only, the way between it and the place; with none,
+// the collections' order and `added_travel_s: null`. Free time and undecided blocks are
+// passed over for those neighbours; one without coordinates counts as none.
+//
+// To fill a gap, add the place with POST /plans/{planId}/blocks: `type: PLACE`, its
+// `collection_place_id`, the `day`, `start_time` the gap's `start_time` and `end_time`
+// its `block_end_time` (an hour on, or the gap's end if sooner). Members only, as the
+// linked collections are (guests get 403 GUEST_FORBIDDEN). Checks, in order: 400
+// INVALID_REQUEST (day, start), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER, 404
+// PLAN_DAY_NOT_FOUND.
+//
+// Corresponds with GET /plans/{planId}/days/{day}/gaps (the `DayGaps` operationId).
+func (c *Client) DayGaps(ctx context.Context, planID string, day int, params *DayGapsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDayGapsRequest(c.Server, planID, day, params)
 	if err != nil {
 		return nil, err
 	}
@@ -13805,6 +13889,74 @@ func NewArrangeDayRequestWithBody(server string, planID string, day int, params 
 	return req, nil
 }
 
+// NewDayGapsRequest constructs an http.Request for the DayGaps method
+func NewDayGapsRequest(server string, planID string, day int, params *DayGapsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "planId", planID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "day", day, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/%s/days/%s/gaps", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewOptimisedDayRequest constructs an http.Request for the OptimisedDay method
 func NewOptimisedDayRequest(server string, planID string, day int) (*http.Request, error) {
 	var err error
@@ -16209,6 +16361,9 @@ type ClientWithResponsesInterface interface {
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
+	// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+	// operation, at the gap's `start_time` until its `block_end_time`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
@@ -16233,6 +16388,9 @@ type ClientWithResponsesInterface interface {
 	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
+	//
+	// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+	// operation, at the gap's `start_time` until its `block_end_time`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16658,6 +16816,36 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /plans/{planId}/days/{day}/arrangement (the `ArrangeDay` operationId).
 	ArrangeDayWithResponse(ctx context.Context, planID string, day int, params *ArrangeDayParams, body ArrangeDayJSONRequestBody, reqEditors ...RequestEditorFn) (*ArrangeDayResponse, error)
+
+	// DayGapsWithResponse The day's free time with places to fill it (members)
+	//
+	// A gap is time of at least an hour with no block in it: between two blocks, before the
+	// day's first block and after its last within the day's usual hours (09:00–21:00,
+	// widened by blocks outside them). Free time (a FREE block) is not a gap: it holds its
+	// time. `start`, when given, answers only the gap starting then (none when there is no
+	// such gap any more).
+	//
+	// Each gap offers at most 5 places of the collections linked to the plan (the first 200
+	// of them in the plan's collection order, each place once) that have coordinates and
+	// are in none of the plan's blocks, on any day. They rank by the travel they add
+	// (`added_travel_s`): the quickest way, as estimated offline (great-circle distance with
+	// each mode's detour, speed and overhead), from the confirmed place before the gap to the
+	// place and on to the confirmed place after it, less the way straight between those two.
+	// With a located place on one side only, the way between it and the place; with none,
+	// the collections' order and `added_travel_s: null`. Free time and undecided blocks are
+	// passed over for those neighbours; one without coordinates counts as none.
+	//
+	// To fill a gap, add the place with POST /plans/{planId}/blocks: `type: PLACE`, its
+	// `collection_place_id`, the `day`, `start_time` the gap's `start_time` and `end_time`
+	// its `block_end_time` (an hour on, or the gap's end if sooner). Members only, as the
+	// linked collections are (guests get 403 GUEST_FORBIDDEN). Checks, in order: 400
+	// INVALID_REQUEST (day, start), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER, 404
+	// PLAN_DAY_NOT_FOUND.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /plans/{planId}/days/{day}/gaps (the `DayGaps` operationId).
+	DayGapsWithResponse(ctx context.Context, planID string, day int, params *DayGapsParams, reqEditors ...RequestEditorFn) (*DayGapsResponse, error)
 
 	// OptimisedDayWithResponse The day's places reordered for the shortest travel (members and guests)
 	//
@@ -23394,6 +23582,128 @@ func (r ArrangeDayResponse) ContentType() string {
 	return ""
 }
 
+type DayGapsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		DayInfo DayInfo `json:"day_info"`
+		Gaps    []struct {
+			// BlockEndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+			BlockEndTime TimeOfDay `json:"block_end_time"`
+
+			// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+			EndTime TimeOfDay `json:"end_time"`
+
+			// NextTimeBlockID the confirmed place's block after the gap
+			NextTimeBlockID string `json:"next_time_block_id"`
+
+			// PreviousTimeBlockID the confirmed place's block before the gap
+			PreviousTimeBlockID string `json:"previous_time_block_id"`
+
+			// StartTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+			StartTime   TimeOfDay `json:"start_time"`
+			Suggestions []struct {
+				AddedTravelS      int    `json:"added_travel_s"`
+				CollectionPlaceID string `json:"collection_place_id"`
+				Place             Place  `json:"place"`
+			} `json:"suggestions"`
+		} `json:"gaps"`
+	}
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DayGapsResponse) GetJSON200() *struct {
+	DayInfo DayInfo `json:"day_info"`
+	Gaps    []struct {
+		// BlockEndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+		BlockEndTime TimeOfDay `json:"block_end_time"`
+
+		// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+		EndTime TimeOfDay `json:"end_time"`
+
+		// NextTimeBlockID the confirmed place's block after the gap
+		NextTimeBlockID string `json:"next_time_block_id"`
+
+		// PreviousTimeBlockID the confirmed place's block before the gap
+		PreviousTimeBlockID string `json:"previous_time_block_id"`
+
+		// StartTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+		StartTime   TimeOfDay `json:"start_time"`
+		Suggestions []struct {
+			AddedTravelS      int    `json:"added_travel_s"`
+			CollectionPlaceID string `json:"collection_place_id"`
+			Place             Place  `json:"place"`
+		} `json:"suggestions"`
+	} `json:"gaps"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DayGapsResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DayGapsResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DayGapsResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DayGapsResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r DayGapsResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DayGapsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DayGapsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DayGapsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DayGapsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type OptimisedDayResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -27417,6 +27727,9 @@ func (c *ClientWithResponses) ListDayBlocksWithResponse(ctx context.Context, pla
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
+// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+// operation, at the gap's `start_time` until its `block_end_time`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
@@ -27447,6 +27760,9 @@ func (c *ClientWithResponses) AddBlockWithBodyWithResponse(ctx context.Context, 
 // Success is **200** (block-creating POSTs follow the interface document, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
+//
+// Filling a gap (GET /plans/{planId}/days/{day}/gaps) adds its suggestion through this
+// operation, at the gap's `start_time` until its `block_end_time`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28099,6 +28415,42 @@ func (c *ClientWithResponses) ArrangeDayWithResponse(ctx context.Context, planID
 		return nil, err
 	}
 	return ParseArrangeDayResponse(rsp)
+}
+
+// DayGapsWithResponse The day's free time with places to fill it (members)
+//
+// A gap is time of at least an hour with no block in it: between two blocks, before the
+// day's first block and after its last within the day's usual hours (09:00–21:00,
+// widened by blocks outside them). Free time (a FREE block) is not a gap: it holds its
+// time. `start`, when given, answers only the gap starting then (none when there is no
+// such gap any more).
+//
+// Each gap offers at most 5 places of the collections linked to the plan (the first 200
+// of them in the plan's collection order, each place once) that have coordinates and
+// are in none of the plan's blocks, on any day. They rank by the travel they add
+// (`added_travel_s`): the quickest way, as estimated offline (great-circle distance with
+// each mode's detour, speed and overhead), from the confirmed place before the gap to the
+// place and on to the confirmed place after it, less the way straight between those two.
+// With a located place on one side only, the way between it and the place; with none,
+// the collections' order and `added_travel_s: null`. Free time and undecided blocks are
+// passed over for those neighbours; one without coordinates counts as none.
+//
+// To fill a gap, add the place with POST /plans/{planId}/blocks: `type: PLACE`, its
+// `collection_place_id`, the `day`, `start_time` the gap's `start_time` and `end_time`
+// its `block_end_time` (an hour on, or the gap's end if sooner). Members only, as the
+// linked collections are (guests get 403 GUEST_FORBIDDEN). Checks, in order: 400
+// INVALID_REQUEST (day, start), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER, 404
+// PLAN_DAY_NOT_FOUND.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /plans/{planId}/days/{day}/gaps (the `DayGaps` operationId).
+func (c *ClientWithResponses) DayGapsWithResponse(ctx context.Context, planID string, day int, params *DayGapsParams, reqEditors ...RequestEditorFn) (*DayGapsResponse, error) {
+	rsp, err := c.DayGaps(ctx, planID, day, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDayGapsResponse(rsp)
 }
 
 // OptimisedDayWithResponse The day's places reordered for the shortest travel (members and guests)
@@ -34037,6 +34389,90 @@ func ParseArrangeDayResponse(rsp *http.Response) (*ArrangeDayResponse, error) {
 			headers.IdempotentReplayed = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDayGapsResponse parses an HTTP response from a DayGapsWithResponse call
+func ParseDayGapsResponse(rsp *http.Response) (*DayGapsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DayGapsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			DayInfo DayInfo `json:"day_info"`
+			Gaps    []struct {
+				// BlockEndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+				BlockEndTime TimeOfDay `json:"block_end_time"`
+
+				// EndTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+				EndTime TimeOfDay `json:"end_time"`
+
+				// NextTimeBlockID the confirmed place's block after the gap
+				NextTimeBlockID string `json:"next_time_block_id"`
+
+				// PreviousTimeBlockID the confirmed place's block before the gap
+				PreviousTimeBlockID string `json:"previous_time_block_id"`
+
+				// StartTime a time of day as HH:MM:SS.sssZ, e.g. 09:30:00.000Z
+				StartTime   TimeOfDay `json:"start_time"`
+				Suggestions []struct {
+					AddedTravelS      int    `json:"added_travel_s"`
+					CollectionPlaceID string `json:"collection_place_id"`
+					Place             Place  `json:"place"`
+				} `json:"suggestions"`
+			} `json:"gaps"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
 	}
 
 	return response, nil

@@ -168,7 +168,7 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 			t.Errorf("%d quarter-hour rows of the grid show on a phone, want the timeline only", n)
 		}
 		gaps := eval[string](t, ana, `[...document.querySelectorAll("#day [data-gap]")].map(g => g.innerText.replace(/\s+/g, " ").trim()).join(" | ")`)
-		if want := "09:00–14:00 · 5 h free Add | 15:00–21:00 · 6 h free Add"; gaps != want {
+		if want := "09:00–14:00 · 5 h free Fill Add | 15:00–21:00 · 6 h free Fill Add"; gaps != want {
 			t.Errorf("the timeline's gaps say %q, want %q", gaps, want)
 		}
 		if first := eval[string](t, ana, `document.querySelector("#day [data-add-here]:not([data-add-until])").getAttribute("data-add-here")`); first != "540" {

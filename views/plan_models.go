@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"tripplan/internal/gapfill"
 	"tripplan/internal/i18n"
 )
 
@@ -588,12 +589,14 @@ type PrintBlock struct {
 	Warning    bool     // not enough time to get here
 }
 
-// The day's timeline runs at least from dayFrom to dayUntil (minutes); earlier or later
-// blocks widen it. Gaps shorter than minGap are not shown.
+// The day's timeline runs at least from dayFrom to dayUntil (minutes: the day's usual hours,
+// gapfill's); earlier or later blocks widen it. Gaps shorter than minGap are not shown; those
+// of fillGap or more offer places to fill them.
 const (
-	dayFrom  = 9 * 60
-	dayUntil = 21 * 60
+	dayFrom  = int(time.Duration(gapfill.DayFrom) / time.Minute)
+	dayUntil = int(time.Duration(gapfill.DayUntil) / time.Minute)
 	minGap   = 15
+	fillGap  = int(time.Duration(gapfill.MinLength) / time.Minute)
 	// compactUnder is the length (minutes) under which a block shows as one line.
 	compactUnder = 45
 )
@@ -610,6 +613,9 @@ type GapView struct {
 	StartMin, EndMin int
 	Label            string // "2 h free"
 }
+
+// Fill says the gap is long enough to be offered places ("Fill this gap").
+func (g GapView) Fill() bool { return g.EndMin-g.StartMin >= fillGap }
 
 // Timeline is the day's blocks in time order with the gaps between them: the vertical
 // timeline on phones, and on wider screens the gaps' "Add" buttons in the grid.

@@ -273,6 +273,7 @@ var accessTable = map[string]accessRow{
 		return jsonReq("POST", f.plan+"/days/1/swap", map[string]any{"with": 3})
 	})},
 	"GET /plans/:planId/days/:day/optimised": {access: reader, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/optimised"} })},
+	"GET /plans/:planId/days/:day/gaps":      {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req { return req{Method: "GET", Path: f.plan + "/days/1/gaps"} })},
 	"POST /plans/:planId/days/:day/arrangement": {access: memberOnly, plan: true, build: fx(func(f *matrixFixture) req {
 		return jsonReq("POST", f.plan+"/days/1/arrangement", map[string]any{"blocks": []map[string]any{
 			{"time_block_id": f.timeBlock, "version": f.version, "start_time": "12:00", "end_time": "13:00"}}})

@@ -182,11 +182,13 @@ func (s *Server) routes() {
 	e.PATCH("/plans/:planId/blocks/:blockId/selection", s.changeSelection, user)
 	e.DELETE("/plans/:planId/blocks/:blockId/candidates/:candidateId", s.deleteCandidate, user)
 
-	// Days: the route between their places, swapping two, an optimised order and applying it.
+	// Days: the route between their places, swapping two, an optimised order and applying it,
+	// and places for their free gaps.
 	e.GET("/plans/:planId/days/:day/route", s.dayRouteHandler, reader)
 	e.POST("/plans/:planId/days/:day/swap", s.swapDays, user)
 	e.GET("/plans/:planId/days/:day/optimised", s.optimisedDayHandler, reader)
 	e.POST("/plans/:planId/days/:day/arrangement", s.arrangeDay, user)
+	e.GET("/plans/:planId/days/:day/gaps", s.dayGapsHandler, user)
 
 	// Budget.
 	e.GET("/plans/:planId/budgets", s.getBudget, reader)

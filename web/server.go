@@ -135,6 +135,7 @@ type Store interface {
 	UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error
 	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) ([]planner.CollectionPlace, bool, error)
 	PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error)
+	GapPlaces(ctx context.Context, userID, planID string, limit int) ([]planner.CollectionPlace, error)
 	PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error)
 	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayPage, error)
 	AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error)

@@ -358,7 +358,7 @@ var notWrites = map[string]string{
 	// guard goes through the checks above.
 	"ClaimIdempotencyKey": "idempotency key", "RecordIdempotentAnswer": "idempotency key",
 	"ReleaseIdempotencyKey": "idempotency key", "DeleteExpiredIdempotencyKeys": "periodic job",
-	"PlanPlaces":    "read",
+	"PlanPlaces": "read", "GapPlaces": "read",
 	"CollectionMap": "read", "NotificationSettings": "read",
 	"TurnOffDigest": "the signed unsubscribe link is the authorization", "OnPush": "wiring", "OnExtraction": "wiring",
 	"PushDelivery": "push worker", "PushDelivered": "push worker", "DropPushSubscription": "push worker",
