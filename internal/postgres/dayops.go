@@ -18,7 +18,8 @@ import (
 // defaults): a new time block of the same type holding the same candidates in the same order —
 // each the same place from the same collection place, with its memo, its proposer and whether
 // it is selected, so a confirmed block stays confirmed. Opinions and expenses stay with the
-// original: each copied place starts with an empty expense. Recorded as an added block.
+// original: each copied place starts with an empty expense, and so does the fixed-time mark (a
+// reservation holds the original's time, not the copy's). Recorded as an added block.
 // Checks, in order: GUEST_FORBIDDEN, PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND,
 // PLAN_DAY_NOT_FOUND, then TIME_BLOCK_EXACT_DUPLICATE or TIME_BLOCK_OVERLAP (decided by the
 // exclusion constraint, so of two copies into one time exactly one is made); the same when no
