@@ -18,7 +18,6 @@ import (
 
 	"tripplan/internal/auth"
 	"tripplan/internal/i18n"
-	"tripplan/internal/money"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -83,149 +82,9 @@ type Config struct {
 	Heartbeat time.Duration
 }
 
-// Store is the persistence the handlers call. postgres.DB implements it.
-type Store interface {
-	PingContext(ctx context.Context) error
-	SignInUser(ctx context.Context, in planner.User) (*planner.User, error)
-	SignInSocial(ctx context.Context, in planner.User) (*planner.User, error)
-	User(ctx context.Context, id string) (*planner.User, error)
-	Language(ctx context.Context, userID string) (*string, error)
-	AcceptTerms(ctx context.Context, id string) (*planner.User, error)
-	UpdateProfile(ctx context.Context, userID string, ch planner.ProfileChange) (*planner.User, error)
-	SetPicture(ctx context.Context, userID, picture, key string) (oldKey string, err error)
-	StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error
-	ClaimPictureUpload(ctx context.Context, key string) (userID string, err error)
-	WithdrawUser(ctx context.Context, userID, reason string) error
-	CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error)
-	RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, expiresAt time.Time, grace time.Duration) (*planner.User, string, error)
-	RevokeRefreshToken(ctx context.Context, hash []byte) error
-	CreateAppCode(ctx context.Context, hash []byte, userID, redirectURI, challenge string, ttl time.Duration) error
-	RedeemAppCode(ctx context.Context, hash []byte) (*postgres.AppCode, error)
-	RevokeSession(ctx context.Context, userID, session string) error
-	SessionRevoked(ctx context.Context, userID, session string) (bool, error)
-	RecentPlans(ctx context.Context, userID string, limit int) ([]planner.PlanSummary, error)
-	CreateCollection(ctx context.Context, userID, title string) (*planner.CollectionSummary, error)
-	Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) ([]planner.CollectionSummary, bool, error)
-	Collection(ctx context.Context, userID, id string) (*planner.CollectionSummary, error)
-	RenameCollection(ctx context.Context, userID, id, title string, ifMatch planner.IfMatch) (*planner.CollectionSummary, error)
-	DeleteCollection(ctx context.Context, userID, id string, ifMatch planner.IfMatch) error
-	CollectionPlans(ctx context.Context, userID, collectionID string) ([]planner.PlanRef, error)
-	CollectionMembers(ctx context.Context, userID, collectionID string) (*planner.MemberGroup, error)
-	ChangeCollectionOwner(ctx context.Context, userID, collectionID, memberID string) error
-	LeaveCollection(ctx context.Context, userID, collectionID string) error
-	RemoveCollectionMember(ctx context.Context, userID, collectionID, memberID string) error
-	AddCollectionPlace(ctx context.Context, userID, collectionID, placeID string) (*planner.CollectionPlace, error)
-	CollectionPlaces(ctx context.Context, userID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) ([]planner.CollectionPlace, bool, error)
-	CollectionMap(ctx context.Context, userID, collectionID string, sort planner.CollectionPlaceSort, filter planner.PlaceFilter, limit int) ([]planner.CollectionPlace, int, error)
-	CollectionPlace(ctx context.Context, userID, collectionID, cpID string) (*planner.CollectionPlace, error)
-	SetCollectionPlaceMemo(ctx context.Context, userID, collectionID, cpID, memo string, ifMatch planner.IfMatch) error
-	DeleteCollectionPlace(ctx context.Context, userID, collectionID, cpID string, ifMatch planner.IfMatch) error
-	TogglePreference(ctx context.Context, userID, collectionID, cpID string, pref planner.Preference) (*planner.CollectionPlace, error)
-	CreatePlan(ctx context.Context, userID string, in planner.PlanInput) (*planner.Plan, error)
-	Plans(ctx context.Context, userID string, page planner.Page) ([]planner.Plan, bool, error)
-	Plan(ctx context.Context, userID, planID string) (*planner.Plan, error)
-	UpdatePlan(ctx context.Context, userID, planID string, in planner.PlanInput, confirm bool, ifMatch planner.IfMatch) (*planner.PlanUpdate, error)
-	DeletePlan(ctx context.Context, userID, planID string, ifMatch planner.IfMatch) error
-	PlanMembers(ctx context.Context, userID, planID string) (*planner.MemberGroup, error)
-	ChangePlanOwner(ctx context.Context, userID, planID, memberID string) error
-	LeavePlan(ctx context.Context, userID, planID string) error
-	RemovePlanMember(ctx context.Context, userID, planID, memberID string) error
-	LinkCollections(ctx context.Context, userID, planID string, collectionIDs []string) ([]planner.PlanCollection, error)
-	PlanCollections(ctx context.Context, userID, planID string) ([]planner.PlanCollection, error)
-	UnlinkCollection(ctx context.Context, userID, planID, collectionID string) error
-	PlanCollectionPlaces(ctx context.Context, userID, planID, collectionID string, page planner.Page, sort planner.CollectionPlaceSort, filter planner.PlaceFilter) ([]planner.CollectionPlace, bool, error)
-	PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error)
-	GapPlaces(ctx context.Context, userID, planID string, limit int) ([]planner.CollectionPlace, error)
-	PlanCollectionPlace(ctx context.Context, userID, planID, collectionID, cpID string) (*planner.CollectionPlace, error)
-	DayBlocks(ctx context.Context, userID, planID string, day int, page planner.Page) (planner.DayPage, error)
-	AddBlock(ctx context.Context, userID, planID string, in planner.NewBlock) (*planner.TimeBlock, error)
-	AddBlockByPlace(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
-	AddBlockFromSearch(ctx context.Context, userID, planID, placeID string, slot planner.Slot, memo string) (*planner.TimeBlock, error)
-	AddManualBlock(ctx context.Context, userID, planID string, place planner.ManualPlace, slot planner.Slot, memo string) (*planner.TimeBlock, error)
-	BlockDetail(ctx context.Context, userID, planID, candidateID string) (*planner.BlockDetail, error)
-	UpdateBlock(ctx context.Context, userID, planID, candidateID string, ch planner.BlockChange, ifMatch planner.IfMatch) (*planner.BlockDetail, error)
-	DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID string, ifMatch planner.IfMatch) (*planner.Deletion, error)
-	RestoreTimeBlock(ctx context.Context, userID, planID, deletionID string) (*planner.TimeBlock, error)
-	CopyTimeBlock(ctx context.Context, userID, planID, timeBlockID string, to planner.BlockCopy) (*planner.TimeBlock, error)
-	SwapDays(ctx context.Context, userID, planID string, day, with int) (*planner.DaySwap, error)
-	ArrangeDay(ctx context.Context, userID, planID string, day int, blocks []planner.Arranged) (*planner.DayBlocks, error)
-	AddCandidates(ctx context.Context, userID, planID, timeBlockID string, collectionPlaceIDs, placeIDs []string) (*planner.TimeBlock, error)
-	AddCandidateFromSearch(ctx context.Context, userID, planID, timeBlockID, placeID string) (*planner.TimeBlock, error)
-	ChangeSelection(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) (*planner.TimeBlock, error)
-	Candidates(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
-	Discussion(ctx context.Context, userID, planID, timeBlockID string) (*planner.CandidateList, error)
-	LastChangedBy(ctx context.Context, userID, planID, timeBlockID string) (string, error)
-	DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, candidateID string, ifMatch planner.IfMatch) error
-	CreateShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID string) (*planner.ShareLink, error)
-	ShareLink(ctx context.Context, code string) (*planner.ShareLink, error)
-	JoinByLink(ctx context.Context, userID, code string) (*planner.ShareLink, error)
-	ShareLinks(ctx context.Context, userID string, typ planner.ShareType, referenceID string) ([]planner.Invitation, error)
-	RevokeShareLink(ctx context.Context, userID string, typ planner.ShareType, referenceID, code string) error
-	RemovedMembers(ctx context.Context, userID string, typ planner.ShareType, referenceID string) ([]planner.Member, error)
-	LetMemberBack(ctx context.Context, userID string, typ planner.ShareType, referenceID, memberID string) error
-	AddOpinion(ctx context.Context, userID, planID, candidateID string, in planner.OpinionInput) (*planner.Opinion, error)
-	Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error)
-	Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error)
-	UpdateOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, in planner.OpinionInput, ifMatch planner.IfMatch) (*planner.Opinion, error)
-	DeleteOpinion(ctx context.Context, userID, planID, candidateID, opinionID string, ifMatch planner.IfMatch) error
-	Budget(ctx context.Context, userID, planID string) (*planner.Budget, error)
-	UpdateBudget(ctx context.Context, userID, planID string, ch planner.BudgetChange, ifMatch planner.IfMatch) (*planner.Budget, error)
-	AddExpense(ctx context.Context, userID, planID string, in planner.NewExpense) (*planner.Expense, error)
-	DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error)
-	SetExpense(ctx context.Context, userID, planID, expenseID string, items []planner.NewItem, terms *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error)
-	ExpenseCurrency(ctx context.Context, userID, planID, expenseID string) (plan, expense string, err error)
-	DeleteExpense(ctx context.Context, userID, planID, expenseID string, ifMatch planner.IfMatch) error
-	SettlementData(ctx context.Context, userID, planID string) (*planner.Ledger, error)
-	BudgetOverview(ctx context.Context, userID, planID string, recent int) (*planner.BudgetOverview, error)
-	RecordSettlement(ctx context.Context, userID, planID, from, to string, amount money.Decimal) (*planner.Settlement, error)
-	Settlements(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Settlement, bool, error)
-	DeleteSettlement(ctx context.Context, userID, planID, settlementID string) error
-	CreateExtractionJob(ctx context.Context, userID, collectionID, url, normalized string) (*planner.ExtractionJob, error)
-	ExtractionJob(ctx context.Context, userID, collectionID, jobID string) (*planner.ExtractionJob, error)
-	LatestExtractionJob(ctx context.Context, userID, collectionID string) (*planner.ExtractionJob, error)
-	DismissExtractionJob(ctx context.Context, userID, collectionID, jobID string) error
-	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
-	AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error)
-	ImportPlaces(ctx context.Context, userID, collectionID, format string, rows []planner.ImportRow) (*planner.ImportReport, error)
-	Notifications(ctx context.Context, userID string, page planner.Page) ([]planner.Notification, bool, int, error)
-	UnreadCount(ctx context.Context, userID string) (int, error)
-	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)
-	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
-	NotificationSettings(ctx context.Context, userID string) ([]planner.NotificationSetting, error)
-	SetNotificationSettings(ctx context.Context, userID string, in []planner.NotificationSetting) ([]planner.NotificationSetting, error)
-	TurnOffDigest(ctx context.Context, userID string) error
-	SavePushSubscription(ctx context.Context, userID string, s planner.PushSubscription) (*planner.PushSubscription, error)
-	DeletePushSubscription(ctx context.Context, userID, endpoint string) error
-	PlanActivity(ctx context.Context, userID, planID string, page planner.Page) ([]planner.Activity, bool, error)
-	CollectionActivity(ctx context.Context, userID, collectionID string, page planner.Page) ([]planner.Activity, bool, error)
-	Subscribe(topic string) (<-chan planner.Event, func(), error)
-	EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error)
-	EnterPlan(ctx context.Context, viewer, planID string) (string, error)
-	TouchPresence(ctx context.Context, viewer, planID, conn string) error
-	LeavePlanPresence(ctx context.Context, conn string) error
-	PlanPresence(ctx context.Context, viewer, planID string) (*planner.Presence, error)
-	PlanExport(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
-	PlanSchedule(ctx context.Context, viewer, planID string) (*planner.PlanExport, error)
-	ExpenseSheet(ctx context.Context, viewer, planID string) (*planner.ExpenseSheet, error)
-	CreateCalendarFeed(ctx context.Context, userID, planID string) (string, error)
-	DeleteCalendarFeed(ctx context.Context, userID, planID string) error
-	HasCalendarFeed(ctx context.Context, userID, planID string) (bool, error)
-	CalendarFeed(ctx context.Context, token string) (userID, planID string, err error)
-	SearchPlaces(ctx context.Context, query, near string) ([]planner.Place, error)
-	SavePlaces(ctx context.Context, places []planner.Place) ([]planner.Place, error)
-	ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fingerprint []byte, claim string) (*postgres.IdempotencyRecord, error)
-	RecordIdempotentAnswer(ctx context.Context, owner string, keyHash []byte, claim string, status int, answer []byte) error
-	ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash []byte, claim string) error
-	TakeToken(ctx context.Context, limit, key string, rate float64, burst int) (bool, error)
-	OpenStream(ctx context.Context, p postgres.StreamPlace, caps postgres.StreamCaps) (bool, error)
-	TouchStream(ctx context.Context, id string) error
-	CloseStream(ctx context.Context, id string) error
-	CloseInstanceStreams(ctx context.Context, instance string) error
-}
-
 // Deps are the collaborators the server is built from.
 type Deps struct {
-	Store Store
+	Store *postgres.DB
 	// Places is the remote place provider; nil searches the built-in catalog.
 	Places   places.Provider
 	Sessions sessions.Store
@@ -249,7 +108,7 @@ type RateSource interface {
 // Server is the HTTP handler of the whole application.
 type Server struct {
 	cfg      Config
-	store    Store
+	store    *postgres.DB
 	files    *storage.Store
 	finder   *places.Finder
 	router   route.Router
