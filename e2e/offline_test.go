@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -66,18 +65,6 @@ func setOffline(t *testing.T, b *browser, off bool) {
 	}
 }
 
-func waitForWorker(b *browser) bool {
-	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
-	defer cancel()
-	for ctx.Err() == nil {
-		if v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.controller !== null`)); err == nil && v {
-			return true
-		}
-		<-time.After(pollInterval)
-	}
-	return false
-}
-
 // TestPlansStayReadableOffline: Ana opens a plan (a second day's tab, its print page, its
 // calendar file) and a place page while online; offline, the plan page reloads from what the
 // service worker kept, with the offline banner and its changes refused with a message, the day's
@@ -110,10 +97,12 @@ func TestPlansStayReadableOffline(t *testing.T) {
 			kept := `caches.keys().then(n => n.filter(k => k.startsWith("tripplan-pages-")))`
 
 			devSignIn(t, ana, srv.base, "demo-ana")
-			if !waitForWorker(ana) {
-				t.Fatalf("no service worker controls the page: %s", eval[string](t, ana, `navigator.serviceWorker.getRegistration().then(r => r ? JSON.stringify([r.installing && r.installing.state, r.waiting && r.waiting.state, r.active && r.active.state, !!navigator.serviceWorker.controller]) : "none")`))
+			// The worker installs while she signs in; the pages after it is active are its.
+			if !eval[bool](t, ana, `navigator.serviceWorker.ready.then(r => r.active !== null)`) {
+				t.Fatal("no service worker active")
 			}
 			open("/plans")
+			ana.waitUntil(t, "the service worker controlling the page", `navigator.serviceWorker.controller !== null`)
 			plan := eval[string](t, ana, `([...document.querySelectorAll('main a[href^="/plans/"]')].map(a => a.getAttribute("href")).find(h => /^\/plans\/[^/]+$/.test(h) && h !== "/plans/new") || "")`)
 			if plan == "" {
 				t.Fatal("the plans page links to no plan (the demo data has one)")

@@ -16,7 +16,8 @@ import (
 )
 
 // Installing and reading offline (issue 25): the web app manifest, the service worker and the
-// page it shows when a page was never opened (docs/ARCHITECTURE.md, "Offline").
+// page it shows when a page was never opened (docs/ARCHITECTURE.md, "Installing and reading
+// offline").
 
 // viewerHeader names, on every answer to a browser signed in with its session cookie, whose
 // answer it is (viewerTag): the service worker keeps pages per viewer and drops a viewer's

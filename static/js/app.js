@@ -586,6 +586,16 @@
       refuse(evt.detail.elt);
     });
 
+    // Signing out forgets the pages htmx keeps for the back button (localStorage), as the
+    // worker forgets the pages it kept: the next person on this browser sees none of them.
+    doc.addEventListener("submit", function (evt) {
+      var form = evt.target;
+      if (!(form instanceof HTMLFormElement) || evt.defaultPrevented || form.getAttribute("action") !== "/auth/logout") return;
+      try {
+        localStorage.removeItem("htmx-history-cache");
+      } catch (e) {}
+    });
+
     return {
       // failed: a request got no answer.
       failed: function () { set(true); },

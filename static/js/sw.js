@@ -1,10 +1,10 @@
 // Tripplan's service worker, served at /sw.js (Service-Worker-Allowed: /, not cached long;
-// see web/offline.go) so that it controls every page. The server puts one line before this
+// web/offline.go) so that it controls every page. The server puts one line before this
 // file: self.TRIPPLAN = {version, assets, offline} — the release's hashed static files and the
 // offline page's address. It does two things: Web Push (the push and notificationclick
 // listeners at the end) and keeping the plans a person opened readable with no network.
 //
-// Offline reading (docs/ARCHITECTURE.md, "Offline"):
+// Offline reading (docs/ARCHITECTURE.md, "Installing and reading offline"):
 //   - Static files under their hashed names never change: the release's are stored when the
 //     worker installs, and answered from the store first (cache-first), with the offline page.
 //   - Pages and the parts htmx loads into them (a day's grid, the header), the print page and
