@@ -490,13 +490,14 @@
   // --- Offline (issue 25) ---
   // The service worker (/sw.js: static/js/sw.js) is registered here, the one place; push.js
   // subscribes through the same registration (window.tripplanWorker). When the browser is
-  // offline — it says so, a request got no answer, or the worker answered from the pages it
+  // offline — it says so, a GET got no answer, or the worker answered from the pages it
   // kept — every page shows the banner ([data-offline-banner]: what is shown is as last
   // opened, at the time the copy shown was fetched) and refuses changes with a message: plain
   // forms that post (the submit is stopped) and every htmx request that is not a GET
   // (htmx:confirm, so also those scripts make with htmx.ajax). html[data-offline] greys out
-  // their buttons (input.css). The connection back (the browser says so, or an answer comes
-  // from the server) takes the banner away and lets changes through again.
+  // their buttons (input.css). The connection back (the browser says so, an answer comes
+  // from the server, or the server answers the probe) takes the banner away and lets changes
+  // through again.
   var worker = "serviceWorker" in navigator ? navigator.serviceWorker.register("/sw.js", { scope: "/" }) : Promise.reject(new Error("no service worker"));
   worker.catch(function () {});
   window.tripplanWorker = worker;
@@ -531,6 +532,25 @@
       if (off === isOff && !at) return;
       off = isOff;
       show();
+      probe();
+    }
+    // Offline while the browser thinks it is online (a request got no answer, the worker gave
+    // a kept page): the server is asked now and then (2 s, doubling up to 30 s) whether it
+    // answers again; the browser going offline stops asking (its online event will tell).
+    var probing = 0, wait = 2000;
+    function probe() {
+      if (probing || !off || !navigator.onLine) return;
+      probing = setTimeout(function () {
+        probing = 0;
+        fetch("/healthz", { cache: "no-store", credentials: "omit" }).then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          wait = 2000;
+          set(false);
+        }).catch(function () {
+          wait = Math.min(wait * 2, 30000);
+          probe();
+        });
+      }, wait);
     }
     window.addEventListener("offline", function () { set(true); });
     window.addEventListener("online", function () { set(false); });
@@ -730,12 +750,15 @@
       true
     );
 
-    // A request that got no answer: the browser is offline (the banner says so); a change
-    // says, where it was made, that it may not have gone through.
+    // A request that got no answer: a GET means the browser is offline (the banner says so);
+    // a change says, where it was made, that it may not have gone through — and may be sent
+    // again at once, so it does not turn changes off.
     function unanswered(evt) {
-      offline.failed();
       var verb = evt.detail && evt.detail.requestConfig ? evt.detail.requestConfig.verb : "";
-      if (/^get$/i.test(verb)) return;
+      if (/^get$/i.test(verb)) {
+        offline.failed();
+        return;
+      }
       var elt = evt.detail && evt.detail.elt;
       var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
       var box = dialog && dialog.querySelector("[data-dialog-errors]");
