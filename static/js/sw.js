@@ -116,6 +116,15 @@ function staticFirst(req) {
   });
 }
 
+// At most MAX_PAGES answers are kept (a plan's page with its days is a few dozen): beyond,
+// the ones kept longest ago go (a store lists its entries in the order they were put).
+var MAX_PAGES = 300;
+function trim(c) {
+  return c.keys().then(function (keys) {
+    return Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map(function (k) { return c.delete(k); }));
+  });
+}
+
 // keepable is an answer worth keeping for reading offline.
 function keepable(req, res) {
   var type = res.headers.get("Content-Type") || "";
@@ -136,7 +145,7 @@ function networkFirst(event, navigation, partial) {
       var copy = keep && tag && keepable(req, res) ? res.clone() : null;
       if (copy || navigation || partial) event.waitUntil(serially(function () {
         return adopt(tag).then(function (name) {
-          if (copy) return caches.open(name).then(function (c) { return c.put(req, copy); });
+          if (copy) return caches.open(name).then(function (c) { return c.put(req, copy).then(function () { return trim(c); }); });
         });
       }));
       if (navigation) event.waitUntil(offlinePageIn(res.headers.get("Content-Language")));
