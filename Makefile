@@ -40,8 +40,9 @@ audit: node_modules/.package-lock.json ## Lighthouse (pinned in package.json) wi
 fuzz: ## run every fuzz target for 60 s (their seed corpora also run in make test)
 	$(GO) run ./cmd/withdb -- bash scripts/fuzz.sh
 
-generate: ## regenerate templ output, the built CSS, the vendored JS and the API client (all committed)
+generate: ## regenerate templ output, the built CSS, the vendored JS, the app's PNG icons and the API client (all committed)
 	$(GO) tool templ generate
+	$(GO) run ./cmd/icons static/img
 	$(MAKE) css vendor-js api-client
 
 api-client: ## regenerate the Go client in apiclient/ from web/openapi.yaml (oapi-codegen, pinned in go.mod)
@@ -57,7 +58,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 generate-check: generate ## fail when committed generated files are stale
-	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/vendor e2e/testdata apiclient || \
+	@git diff --exit-code -- '*_templ.go' static/css/app.css static/js static/img static/vendor e2e/testdata apiclient || \
 		(echo "generated files are stale: run 'make generate' and commit" >&2; exit 1)
 
 fmt:

@@ -160,6 +160,16 @@ func (a *Assets) Lookup(p string) (as *Asset, hashed bool) {
 	return a.byName[p], false
 }
 
+// All is every asset, in the order of their names.
+func (a *Assets) All() []*Asset {
+	out := make([]*Asset, 0, len(a.byName))
+	for _, as := range a.byName {
+		out = append(out, as)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // Precompress makes every asset's compressed forms now rather than at its first request.
 func (a *Assets) Precompress() {
 	for _, as := range a.byName {

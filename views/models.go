@@ -39,6 +39,10 @@ const (
 	TermsPath = "/onboarding/terms"
 	// LanguagePath receives the language switch (POST, form-encoded: language and next).
 	LanguagePath = "/language"
+	// ManifestPath is the web app manifest (the layout links it).
+	ManifestPath = "/manifest.webmanifest"
+	// OfflinePath is the page the service worker shows for a page never opened, offline.
+	OfflinePath = "/offline"
 )
 
 // HTMXConfig is the content of the <meta name="htmx-config"> tag on every page.

@@ -227,6 +227,9 @@ func (s *Server) logout(c echo.Context) error {
 	if err := s.clearSignIn(c); err != nil {
 		return err
 	}
+	// The browser's HTTP cache goes too (the service worker drops its kept pages itself: the
+	// request, then the signed-out page after it; static/js/sw.js).
+	c.Response().Header().Set("Clear-Site-Data", `"cache"`)
 	return respondChange(c, http.StatusNoContent, nil, nil, "/")
 }
 

@@ -186,6 +186,9 @@ func (s *Server) signedIn(c echo.Context, next echo.HandlerFunc, p *principal) e
 		return next(c)
 	}
 	c.Set(principalKey, p)
+	if !p.Bearer {
+		c.Response().Header().Set(viewerHeader, viewerTag(p.UserID)) // whose pages the service worker keeps
+	}
 	return next(c)
 }
 

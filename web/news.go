@@ -12,7 +12,6 @@ import (
 	"tripplan/internal/i18n"
 	"tripplan/internal/planner"
 	"tripplan/internal/reach"
-	"tripplan/static"
 	"tripplan/views"
 )
 
@@ -153,17 +152,6 @@ func (s *Server) unsubscribePush(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
-}
-
-// serviceWorker serves static/js/sw.js at /sw.js, so that it may control every page (a worker
-// controls only the paths under its own), never cached for long: browsers look for a new one
-// at most a day apart anyway, and a stale worker would outlive a release.
-func serviceWorker(c echo.Context) error {
-	as, _ := static.Files.Lookup("js/sw.js")
-	h := c.Response().Header()
-	h.Set("Service-Worker-Allowed", "/")
-	h.Set(echo.HeaderCacheControl, "no-cache")
-	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", as.Body)
 }
 
 // digestOffPage is where the digest's unsubscribe link leads: a button that turns it off,

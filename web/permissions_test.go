@@ -108,6 +108,8 @@ var accessTable = map[string]accessRow{
 		return req{Method: "DELETE", Path: "/users/me/push-subscriptions?endpoint=https%3A%2F%2Fpush.example%2Fmatrix"}
 	}},
 	"GET /sw.js":                     {access: public, build: get("/sw.js")},
+	"GET /manifest.webmanifest":      {access: public, build: get("/manifest.webmanifest")},
+	"GET /offline":                   {access: public, build: get("/offline")},
 	"GET /notifications/digest-off":  {access: public, build: get("/notifications/digest-off?user=u&sig=s")},
 	"POST /notifications/digest-off": {access: public, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/notifications/digest-off?user=u&sig=s"} }},
 	"GET /opinion-tags":              {access: anyViewer, build: get("/opinion-tags?category_id=101000")},

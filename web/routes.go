@@ -44,7 +44,9 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.json", s.openAPIDocument)
 	s.page(http.MethodGet, "/static/*", staticFile)
-	s.page(http.MethodGet, "/sw.js", serviceWorker) // the service worker
+	s.page(http.MethodGet, "/sw.js", serviceWorker) // the service worker: Web Push and reading offline
+	s.page(http.MethodGet, views.ManifestPath, webManifest)
+	s.page(http.MethodGet, views.OfflinePath, s.offlinePage)
 
 	// Authentication (API.md §3).
 	e.POST("/auth/reissue", s.reissue, signIn)

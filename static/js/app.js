@@ -487,6 +487,186 @@
   });
 
   // --- Sending once (issue 17) ---
+  // --- Offline (issue 25) ---
+  // The service worker (/sw.js: static/js/sw.js) is registered here, the one place; push.js
+  // subscribes through the same registration (window.tripplanWorker). When the browser is
+  // offline — it says so, a GET got no answer, or the worker answered from the pages it
+  // kept — every page shows the banner ([data-offline-banner]: what is shown is as last
+  // opened, at the time the copy shown was fetched) and refuses changes with a message: plain
+  // forms that post (the submit is stopped) and every htmx request that is not a GET
+  // (htmx:confirm, so also those scripts make with htmx.ajax). html[data-offline] greys out
+  // their buttons (input.css). The connection back (the browser says so, an answer comes
+  // from the server, or the server answers the probe) takes the banner away and lets changes
+  // through again.
+  var worker = "serviceWorker" in navigator ? navigator.serviceWorker.register("/sw.js", { scope: "/" }) : Promise.reject(new Error("no service worker"));
+  worker.catch(function () {});
+  window.tripplanWorker = worker;
+
+  var offline = (function () {
+    var root = doc.documentElement;
+    var shownAt = new Date(); // when what the page shows was fetched: now, or a kept copy's time
+    var off = false;
+
+    function clock(d) {
+      try {
+        return new Intl.DateTimeFormat(root.lang || undefined, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(d);
+      } catch (e) {
+        return d.toLocaleString();
+      }
+    }
+    function show() {
+      var banner = doc.querySelector("[data-offline-banner]");
+      var onPage = doc.querySelector("[data-offline-page]"); // the offline page says it itself
+      if (off) root.setAttribute("data-offline", "");
+      else root.removeAttribute("data-offline");
+      if (!banner) return;
+      banner.hidden = !off || !!onPage;
+      var text = banner.querySelector("[data-offline-text]");
+      if (off && text) text.textContent = t("js.offline.banner", { time: clock(shownAt) });
+    }
+    // set records the connection's state; fetchedAt (a kept copy's Date) is when something
+    // now shown was fetched.
+    function set(isOff, fetchedAt) {
+      var at = fetchedAt ? new Date(fetchedAt) : null;
+      if (at && !isNaN(at) && at < shownAt) shownAt = at;
+      if (off === isOff && !at) return;
+      off = isOff;
+      show();
+      probe();
+    }
+    // Offline while the browser thinks it is online (a request got no answer, the worker gave
+    // a kept page): the server is asked now and then (2 s, doubling up to 30 s) whether it
+    // answers again; the browser going offline stops asking (its online event will tell).
+    var probing = 0, wait = 2000;
+    function probe() {
+      if (probing || !off || !navigator.onLine) return;
+      probing = setTimeout(function () {
+        probing = 0;
+        fetch("/healthz", { cache: "no-store", credentials: "omit" }).then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          wait = 2000;
+          set(false);
+        }).catch(function () {
+          wait = Math.min(wait * 2, 30000);
+          probe();
+        });
+      }, wait);
+    }
+    window.addEventListener("offline", function () { set(true); });
+    window.addEventListener("online", function () { set(false); });
+    if (!navigator.onLine) set(true);
+    // Whether the worker answered this page from its store, and with a copy of when.
+    if ("serviceWorker" in navigator && navigator.serviceWorker.controller && window.MessageChannel) {
+      var ch = new MessageChannel();
+      ch.port1.onmessage = function (evt) {
+        if (evt.data && evt.data.fetchedAt) set(true, evt.data.fetchedAt);
+      };
+      navigator.serviceWorker.controller.postMessage({ type: "status" }, [ch.port2]);
+    }
+    // Answers say whether the server was reached: the worker marks kept copies.
+    doc.addEventListener("htmx:afterRequest", function (evt) {
+      var xhr = evt.detail && evt.detail.xhr;
+      if (!xhr || !xhr.status) return;
+      var kept = xhr.getResponseHeader("Tripplan-Fetched-At");
+      if (kept !== null) set(true, kept);
+      else if (navigator.onLine) set(false);
+    });
+
+    function refuse(elt) {
+      var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
+      var box = dialog && dialog.querySelector("[data-dialog-errors]");
+      if (!box) {
+        showFlash(t("js.offline.refused"), "");
+        return;
+      }
+      var p = doc.createElement("p");
+      p.className = "alert alert-error";
+      p.setAttribute("role", "alert");
+      p.setAttribute("data-network-error", "");
+      p.textContent = t("js.offline.refused");
+      box.replaceChildren(p);
+    }
+    // Plain forms that post (htmx's are refused at htmx:confirm, below).
+    doc.addEventListener(
+      "submit",
+      function (evt) {
+        var form = evt.target;
+        if (!off || !(form instanceof HTMLFormElement)) return;
+        var verb = (evt.submitter && evt.submitter.getAttribute("formmethod")) || form.getAttribute("method") || "get";
+        if (!/^post$/i.test(verb) || form.matches("[hx-post], [hx-put], [hx-patch], [hx-delete], [data-hx-post], [data-hx-put], [data-hx-patch], [data-hx-delete]")) return;
+        evt.preventDefault();
+        evt.stopImmediatePropagation();
+        refuse(form);
+      },
+      true
+    );
+    doc.addEventListener("htmx:confirm", function (evt) {
+      if (!off || /^get$/i.test(evt.detail.verb)) return;
+      evt.preventDefault();
+      refuse(evt.detail.elt);
+    });
+
+    // Signing out forgets the pages htmx keeps for the back button (localStorage), as the
+    // worker forgets the pages it kept: the next person on this browser sees none of them.
+    doc.addEventListener("submit", function (evt) {
+      var form = evt.target;
+      if (!(form instanceof HTMLFormElement) || evt.defaultPrevented || form.getAttribute("action") !== "/auth/logout") return;
+      try {
+        localStorage.removeItem("htmx-history-cache");
+      } catch (e) {}
+    });
+
+    return {
+      // failed: a request got no answer.
+      failed: function () { set(true); },
+    };
+  })();
+
+  // The offline page lists the plans kept for reading offline: the plan pages in the worker's
+  // store of pages (sw.js: "tripplan-pages-<viewer>"), by their titles.
+  (function () {
+    var list = doc.querySelector("[data-offline-plans]");
+    var none = doc.querySelector("[data-offline-none]");
+    if (!list || !none) return;
+    function plans() {
+      if (!window.caches) return Promise.resolve([]);
+      return caches.keys().then(function (names) {
+        var name = names.filter(function (n) { return n.indexOf("tripplan-pages-") === 0; })[0];
+        if (!name) return [];
+        return caches.open(name).then(function (c) {
+          return c.keys().then(function (requests) {
+            var seen = {};
+            var pages = requests.filter(function (r) {
+              var path = new URL(r.url).pathname;
+              if (r.headers.get("HX-Request") || !/^\/plans\/[^/]+$/.test(path) || seen[path]) return false;
+              seen[path] = true;
+              return true;
+            });
+            return Promise.all(pages.map(function (r) {
+              return c.match(r).then(function (res) { return res ? res.text() : ""; }).then(function (html) {
+                var page = new DOMParser().parseFromString(html, "text/html");
+                var h1 = page.querySelector("main h1");
+                return { href: new URL(r.url).pathname, title: (h1 ? h1.textContent : page.title).trim() };
+              });
+            }));
+          });
+        });
+      });
+    }
+    plans().catch(function () { return []; }).then(function (found) {
+      list.replaceChildren.apply(list, found.map(function (p) {
+        var li = doc.createElement("li");
+        var a = doc.createElement("a");
+        a.href = p.href;
+        a.className = "nav-link flex min-h-[44px] items-center rounded-lg border border-slate-200 bg-white px-3 font-medium text-slate-900";
+        a.textContent = p.title || p.href;
+        li.appendChild(a);
+        return li;
+      }));
+      none.hidden = found.length > 0;
+    });
+  })();
+
   // Every POST htmx sends from a form or a button carries an Idempotency-Key: one per
   // submission, kept until the server has answered it, so the same submission sent again (a
   // second click, a retry after a network error) is done once and answered as the first
@@ -570,7 +750,15 @@
       true
     );
 
+    // A request that got no answer: a GET means the browser is offline (the banner says so);
+    // a change says, where it was made, that it may not have gone through — and may be sent
+    // again at once, so it does not turn changes off.
     function unanswered(evt) {
+      var verb = evt.detail && evt.detail.requestConfig ? evt.detail.requestConfig.verb : "";
+      if (/^get$/i.test(verb)) {
+        offline.failed();
+        return;
+      }
       var elt = evt.detail && evt.detail.elt;
       var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
       var box = dialog && dialog.querySelector("[data-dialog-errors]");

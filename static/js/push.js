@@ -1,4 +1,5 @@
-// Web Push on the notifications page (views.PushDevice): registers /sw.js, shows whether this
+// Web Push on the notifications page (views.PushDevice): through the service worker app.js
+// registers (window.tripplanWorker, /sw.js), shows whether this
 // browser is subscribed, and on the button's click (only then) asks for permission and
 // subscribes with the server's VAPID key, or unsubscribes. The server keeps the subscription
 // (POST and DELETE /users/me/push-subscriptions); which kinds are pushed is the profile's.
@@ -40,7 +41,7 @@
     else say(subscription ? "js.news.on" : "js.news.off");
   }
 
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function (reg) {
+  (window.tripplanWorker || Promise.reject(new Error("no service worker"))).then(function (reg) {
     registration = reg;
     return reg.pushManager.getSubscription();
   }).then(function (sub) {
