@@ -24,11 +24,7 @@ func TestActivityPanel(t *testing.T) {
 			s := newShell(t, srv, scr, axe, ana, ben, "activity")
 			s.size(t, ana)
 			s.size(t, ben)
-			defer func() {
-				if t.Failed() {
-					saveArtifacts(t, "", srv, ana, ben)
-				}
-			}()
+			saveOnFailure(t, srv, ana, ben)
 			for _, who := range []struct {
 				b  *browser
 				id string

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -36,11 +35,8 @@ func pointerPath(from, to [2]float64, release bool) []chromedp.Action[chromedp.V
 // moves it with "Move to…". Ctrl+Z undoes as the toast does; a block someone changed
 // meanwhile is not moved. Every change is checked in the JSON API.
 func TestArrangeBlocksByHand(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 
 	var planID, cand string
 	// where answers the day and times of the market's block, from the API.
@@ -95,12 +91,7 @@ func TestArrangeBlocksByHand(t *testing.T) {
 	s.step("Ana has a plan whose first day holds the market at 10:00 and the palace at 13:00", func(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		colID, cps := newCollectionWith(t, ana, "Arrange picks", palace, market)
-		start := time.Now().AddDate(0, 2, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Arranging", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")})
-		planID = plan.PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, "Arranging", 2, 2, colID)
 		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[1], "day": 1, "start_time": "10:00", "end_time": "11:00"})
 		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "13:00", "end_time": "14:00"})
 		ana.do(t, "a 1440×900 screen with a mouse and touch", chromedp.EmulateViewport(1440, 900, chromedp.EmulateTouch))

@@ -33,11 +33,8 @@ const listedNames = `[...document.querySelectorAll("#place-list li[id^=place-] h
 // list and the map alike, and is kept in the address, so a reload shows the same. On a phone
 // the list and the map are a "List | Map" toggle, and nothing is wider than the screen.
 func TestCollectionMap(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 
 	var colID, category, categoryName string
 	var inCategory []string // the names of the places of that category

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -16,11 +15,8 @@ import (
 // and swaps two days from the day's menu with the keyboard, then undoes it. Each result shows
 // once the day is swapped in, and the live region says it.
 func TestDayOperations(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 	var planID string
 	const (
 		palaceCard = `#day li[data-time-block-id][data-start="10:00"]`
@@ -50,12 +46,7 @@ func TestDayOperations(t *testing.T) {
 	s.step("Ana has a three-day plan with the palace on day 1 and free time on day 3", func(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		colID, cps := newCollectionWith(t, ana, "Day ops", palace, market)
-		start := time.Now().AddDate(0, 3, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Day ops trip", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 2).Format("2006-01-02")})
-		planID = plan.PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, "Day ops trip", 3, 3, colID)
 		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "10:00", "end_time": "11:00"})
 		// A short block: its actions are all in its "⋯".
 		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[1], "day": 1, "start_time": "14:00", "end_time": "14:30"})

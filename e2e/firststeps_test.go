@@ -37,11 +37,7 @@ func TestFirstStepsNewPlanWithDestination(t *testing.T) {
 	chromium := findChromium(t)
 	srv := startServer(t)
 	ana := newBrowser(t, "ana", chromium)
-	defer func() {
-		if t.Failed() {
-			saveArtifacts(t, "", srv, ana)
-		}
-	}()
+	saveOnFailure(t, srv, ana)
 
 	phone.emulate(t, ana)
 	devSignIn(t, ana, srv.base, "demo-ana")

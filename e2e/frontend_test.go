@@ -49,11 +49,7 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	fe.Start()
 
 	b := newBrowser(t, "frontie", chromium)
-	defer func() {
-		if t.Failed() {
-			saveArtifacts(t, "", srv, b)
-		}
-	}()
+	saveOnFailure(t, srv, b)
 	// outcome waits until the page's status is want or an error, and fails on an error.
 	outcome := func(want string) {
 		t.Helper()

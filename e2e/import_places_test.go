@@ -16,11 +16,7 @@ func TestImportPlacesInTheBrowser(t *testing.T) {
 	chromium := findChromium(t)
 	srv := startServer(t)
 	ana := newBrowser(t, "ana", chromium)
-	defer func() {
-		if t.Failed() {
-			saveArtifacts(t, "", srv, ana)
-		}
-	}()
+	saveOnFailure(t, srv, ana)
 	file := filepath.Join(t.TempDir(), "my-map.kml")
 	kml := `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Seoul</name><Folder>

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -14,12 +13,8 @@ import (
 // confirms it — by touch alone, with no page or dialog ever wider than the screen or reaching
 // outside the viewport. Screenshots of every stage are kept.
 func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	mina := newBrowser(t, "mina", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, mina}}
-	base := srv.base
+	s := newScenario(t, "ana", "mina")
+	ana, mina, base := s.browsers[0], s.browsers[1], s.srv.base
 
 	var planID, blockID, inviteURL string
 	block := func() string { return fmt.Sprintf(`#day li[data-time-block-id=%s]`, js(blockID)) }
@@ -46,11 +41,7 @@ func TestFromAnInviteLinkToAConfirmedCandidateOnAPhone(t *testing.T) {
 	s.step("Ana has a plan with a lunch block and sends Mina an invite link", func(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		colID, cps := newCollectionWith(t, ana, "Lunch ideas", palace, market)
-		start := time.Now().AddDate(0, 1, 0)
-		planID = sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Seoul with Mina", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")}).PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, "Seoul with Mina", 1, 2, colID)
 		blockID = sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "12:00", "end_time": "13:00"}).TimeBlockID
 		inviteURL = sendJSON[struct {
 			URL string `json:"url"`

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -17,11 +16,8 @@ import (
 // keyboard alone and applies it: the day reads as the dialog said (free time where it was),
 // announced, and Undo puts it back.
 func TestOptimiseDay(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 	var planID string
 	const (
 		lotte   = "Lotte World Tower"
@@ -62,12 +58,7 @@ func TestOptimiseDay(t *testing.T) {
 	s.step("Ana's day 1 zig-zags across Seoul, with free time after it", func(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		colID, cps := newCollectionWith(t, ana, "Zig-zag", palace, lotte, bukchon, olympic)
-		start := time.Now().AddDate(0, 3, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Zig-zag trip", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")})
-		planID = plan.PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, "Zig-zag trip", 3, 2, colID)
 		for i, slot := range [][2]string{{"09:00", "10:00"}, {"10:30", "12:00"}, {"12:30", "13:00"}, {"13:30", "14:30"}} {
 			sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[i], "day": 1, "start_time": slot[0], "end_time": slot[1]})
 		}

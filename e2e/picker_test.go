@@ -54,13 +54,9 @@ type pickerOpinionJSON struct {
 // a candidate and confirms one: her open picker shows each, and her half-typed comment, its
 // focus and the card she is on stay. axe finds nothing serious in the picker at either size.
 func TestPickerDiscussion(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
+	s := newScenario(t, "ana", "ben")
+	ana, ben, base := s.browsers[0], s.browsers[1], s.srv.base
 	axe := axeSource(t)
-	ana := newBrowser(t, "ana", chromium)
-	ben := newBrowser(t, "ben", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, ben}}
-	base := srv.base
 
 	var planID, timeBlockID, fourthPlace string
 	cands := map[string]string{} // candidate ids by place name
@@ -83,10 +79,7 @@ func TestPickerDiscussion(t *testing.T) {
 			placeIDs = append(placeIDs, found[0].PlaceID)
 		}
 		fourthPlace = placeIDs[3]
-		start := time.Now().AddDate(0, 1, 0)
-		planID = sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Picker trip", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")}).PlanID
+		planID = newPlanWith(t, ana, "Picker trip", 1, 2)
 		tb := sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks/by-place", map[string]any{"place_id": placeIDs[0], "day": 1, "start_time": "10:00", "end_time": "12:00"})
 		timeBlockID = tb.TimeBlockID
 		tb = sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks/"+timeBlockID+"/candidates", map[string]any{"place_ids": placeIDs[1:3]})

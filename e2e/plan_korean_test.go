@@ -31,11 +31,7 @@ func TestPlanPagesFitInKorean(t *testing.T) {
 			s := newShell(t, srv, scr, axe, ana, nil, "korean")
 			s.size(t, ana)
 			devSignIn(t, ana, srv.base, "demo-ana")
-			defer func() {
-				if t.Failed() {
-					saveArtifacts(t, "", srv, ana)
-				}
-			}()
+			saveOnFailure(t, srv, ana)
 			korean := func(what string, words ...string) {
 				t.Helper()
 				text := eval[string](t, ana, `document.querySelector("main").innerText`)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -118,11 +117,8 @@ type placeJSON struct {
 // at most 10 key presses, and blocks of 15 to 60 minutes are readable. The page is never
 // wider than the screen; screenshots of both sizes are kept.
 func TestPlanPageWithoutDragging(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 
 	const planTitle = "Phone trip"
 	var planID, colID string
@@ -144,12 +140,7 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		var cps []string
 		colID, cps = newCollectionWith(t, ana, "Phone picks", palace, market)
-		start := time.Now().AddDate(0, 2, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": planTitle, "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")})
-		planID = plan.PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, planTitle, 2, 2, colID)
 		// Day 1: the palace at 14:00, to take a second candidate. Day 2: blocks of 15, 30, 45
 		// and 60 minutes with memos, to read.
 		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "PLACE", "collection_place_id": cps[0], "day": 1, "start_time": "14:00", "end_time": "15:00"})

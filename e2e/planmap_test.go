@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -19,11 +18,8 @@ import (
 // Timeline | Map switch and nothing is wider than the screen. Map tiles are off (no internet):
 // the pins draw without them.
 func TestMapBesideThePlan(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 
 	const deoksugung, bukchon, namsangol = "Deoksugung Palace", "Bukchon Hanok Village", "Namsangol Hanok Village"
 	var planID string
@@ -47,11 +43,7 @@ func TestMapBesideThePlan(t *testing.T) {
 		devSignIn(t, ana, base, "demo-ana")
 		var colID string
 		colID, cps = newCollectionWith(t, ana, "Map picks", palace, market, tower, deoksugung, bukchon, namsangol)
-		start := time.Now().AddDate(0, 2, 0)
-		planID = sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Map trip", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")}).PlanID
-		sendJSON[any](t, ana, "POST", "/plans/"+planID+"/collections", map[string]any{"collection_ids": []string{colID}})
+		planID = newPlanWith(t, ana, "Map trip", 2, 2, colID)
 		block[palace] = add(t, cps[0], 1, "09:00", "10:00")
 		block[market] = add(t, cps[1], 1, "11:00", "12:00")
 		block[tower] = add(t, cps[2], 1, "16:00", "17:00")

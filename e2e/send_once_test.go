@@ -84,11 +84,8 @@ func loseNextAnswer(t *testing.T, b *browser, pattern string) func() {
 // lost answer is told inside the dialog, which stays open with its times, and sending again
 // adds the block once.
 func TestCreatesHappenOnce(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana}}
-	base := srv.base
+	s := newScenario(t, "ana")
+	ana, base := s.browsers[0], s.srv.base
 	titled := func(t *testing.T, title string) int {
 		t.Helper()
 		n := 0
@@ -162,11 +159,8 @@ func TestCreatesHappenOnce(t *testing.T) {
 	})
 
 	s.step("in the Add here dialog, a lost answer is told in the dialog and the block is added once", func(t *testing.T) {
-		start := time.Now().AddDate(0, 2, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Once", "start_date": start.Format("2006-01-02"), "end_date": start.Format("2006-01-02")})
-		ana.do(t, "open the plan", chromedp.Navigate(base+"/plans/"+plan.PlanID))
+		planID := newPlanWith(t, ana, "Once", 2, 1)
+		ana.do(t, "open the plan", chromedp.Navigate(base+"/plans/"+planID))
 		ana.waitUntil(t, "day 1", `document.querySelector('#day[data-day="1"]')`)
 		ana.click(t, `[data-add-free]`)
 		ana.waitUntil(t, "the Add here dialog", `document.querySelector("#block-dialog").open`)
@@ -179,9 +173,9 @@ func TestCreatesHappenOnce(t *testing.T) {
 			t.Errorf("after the lost answer the dialog is %q, want open with %s", got, times)
 		}
 		screenshot(t, ana, "send-once-lost-answer", false)
-		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+plan.PlanID+"/blocks")
+		ana.clickAndAwait(t, `#block-dialog button[type="submit"]`, "post /plans/"+planID+"/blocks")
 		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#block-dialog").open`)
-		blocks := getJSON[dayBlocksJSON](t, ana, "/plans/"+plan.PlanID+"/blocks?day=1").Contents
+		blocks := getJSON[dayBlocksJSON](t, ana, "/plans/"+planID+"/blocks?day=1").Contents
 		if len(blocks) != 1 || !strings.HasPrefix(blocks[0].StartTime, times[:5]) {
 			t.Errorf("day 1 has %+v, want the one block at %s", blocks, times)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -23,12 +22,8 @@ type blockDetail struct {
 // and Ben's change stays; opened again, the dialog saves. A time that overlaps another block
 // is refused with that block's name and the next free start, in words.
 func TestStaleBlockEditIsNotApplied(t *testing.T) {
-	chromium := findChromium(t)
-	srv := startServer(t)
-	ana := newBrowser(t, "ana", chromium)
-	ben := newBrowser(t, "ben", chromium)
-	s := &scenario{t: t, srv: srv, browsers: []*browser{ana, ben}}
-	base := srv.base
+	s := newScenario(t, "ana", "ben")
+	ana, ben, base := s.browsers[0], s.browsers[1], s.srv.base
 	var planID, timeBlockID, candidateID string
 	editButton := func() string {
 		return fmt.Sprintf(`#day li[data-time-block-id=%s] [data-edit-block]:not([hidden])`, js(timeBlockID))
@@ -39,11 +34,7 @@ func TestStaleBlockEditIsNotApplied(t *testing.T) {
 			desktop.emulate(t, b)
 			devSignIn(t, b, base, "demo-"+b.name)
 		}
-		start := time.Now().AddDate(0, 3, 0)
-		plan := sendJSON[struct {
-			PlanID string `json:"plan_id"`
-		}](t, ana, "POST", "/plans", map[string]string{"title": "Edit race", "start_date": start.Format("2006-01-02"), "end_date": start.AddDate(0, 0, 1).Format("2006-01-02")})
-		planID = plan.PlanID
+		planID = newPlanWith(t, ana, "Edit race", 3, 2)
 		free := sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "FREE", "day": 1, "start_time": "10:00", "end_time": "11:00", "memo": "Ana's plan"})
 		timeBlockID, candidateID = free.TimeBlockID, free.Candidates[0].BlockID
 		sendJSON[timeBlockJSON](t, ana, "POST", "/plans/"+planID+"/blocks", map[string]any{"type": "FREE", "day": 1, "start_time": "12:00", "end_time": "13:00", "memo": "Lunch"})

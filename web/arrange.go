@@ -93,5 +93,5 @@ func (s *Server) moveConflictPartial(c echo.Context, err error, ch planner.Block
 		}
 		v.Values, v.Next, v.NextLabel = string(b), next.HHMM(), views.TimeSpan(ctx, next.HHMM(), end.HHMM())
 	}
-	return render(c, pe.Status(), views.MoveConflict(v))
+	return render(c, httpStatus(pe.Code), views.MoveConflict(v))
 }

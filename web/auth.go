@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
@@ -45,7 +44,7 @@ func (in *devLoginRequest) validate() error {
 	in.ProviderID = strings.TrimSpace(in.ProviderID)
 	in.Nickname = strings.TrimSpace(in.Nickname)
 	v.Check(slices.Contains(planner.DevLoginProviders, planner.Provider(in.Provider)), "provider", "must be one of GOOGLE, KAKAO, NAVER")
-	v.Check(in.ProviderID != "" && utf8.RuneCountInString(in.ProviderID) <= 255, "provider_id", "is required, at most 255 characters")
+	v.Check(planner.ValidText(in.ProviderID, 1, 255), "provider_id", "is required, at most 255 characters")
 	v.Check(planner.ValidNickname(in.Nickname), "nickname", "must be 2–10 letters or digits")
 	if in.Picture != "" {
 		u, err := url.Parse(in.Picture)

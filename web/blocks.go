@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -87,8 +86,9 @@ func (s *Server) toTimeBlockJSON(ctx context.Context, b *planner.TimeBlock) time
 	return out
 }
 
-// SlotRequest is where a new block goes. It is exported only so that the form binder can
-// fill it when embedded (it skips unexported embedded structs).
+// SlotRequest is where a new block goes, or where a block moves (updateBlockRequest). It is
+// exported only so that the form binder can fill it when embedded (it skips unexported
+// embedded structs).
 type SlotRequest struct {
 	Day       lenientInt `json:"day" form:"day"`
 	StartTime *string    `json:"start_time" form:"start_time"`
@@ -106,8 +106,26 @@ func (in SlotRequest) read(v *planner.Validation) (planner.Slot, string) {
 func (in SlotRequest) slot(v *planner.Validation) (planner.Slot, string) {
 	slot, memo := in.read(v)
 	slot.Validate(v)
-	v.Check(planner.ValidMemo(memo), "memo", "must be at most 300 characters")
-	return slot, memo
+	return slot, planner.CheckOptionalText(v, "memo", memo, planner.MemoMaxLength)
+}
+
+// blockTarget reads where a block is moved or copied to, each part optional: a day, and a start
+// and an end time given together (absent tells a time left out). Given times are checked as
+// a slot's.
+func blockTarget(v *planner.Validation, day lenientInt, start, end *string, absent func(*string) bool) (*int, *planner.TimeOfDay, *planner.TimeOfDay) {
+	var d *int
+	if n := day.readDay(v, "day", false); day.Set && !day.Bad {
+		d = &n
+	}
+	switch {
+	case absent(start) != absent(end):
+		v.Add("start_time", "start_time and end_time must be given together")
+	case !absent(start):
+		slot := planner.Slot{Day: 1, Start: timeField(v, "start_time", start), End: timeField(v, "end_time", end)}
+		slot.Validate(v)
+		return d, &slot.Start, &slot.End
+	}
+	return d, nil, nil
 }
 
 type addBlockRequest struct {
@@ -201,11 +219,8 @@ func (s *Server) addManualBlock(c echo.Context) error {
 	if in.ManualPlace == nil {
 		v.Add("manual_place", "is required")
 	} else {
-		place = planner.ManualPlace{Name: strings.TrimSpace(in.ManualPlace.Name), Address: strings.TrimSpace(in.ManualPlace.Address), URL: strings.TrimSpace(in.ManualPlace.URL)}
-		n := utf8.RuneCountInString(place.Name)
-		v.Check(n >= 1 && n <= manualNameMax && !strings.ContainsRune(place.Name, 0), "manual_place.name", "must be 1–100 characters")
-		a := utf8.RuneCountInString(place.Address)
-		v.Check(a >= 1 && a <= manualAddressMax && !strings.ContainsRune(place.Address, 0), "manual_place.address", "must be 1–200 characters")
+		place = planner.ManualPlace{Name: planner.CheckText(&v, "manual_place.name", in.ManualPlace.Name, manualNameMax),
+			Address: planner.CheckText(&v, "manual_place.address", in.ManualPlace.Address, manualAddressMax), URL: strings.TrimSpace(in.ManualPlace.URL)}
 		v.Check(place.URL == "" || validWebURL(place.URL, manualURLMax), "manual_place.url", "must be an http(s) URL")
 	}
 	slot, memo := in.slot(&v)
@@ -246,9 +261,7 @@ func (s *Server) dayBlocks(c echo.Context) error {
 	if q := c.QueryParam("day"); q != "" {
 		day.UnmarshalParam(q)
 	}
-	if day.read(&v, "day", true); !v.Has("day") {
-		v.Check(planner.ValidDay(day.Value), "day", "must be between 1 and 30")
-	}
+	day.readDay(&v, "day", true)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -331,11 +344,9 @@ func (s *Server) blockDetail(c echo.Context) error {
 	return respond(c, http.StatusOK, s.toBlockDetailJSON(c.Request().Context(), d), nil, nil)
 }
 
+// updateBlockRequest is a new slot and memo, each part optional, and the fixed-time mark.
 type updateBlockRequest struct {
-	Day       lenientInt `json:"day" form:"day"`
-	StartTime *string    `json:"start_time" form:"start_time"`
-	EndTime   *string    `json:"end_time" form:"end_time"`
-	Memo      *string    `json:"memo" form:"memo"`
+	SlotRequest
 	// FixedTime sets the time block's "fixed time" mark. The edit dialog sends its checkbox
 	// ("true") before a hidden "false", and the form binder takes the first value.
 	FixedTime *bool `json:"fixed_time" form:"fixed_time"`
@@ -351,20 +362,9 @@ func (s *Server) updateBlock(c echo.Context) error {
 	}
 	var v planner.Validation
 	var ch planner.BlockChange
-	if day := in.Day.read(&v, "day", false); in.Day.Set && !in.Day.Bad {
-		v.Check(planner.ValidDay(day), "day", "must be between 1 and 30")
-		ch.Day = &day
-	}
-	if (in.StartTime == nil) != (in.EndTime == nil) {
-		v.Add("start_time", "start_time and end_time must be given together")
-	} else if in.StartTime != nil {
-		slot := planner.Slot{Day: 1, Start: timeField(&v, "start_time", in.StartTime), End: timeField(&v, "end_time", in.EndTime)}
-		slot.Validate(&v)
-		ch.Start, ch.End = &slot.Start, &slot.End
-	}
+	ch.Day, ch.Start, ch.End = blockTarget(&v, in.Day, in.StartTime, in.EndTime, func(s *string) bool { return s == nil })
 	if in.Memo != nil {
-		memo := strings.TrimSpace(*in.Memo)
-		v.Check(planner.ValidMemo(memo), "memo", "must be at most 300 characters")
+		memo := planner.CheckOptionalText(&v, "memo", *in.Memo, planner.MemoMaxLength)
 		ch.Memo = &memo
 	}
 	ch.FixedTime = in.FixedTime

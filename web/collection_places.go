@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -214,12 +213,8 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	memo := ""
-	if in.Memo != nil {
-		memo = strings.TrimSpace(*in.Memo)
-	}
 	var v planner.Validation
-	v.Check(utf8.RuneCountInString(memo) <= memoMax && !strings.ContainsRune(memo, 0), "memo", "must be at most 300 characters")
+	memo := planner.CheckOptionalText(&v, "memo", deref(in.Memo), memoMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

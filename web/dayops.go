@@ -33,18 +33,7 @@ func (s *Server) copyBlock(c echo.Context) error {
 	}
 	var v planner.Validation
 	var to planner.BlockCopy
-	if day := in.Day.read(&v, "day", false); in.Day.Set && !in.Day.Bad {
-		v.Check(planner.ValidDay(day), "day", "must be between 1 and 30")
-		to.Day = &day
-	}
-	switch {
-	case blank(in.StartTime) != blank(in.EndTime):
-		v.Add("start_time", "start_time and end_time must be given together")
-	case !blank(in.StartTime):
-		slot := planner.Slot{Day: 1, Start: timeField(&v, "start_time", in.StartTime), End: timeField(&v, "end_time", in.EndTime)}
-		slot.Validate(&v)
-		to.Start, to.End = &slot.Start, &slot.End
-	}
+	to.Day, to.Start, to.End = blockTarget(&v, in.Day, in.StartTime, in.EndTime, blank)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -92,11 +81,8 @@ func (s *Server) swapDays(c echo.Context) error {
 	var v planner.Validation
 	var day lenientInt
 	day.UnmarshalParam(c.Param("day"))
-	if a := day.read(&v, "day", true); !v.Has("day") {
-		v.Check(planner.ValidDay(a), "day", "must be between 1 and 30")
-	}
-	if b := in.With.read(&v, "with", true); !v.Has("with") {
-		v.Check(planner.ValidDay(b), "with", "must be between 1 and 30")
+	day.readDay(&v, "day", true)
+	if b := in.With.readDay(&v, "with", true); !v.Has("with") {
 		v.Check(b != day.Value || v.Has("day"), "with", "must be another day than the one swapped")
 	}
 	if err := v.Err(); err != nil {

@@ -16,17 +16,103 @@ import (
 	"tripplan/views"
 )
 
-// echoCodes maps the statuses Echo and its middleware produce to contract codes.
-var echoCodes = map[int]planner.Code{
-	http.StatusBadRequest:            planner.CodeInvalidRequest,
-	http.StatusNotFound:              planner.CodeNotFound,
-	http.StatusMethodNotAllowed:      planner.CodeMethodNotAllowed,
-	http.StatusRequestEntityTooLarge: planner.CodePayloadTooLarge,
-	http.StatusUnsupportedMediaType:  planner.CodeUnsupportedMediaType,
-	http.StatusTooManyRequests:       planner.CodeTooManyRequests,
-	http.StatusServiceUnavailable:    planner.CodeServiceUnavailable,
-	http.StatusUnauthorized:          planner.CodeMissingToken,
-	http.StatusForbidden:             planner.CodeCrossOrigin,
+// The one table between error codes and HTTP statuses, both ways: statuses gives each code of
+// the contract (spec/API.md §2) its status; echoCodes gives the statuses Echo and its
+// middleware produce their codes (each of which has that status again).
+var (
+	statuses = map[planner.Code]int{
+		planner.CodeInvalidRequest:       http.StatusBadRequest,
+		planner.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
+		planner.CodeNotFound:             http.StatusNotFound,
+		planner.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+		planner.CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
+		planner.CodeTooManyRequests:      http.StatusTooManyRequests,
+		planner.CodeServiceUnavailable:   http.StatusServiceUnavailable,
+		planner.CodeInternal:             http.StatusInternalServerError,
+		planner.CodeCrossOrigin:          http.StatusForbidden,
+		planner.CodePreconditionFailed:   http.StatusPreconditionFailed,
+
+		planner.CodeMissingToken:         http.StatusUnauthorized,
+		planner.CodeExpiredToken:         http.StatusUnauthorized,
+		planner.CodeInvalidToken:         http.StatusUnauthorized,
+		planner.CodeInvalidGrant:         http.StatusBadRequest,
+		planner.CodeTermsRequired:        http.StatusForbidden,
+		planner.CodeTermsAlreadyAccepted: http.StatusConflict,
+		planner.CodeUserNotFound:         http.StatusNotFound,
+		planner.CodeUserWithdrawn:        http.StatusForbidden,
+		planner.CodeUnsupportedImageType: http.StatusBadRequest,
+		planner.CodeInvalidUploadURL:     http.StatusForbidden,
+
+		planner.CodeGuestForbidden:        http.StatusForbidden,
+		planner.CodeForbiddenNotMember:    http.StatusForbidden,
+		planner.CodeForbiddenNotOwner:     http.StatusForbidden,
+		planner.CodeForbiddenNotGuest:     http.StatusForbidden,
+		planner.CodeBlockOpinionForbidden: http.StatusForbidden,
+
+		planner.CodePlaceNotFound:                 http.StatusNotFound,
+		planner.CodeCollectionNotFound:            http.StatusNotFound,
+		planner.CodeMemberNotFound:                http.StatusNotFound,
+		planner.CodeMemberAlreadyExists:           http.StatusConflict,
+		planner.CodeNeedToDelegateOwnership:       http.StatusConflict,
+		planner.CodeCannotDelegateOwnershipToSelf: http.StatusConflict,
+		planner.CodeInvalidSortType:               http.StatusBadRequest,
+		planner.CodeCollectionPlaceNotFound:       http.StatusNotFound,
+		planner.CodeCollectionPlaceAlreadyExists:  http.StatusConflict,
+		planner.CodeSocialMediaUnsupported:        http.StatusBadRequest,
+		planner.CodeJobInProgress:                 http.StatusConflict,
+		planner.CodeJobNotFound:                   http.StatusNotFound,
+		planner.CodeAlreadyDecided:                http.StatusConflict,
+		planner.CodeInvalidLink:                   http.StatusNotFound,
+		planner.CodeExpiredLink:                   http.StatusNotFound,
+		planner.CodeMemberRemoved:                 http.StatusForbidden,
+
+		planner.CodePlanNotFound:                  http.StatusNotFound,
+		planner.CodeInvalidDateRange:              http.StatusBadRequest,
+		planner.CodePlanDayNotFound:               http.StatusNotFound,
+		planner.CodePlanCollectionNotFound:        http.StatusNotFound,
+		planner.CodePlanCollectionAlreadyExists:   http.StatusConflict,
+		planner.CodeBlockNotFound:                 http.StatusNotFound,
+		planner.CodeDeletionNotFound:              http.StatusNotFound,
+		planner.CodeBlockNotInTimeBlock:           http.StatusBadRequest,
+		planner.CodeCandidateCountInsufficient:    http.StatusBadRequest,
+		planner.CodeCannotAddCandidateToFreeBlock: http.StatusBadRequest,
+		planner.CodeTimeBlockExactDuplicate:       http.StatusConflict,
+		planner.CodeTimeBlockOverlap:              http.StatusConflict,
+		planner.CodeBlockOpinionNotFound:          http.StatusNotFound,
+		planner.CodeBlockOpinionAlreadyExists:     http.StatusConflict,
+		planner.CodeBlockNotPlaceType:             http.StatusBadRequest,
+		planner.CodeBudgetNotFound:                http.StatusNotFound,
+		planner.CodeExpenseNotFound:               http.StatusNotFound,
+		planner.CodeExpenseItemNotFound:           http.StatusNotFound,
+		planner.CodeExchangeRateRequired:          http.StatusBadRequest,
+		planner.CodeNotificationNotFound:          http.StatusNotFound,
+		planner.CodeSettlementNotFound:            http.StatusNotFound,
+		planner.CodeTooManyStops:                  http.StatusBadRequest,
+
+		planner.CodeInvalidIdempotencyKey: http.StatusBadRequest,
+		planner.CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,
+		planner.CodeIdempotencyKeyInUse:   http.StatusConflict,
+	}
+
+	echoCodes = map[int]planner.Code{
+		http.StatusBadRequest:            planner.CodeInvalidRequest,
+		http.StatusNotFound:              planner.CodeNotFound,
+		http.StatusMethodNotAllowed:      planner.CodeMethodNotAllowed,
+		http.StatusRequestEntityTooLarge: planner.CodePayloadTooLarge,
+		http.StatusUnsupportedMediaType:  planner.CodeUnsupportedMediaType,
+		http.StatusTooManyRequests:       planner.CodeTooManyRequests,
+		http.StatusServiceUnavailable:    planner.CodeServiceUnavailable,
+		http.StatusUnauthorized:          planner.CodeMissingToken,
+		http.StatusForbidden:             planner.CodeCrossOrigin,
+	}
+)
+
+// httpStatus is the HTTP status that goes with the code (500 for an unknown code).
+func httpStatus(c planner.Code) int {
+	if s, ok := statuses[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // details are the client-facing sentences for generic codes (message ids): the detail of an
@@ -106,7 +192,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// Choosing the language here names it in Content-Language before anything is written, also
 	// when a JSON answer needed no word before (its language is chosen when first needed).
 	pe := said(c.Request().Context(), s.toDomain(c, err))
-	status := pe.Status()
+	status := httpStatus(pe.Code)
 	h := c.Response().Header()
 	h.Add("Vary", "Accept, HX-Request")
 	switch pe.Code {

@@ -2,15 +2,77 @@ package web
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
 )
+
+// plannerCodes reads every Code constant declared in internal/planner/error.go.
+func plannerCodes(t *testing.T) []planner.Code {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "../internal/planner/error.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []planner.Code
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Code" {
+					continue
+				}
+				for _, v := range vs.Values {
+					s, err := strconv.Unquote(v.(*ast.BasicLit).Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, planner.Code(s))
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no codes found in internal/planner/error.go")
+	}
+	return out
+}
+
+// TestEveryCodeHasAClientErrorOrKnownStatus keeps the table of statuses whole: every code the
+// domain declares has a 4xx or 5xx status, an unknown code is 500, and each code Echo's
+// statuses map to has that status again.
+func TestEveryCodeHasAClientErrorOrKnownStatus(t *testing.T) {
+	codes := plannerCodes(t)
+	for _, c := range codes {
+		if _, ok := statuses[c]; !ok {
+			t.Errorf("%s has no status", c)
+		}
+		if s := httpStatus(c); s < 400 || s > 599 {
+			t.Errorf("%s has status %d", c, s)
+		}
+	}
+	if len(statuses) != len(codes) {
+		t.Errorf("%d statuses for %d codes", len(statuses), len(codes))
+	}
+	if httpStatus("NO_SUCH_CODE") != 500 {
+		t.Error("unknown code should be 500")
+	}
+	for s, c := range echoCodes {
+		if httpStatus(c) != s {
+			t.Errorf("Echo's %d becomes %s, whose status is %d", s, c, httpStatus(c))
+		}
+	}
+}
 
 func TestGenericErrorsAreProblems(t *testing.T) {
 	a := newTestApp(t)

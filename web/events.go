@@ -210,7 +210,7 @@ func (s *Server) stillReading(c echo.Context, access func(context.Context) error
 		err = access(c.Request().Context())
 	}
 	var pe *planner.Error
-	if err == nil || (errors.As(err, &pe) && pe.Status() < 500) {
+	if err == nil || (errors.As(err, &pe) && httpStatus(pe.Code) < 500) {
 		return err
 	}
 	if c.Request().Context().Err() == nil {

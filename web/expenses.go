@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -136,8 +135,7 @@ func readItems(v *planner.Validation, in []itemRequest) []planner.NewItem {
 	out := make([]planner.NewItem, len(in))
 	for i, it := range in {
 		name := strings.TrimSpace(it.Name)
-		n := utf8.RuneCountInString(name)
-		v.Check(n >= 1 && n <= 100 && !strings.ContainsRune(name, 0), "items", "each item needs a name of 1–100 characters")
+		v.Check(planner.ValidText(name, 1, 100), "items", "each item needs a name of 1–100 characters")
 		out[i] = planner.NewItem{ID: strings.TrimSpace(it.ExpenseItemID), Name: name, Cost: it.Cost.read(v, "items", true, true)}
 	}
 	return out
@@ -241,9 +239,7 @@ func (s *Server) addExpense(c echo.Context) error {
 	case ne.AfterExpenseID != "" && in.Day.Set:
 		v.Add("prev_expense_id", "give prev_expense_id or day, not both")
 	case ne.AfterExpenseID == "":
-		if ne.Day = in.Day.read(&v, "day", true); !v.Has("day") {
-			v.Check(planner.ValidDay(ne.Day), "day", "must be between 1 and 30")
-		}
+		ne.Day = in.Day.readDay(&v, "day", true)
 	}
 	ne.Items = readItems(&v, in.Items)
 	ne.Terms = in.termsRequest.read(&v)
@@ -268,9 +264,7 @@ func (s *Server) dayExpenses(c echo.Context) error {
 	if q := c.QueryParam("day"); q != "" {
 		day.UnmarshalParam(q)
 	}
-	if day.read(&v, "day", true); !v.Has("day") {
-		v.Check(planner.ValidDay(day.Value), "day", "must be between 1 and 30")
-	}
+	day.readDay(&v, "day", true)
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -179,9 +178,8 @@ func (s *Server) addCustomFromExtraction(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	name := strings.TrimSpace(in.Name)
 	var v planner.Validation
-	v.Checkf(name != "" && utf8.RuneCountInString(name) <= planner.CustomPlaceNameMax, "name", "must be 1–%d characters", planner.CustomPlaceNameMax)
+	name := planner.CheckText(&v, "name", in.Name, planner.CustomPlaceNameMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"tripplan/internal/money"
 	"tripplan/internal/planner"
 
@@ -58,6 +60,27 @@ func (n lenientInt) read(v *planner.Validation, field string, required bool) int
 		v.Add(field, "must be an integer")
 	}
 	return n.Value
+}
+
+// readDay reads a day of the plan: as read, and recorded as bad when given but not a day a
+// plan can have (planner.CheckDay).
+func (n lenientInt) readDay(v *planner.Validation, field string, required bool) int {
+	day := n.read(v, field, required)
+	if n.Set && !n.Bad {
+		planner.CheckDay(v, field, day)
+	}
+	return day
+}
+
+// pathDay reads the path's {day}, a day of the plan; anything else, a number or not, is a bad
+// field "day".
+func pathDay(c echo.Context, v *planner.Validation) int {
+	day, err := strconv.Atoi(c.Param("day"))
+	if err != nil {
+		day = 0 // no day
+	}
+	planner.CheckDay(v, "day", day)
+	return day
 }
 
 // amountField is an amount of money in major units of a currency the store knows: a JSON

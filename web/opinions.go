@@ -3,8 +3,6 @@ package web
 import (
 	"net/http"
 	"regexp"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,14 +22,14 @@ const opinionCommentMax = 300
 var tagID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
 
 func (in opinionRequest) input() (planner.OpinionInput, error) {
-	out := planner.OpinionInput{Type: planner.OpinionType(in.Type), Comment: strings.TrimSpace(deref(in.Comment)), TagIDs: in.TagIDs}
+	out := planner.OpinionInput{Type: planner.OpinionType(in.Type), TagIDs: in.TagIDs}
 	var v planner.Validation
 	switch out.Type {
 	case planner.OpinionPositive, planner.OpinionNeutral, planner.OpinionNegative:
 	default:
 		v.Add("type", "must be POSITIVE, NEUTRAL or NEGATIVE")
 	}
-	v.Check(utf8.RuneCountInString(out.Comment) <= opinionCommentMax && !strings.ContainsRune(out.Comment, 0), "comment", "must be at most 300 characters")
+	out.Comment = planner.CheckOptionalText(&v, "comment", deref(in.Comment), opinionCommentMax)
 	v.Checkf(len(in.TagIDs) <= planner.OpinionTagsMax, "tag_ids", "must list at most %d tags", planner.OpinionTagsMax)
 	for _, t := range in.TagIDs {
 		v.Check(tagID.MatchString(t), "tag_ids", "must hold tag ids of lower-case letters, digits, _ and -")

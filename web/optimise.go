@@ -222,8 +222,7 @@ func toArrangedJSON(moves []planner.Arranged) []arrangedJSON {
 // optimise dialog's body for the plan page.
 func (s *Server) optimisedDayHandler(c echo.Context) error {
 	var v planner.Validation
-	day, err := strconv.Atoi(c.Param("day"))
-	v.Check(err == nil && planner.ValidDay(day), "day", "must be between 1 and 30")
+	day := pathDay(c, &v)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -302,8 +301,7 @@ func (s *Server) arrangeDay(c echo.Context) error {
 		return err
 	}
 	var v planner.Validation
-	day, err := strconv.Atoi(c.Param("day"))
-	v.Check(err == nil && planner.ValidDay(day), "day", "must be between 1 and 30")
+	day := pathDay(c, &v)
 	v.Check(len(in.Blocks) > 0, "blocks", "must name at least one block")
 	v.Check(len(in.Blocks) <= planner.ArrangementMax, "blocks", "must name at most 100 blocks") // planner.ArrangementMax
 	arranged := make([]planner.Arranged, 0, len(in.Blocks))

@@ -49,7 +49,7 @@ func TestOptimiseDayBeyondTheExactLimit(t *testing.T) {
 
 	_, err = s.optimiseDay(t.Context(), planner.DayInfo{Day: 1}, lineDay(tour.MaxStops+1, 7))
 	var pe *planner.Error
-	if !errors.As(err, &pe) || pe.Code != planner.CodeTooManyStops || pe.Status() != 400 {
+	if !errors.As(err, &pe) || pe.Code != planner.CodeTooManyStops || httpStatus(pe.Code) != 400 {
 		t.Errorf("%d movable places: %v, want 400 TOO_MANY_STOPS", tour.MaxStops+1, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -55,10 +54,8 @@ const searchQueryMax = 50
 func searchParams(c echo.Context) (query, near string, err error) {
 	query, near = strings.TrimSpace(c.QueryParam("query")), strings.TrimSpace(c.QueryParam("near"))
 	var v planner.Validation
-	v.Check(utf8.ValidString(query) && utf8.RuneCountInString(query) <= searchQueryMax && !strings.ContainsRune(query, 0),
-		"query", "must be at most 50 characters of text")
-	v.Check(utf8.ValidString(near) && utf8.RuneCountInString(near) <= planner.DestinationNameMax && !strings.ContainsRune(near, 0),
-		"near", "must be at most 100 characters of text")
+	v.Check(planner.ValidText(query, 0, searchQueryMax), "query", "must be at most 50 characters of text")
+	v.Check(planner.ValidText(near, 0, planner.DestinationNameMax), "near", "must be at most 100 characters of text")
 	return query, near, v.Err()
 }
 

@@ -593,10 +593,10 @@ func (s *Server) blockConflictPartial(c echo.Context, err error, collectionPlace
 		return err
 	}
 	timeBlockID, _ := pe.Extra["time_block_id"].(string)
-	v := views.ErrorView{Status: pe.Status(), Title: i18n.T(c.Request().Context(), "plan.time_taken"), Detail: said(c.Request().Context(), pe).Detail, Code: string(pe.Code)}
+	v := views.ErrorView{Status: httpStatus(pe.Code), Title: i18n.T(c.Request().Context(), "plan.time_taken"), Detail: said(c.Request().Context(), pe).Detail, Code: string(pe.Code)}
 
 	if where := s.overlapSentence(c, pe); where != "" {
 		v.Detail = where
 	}
-	return render(c, pe.Status(), views.BlockConflict(v, c.Param("planId"), timeBlockID, collectionPlaceID, day))
+	return render(c, httpStatus(pe.Code), views.BlockConflict(v, c.Param("planId"), timeBlockID, collectionPlaceID, day))
 }

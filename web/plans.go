@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -121,9 +120,7 @@ func (d *destinationField) destination(v *planner.Validation, out *planner.PlanI
 		}
 		out.Destination = &planner.Destination{Name: city.Name, Lat: city.Lat, Lng: city.Lng}
 	case d.Value != nil:
-		name := strings.TrimSpace(d.Value.Name)
-		n := utf8.RuneCountInString(name)
-		v.Check(n >= 1 && n <= planner.DestinationNameMax && !strings.ContainsRune(name, 0), "destination.name", "must be 1–100 characters")
+		name := planner.CheckText(v, "destination.name", d.Value.Name, planner.DestinationNameMax)
 		v.Check(d.Value.Lat >= -90 && d.Value.Lat <= 90, "destination.lat", "must be between -90 and 90")
 		v.Check(d.Value.Lng >= -180 && d.Value.Lng <= 180, "destination.lng", "must be between -180 and 180")
 		out.Destination = &planner.Destination{Name: name, Lat: d.Value.Lat, Lng: d.Value.Lng}

@@ -193,8 +193,7 @@ func toDayRouteJSON(info planner.DayInfo, r dayRoute) dayRouteJSON {
 // dayRouteHandler answers the travel between a day's consecutive confirmed places.
 func (s *Server) dayRouteHandler(c echo.Context) error {
 	var v planner.Validation
-	day, err := strconv.Atoi(c.Param("day"))
-	v.Check(err == nil && planner.ValidDay(day), "day", "must be between 1 and 30")
+	day := pathDay(c, &v)
 	if err := v.Err(); err != nil {
 		return err
 	}

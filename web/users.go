@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -156,10 +155,8 @@ func (s *Server) withdraw(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	reason := strings.TrimSpace(in.Reason)
-	n := utf8.RuneCountInString(reason)
 	var v planner.Validation
-	v.Check(n >= 1 && n <= withdrawReasonMax && !strings.ContainsRune(reason, 0), "reason", "must be 1–2000 characters")
+	reason := planner.CheckText(&v, "reason", in.Reason, withdrawReasonMax)
 	if err := v.Err(); err != nil {
 		return err
 	}

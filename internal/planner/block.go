@@ -1,10 +1,6 @@
 package planner
 
-import (
-	"strings"
-	"time"
-	"unicode/utf8"
-)
+import "time"
 
 // MemoMaxLength is the longest memo of a block or candidate, in characters.
 const MemoMaxLength = 300
@@ -49,14 +45,11 @@ type Slot struct {
 // Validate records the slot's invalid fields: day 1–30, start before end (compared only when
 // neither time was already recorded as bad).
 func (s Slot) Validate(v *Validation) {
-	v.Check(ValidDay(s.Day), "day", "must be between 1 and 30")
+	CheckDay(v, "day", s.Day)
 	if !v.Has("start_time") && !v.Has("end_time") {
 		v.Check(s.Start < s.End, "start_time", "must be earlier than end_time")
 	}
 }
-
-// ValidDay reports whether day can be a day of a plan: 1 to MaxPlanDays.
-func ValidDay(day int) bool { return day >= 1 && day <= MaxPlanDays }
 
 // NewBlock is a block to add from a collection linked to the plan (PLACE) or a free-time
 // block (FREE).
@@ -78,12 +71,7 @@ func (b NewBlock) Validate(v *Validation) {
 		v.Add("type", "must be PLACE or FREE")
 	}
 	b.Slot.Validate(v)
-	v.Check(ValidMemo(b.Memo), "memo", "must be at most 300 characters")
-}
-
-// ValidMemo reports whether a memo is at most MemoMaxLength characters of text.
-func ValidMemo(memo string) bool {
-	return utf8.RuneCountInString(memo) <= MemoMaxLength && !strings.ContainsRune(memo, 0)
+	checkOptional(v, "memo", b.Memo, MemoMaxLength)
 }
 
 // ManualPlace is a place a member types in rather than picks from a provider.

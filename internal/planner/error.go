@@ -5,13 +5,13 @@ package planner
 import (
 	"errors"
 	"fmt"
-	"net/http"
 )
 
 // Code is a stable, machine-readable error code sent to clients as problem+json "code".
 type Code string
 
-// The error codes of the API contract (spec/API.md §2), each with its HTTP status.
+// The error codes of the API contract (spec/API.md §2). Which HTTP status goes with each is
+// the web layer's (web/errors.go).
 const (
 	// Generic.
 	CodeInvalidRequest       Code = "INVALID_REQUEST"
@@ -93,98 +93,6 @@ const (
 	CodeIdempotencyKeyInUse   Code = "IDEMPOTENCY_KEY_IN_USE"
 )
 
-// statuses is the one table from code to HTTP status.
-var statuses = map[Code]int{
-	CodeInvalidRequest:       http.StatusBadRequest,
-	CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
-	CodeNotFound:             http.StatusNotFound,
-	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
-	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
-	CodeTooManyRequests:      http.StatusTooManyRequests,
-	CodeServiceUnavailable:   http.StatusServiceUnavailable,
-	CodeInternal:             http.StatusInternalServerError,
-	CodeCrossOrigin:          http.StatusForbidden,
-	CodePreconditionFailed:   http.StatusPreconditionFailed,
-
-	CodeMissingToken:         http.StatusUnauthorized,
-	CodeExpiredToken:         http.StatusUnauthorized,
-	CodeInvalidToken:         http.StatusUnauthorized,
-	CodeInvalidGrant:         http.StatusBadRequest,
-	CodeTermsRequired:        http.StatusForbidden,
-	CodeTermsAlreadyAccepted: http.StatusConflict,
-	CodeUserNotFound:         http.StatusNotFound,
-	CodeUserWithdrawn:        http.StatusForbidden,
-	CodeUnsupportedImageType: http.StatusBadRequest,
-	CodeInvalidUploadURL:     http.StatusForbidden,
-
-	CodeGuestForbidden:        http.StatusForbidden,
-	CodeForbiddenNotMember:    http.StatusForbidden,
-	CodeForbiddenNotOwner:     http.StatusForbidden,
-	CodeForbiddenNotGuest:     http.StatusForbidden,
-	CodeBlockOpinionForbidden: http.StatusForbidden,
-
-	CodePlaceNotFound:                 http.StatusNotFound,
-	CodeCollectionNotFound:            http.StatusNotFound,
-	CodeMemberNotFound:                http.StatusNotFound,
-	CodeMemberAlreadyExists:           http.StatusConflict,
-	CodeNeedToDelegateOwnership:       http.StatusConflict,
-	CodeCannotDelegateOwnershipToSelf: http.StatusConflict,
-	CodeInvalidSortType:               http.StatusBadRequest,
-	CodeCollectionPlaceNotFound:       http.StatusNotFound,
-	CodeCollectionPlaceAlreadyExists:  http.StatusConflict,
-	CodeSocialMediaUnsupported:        http.StatusBadRequest,
-	CodeJobInProgress:                 http.StatusConflict,
-	CodeJobNotFound:                   http.StatusNotFound,
-	CodeAlreadyDecided:                http.StatusConflict,
-	CodeInvalidLink:                   http.StatusNotFound,
-	CodeExpiredLink:                   http.StatusNotFound,
-	CodeMemberRemoved:                 http.StatusForbidden,
-
-	CodePlanNotFound:                  http.StatusNotFound,
-	CodeInvalidDateRange:              http.StatusBadRequest,
-	CodePlanDayNotFound:               http.StatusNotFound,
-	CodePlanCollectionNotFound:        http.StatusNotFound,
-	CodePlanCollectionAlreadyExists:   http.StatusConflict,
-	CodeBlockNotFound:                 http.StatusNotFound,
-	CodeDeletionNotFound:              http.StatusNotFound,
-	CodeBlockNotInTimeBlock:           http.StatusBadRequest,
-	CodeCandidateCountInsufficient:    http.StatusBadRequest,
-	CodeCannotAddCandidateToFreeBlock: http.StatusBadRequest,
-	CodeTimeBlockExactDuplicate:       http.StatusConflict,
-	CodeTimeBlockOverlap:              http.StatusConflict,
-	CodeBlockOpinionNotFound:          http.StatusNotFound,
-	CodeBlockOpinionAlreadyExists:     http.StatusConflict,
-	CodeBlockNotPlaceType:             http.StatusBadRequest,
-	CodeBudgetNotFound:                http.StatusNotFound,
-	CodeExpenseNotFound:               http.StatusNotFound,
-	CodeExpenseItemNotFound:           http.StatusNotFound,
-	CodeExchangeRateRequired:          http.StatusBadRequest,
-	CodeNotificationNotFound:          http.StatusNotFound,
-	CodeSettlementNotFound:            http.StatusNotFound,
-	CodeTooManyStops:                  http.StatusBadRequest,
-
-	CodeInvalidIdempotencyKey: http.StatusBadRequest,
-	CodeIdempotencyKeyReused:  http.StatusUnprocessableEntity,
-	CodeIdempotencyKeyInUse:   http.StatusConflict,
-}
-
-// Status is the HTTP status that goes with the code (500 for an unknown code).
-func (c Code) Status() int {
-	if s, ok := statuses[c]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
-
-// Codes lists every known code; the OpenAPI document and tests use it.
-func Codes() []Code {
-	out := make([]Code, 0, len(statuses))
-	for c := range statuses {
-		out = append(out, c)
-	}
-	return out
-}
-
 // FieldError is one invalid input field, named by its JSON name.
 type FieldError struct {
 	Field  string `json:"field"`
@@ -218,9 +126,6 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%s: %s", e.Code, e.Detail)
 }
-
-// Status is the HTTP status of the error's code.
-func (e *Error) Status() int { return e.Code.Status() }
 
 // Errorf makes an *Error with a formatted, client-safe detail.
 func Errorf(code Code, format string, args ...any) *Error {

@@ -1,21 +1,12 @@
 package planner
 
-import (
-	"strings"
-	"unicode/utf8"
-)
-
 // TitleMax is the most characters (Unicode code points, so 한 counts as one) a plan's or a
 // collection's title may have (API-additions §6: 1–50). The database checks the same bound
 // (migration 00013) and the forms say it (maxlength, the counter).
 const TitleMax = 50
 
 // CheckTitle trims a plan's or collection's title and records field "title" when it is empty,
-// longer than TitleMax characters or holds a NUL. A longer title is refused, never cut.
+// longer than TitleMax characters or not text (CheckText). A longer title is refused, never cut.
 func CheckTitle(v *Validation, title string) string {
-	title = strings.TrimSpace(title)
-	n := utf8.RuneCountInString(title)
-	v.Checkf(utf8.ValidString(title) && n >= 1 && n <= TitleMax && !strings.ContainsRune(title, 0),
-		"title", "must be 1–%d characters", TitleMax)
-	return title
+	return CheckText(v, "title", title, TitleMax)
 }

@@ -49,14 +49,3 @@ func TestIDs(t *testing.T) {
 		}
 	}
 }
-
-func TestEveryCodeHasAClientErrorOrKnownStatus(t *testing.T) {
-	for _, c := range Codes() {
-		if s := c.Status(); s < 400 || s > 599 {
-			t.Errorf("%s has status %d", c, s)
-		}
-	}
-	if Code("NO_SUCH_CODE").Status() != 500 {
-		t.Error("unknown code should be 500")
-	}
-}

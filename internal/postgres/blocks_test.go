@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"tripplan/internal/money"
@@ -172,21 +171,10 @@ func TestAddBlockConcurrently(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			results := make([]*planner.TimeBlock, n)
 			errs := make([]error, n)
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() {
-					<-start
-					user := f.owner
-					if i%2 == 1 {
-						user = f.member
-					}
-					results[i], errs[i] = db.AddBlock(t.Context(), user, f.plan.ID, planner.NewBlock{
-						Type: planner.BlockPlace, CollectionPlaceID: f.cps[i%len(f.cps)], Slot: tc.slot(i)})
-				})
-			}
-			close(start)
-			wg.Wait()
+			f.race(n, func(i int, user string) {
+				results[i], errs[i] = db.AddBlock(t.Context(), user, f.plan.ID, planner.NewBlock{
+					Type: planner.BlockPlace, CollectionPlaceID: f.cps[i%len(f.cps)], Slot: tc.slot(i)})
+			})
 			var winner *planner.TimeBlock
 			for i, err := range errs {
 				switch {
@@ -302,16 +290,9 @@ func TestChangeSelectionConcurrently(t *testing.T) {
 	b = must(db.AddCandidates(t.Context(), f.owner, f.plan.ID, b.ID, f.cps[3:], nil))
 	const n = 30
 	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			_, errs[i] = db.ChangeSelection(t.Context(), f.member, f.plan.ID, b.ID, b.Candidates[i%len(b.Candidates)].ID, planner.AnyVersion)
-		})
-	}
-	close(start)
-	wg.Wait()
+	f.race(n, func(i int, _ string) { // the member each time
+		_, errs[i] = db.ChangeSelection(t.Context(), f.member, f.plan.ID, b.ID, b.Candidates[i%len(b.Candidates)].ID, planner.AnyVersion)
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("change %d: %v", i, err)

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"slices"
-	"sync"
 	"testing"
 
 	"tripplan/internal/planner"
@@ -150,20 +149,9 @@ func TestCopyTimeBlockConcurrently(t *testing.T) {
 	const n = 20
 	s, e := clockOf("09:00"), clockOf("11:00")
 	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			user := f.owner
-			if i%2 == 1 {
-				user = f.member
-			}
-			_, errs[i] = db.CopyTimeBlock(t.Context(), user, f.plan.ID, orig.ID, planner.BlockCopy{Day: ptr(3), Start: &s, End: &e})
-		})
-	}
-	close(start)
-	wg.Wait()
+	f.race(n, func(i int, user string) {
+		_, errs[i] = db.CopyTimeBlock(t.Context(), user, f.plan.ID, orig.ID, planner.BlockCopy{Day: ptr(3), Start: &s, End: &e})
+	})
 	made := 0
 	for i, err := range errs {
 		switch code := planner.ErrorCode(err); {
@@ -190,18 +178,8 @@ func TestSwapDays(t *testing.T) {
 	b := f.block(t, 1, 1, "13:00", "14:00")
 	c := f.block(t, 3, 2, "10:00", "12:00")
 	untouched := f.block(t, 2, 3, "10:00", "12:00")
-	var days struct{ One, Two, Three string }
-	db.Get(&days.One, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = 1`, f.plan.ID)
-	db.Get(&days.Three, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = 3`, f.plan.ID)
-	expense := func(dayID, after string) string {
-		id := planner.NewID()
-		if _, err := db.Exec(`INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank) VALUES ($1, $2, 'ADDITIONAL', $3, NULLIF($4, ''), 1)`,
-			id, f.plan.ID, dayID, after); err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	startOfOne, afterA, startOfThree := expense(days.One, ""), expense(days.One, a.ID), expense(days.Three, "")
+	days := struct{ One, Three string }{f.dayID(t, 1), f.dayID(t, 3)}
+	startOfOne, afterA, startOfThree := f.expense(t, days.One, ""), f.expense(t, days.One, a.ID), f.expense(t, days.Three, "")
 
 	swap, err := db.SwapDays(ctx, f.member, f.plan.ID, 1, 3)
 	if err != nil {

@@ -19,13 +19,8 @@ func TestArrangeDay(t *testing.T) {
 	b := f.block(t, 1, 1, "10:30", "11:30")
 	c := f.block(t, 1, 2, "12:00", "13:00")
 	other := f.block(t, 2, 3, "09:00", "10:00")
-	var dayOne string
-	db.Get(&dayOne, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = 1`, f.plan.ID)
-	afterB := planner.NewID()
-	if _, err := db.Exec(`INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank) VALUES ($1, $2, 'ADDITIONAL', $3, $4, 1)`,
-		afterB, f.plan.ID, dayOne, b.ID); err != nil {
-		t.Fatal(err)
-	}
+	dayOne := f.dayID(t, 1)
+	afterB := f.expense(t, dayOne, b.ID)
 	slots := func() map[string]string {
 		var rows []struct{ ID, Slot string }
 		if err := db.Select(&rows, `SELECT id, start_time::text || '-' || end_time::text AS slot FROM time_blocks WHERE plan_id = $1`, f.plan.ID); err != nil {

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,6 +54,47 @@ func (f *tripFixture) block(t *testing.T, d, i int, start, end string) *planner.
 	t.Helper()
 	return must(f.db.AddBlock(t.Context(), f.owner, f.plan.ID, planner.NewBlock{
 		Type: planner.BlockPlace, CollectionPlaceID: f.cps[i], Slot: slot(d, start, end)}))
+}
+
+// dayID is the id of the plan's day d.
+func (f *tripFixture) dayID(t *testing.T, d int) string {
+	t.Helper()
+	var id string
+	if err := f.db.Get(&id, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = $2`, f.plan.ID, d); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// expense puts an ADDITIONAL expense on the plan's day dayID straight into the table, after the
+// time block after ("": at the day's start), and answers its id.
+func (f *tripFixture) expense(t *testing.T, dayID, after string) string {
+	t.Helper()
+	id := planner.NewID()
+	if _, err := f.db.Exec(`INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank) VALUES ($1, $2, 'ADDITIONAL', $3, NULLIF($4, ''), 1)`,
+		id, f.plan.ID, dayID, after); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// race runs do(i, user) for each i < n in a goroutine of its own, all released at once, user
+// taking turns between the owner and the member, and waits for them.
+func (f *tripFixture) race(n int, do func(i int, user string)) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		user := f.owner
+		if i%2 == 1 {
+			user = f.member
+		}
+		wg.Go(func() {
+			<-start
+			do(i, user)
+		})
+	}
+	close(start)
+	wg.Wait()
 }
 
 func slot(d int, start, end string) planner.Slot {

@@ -12,35 +12,23 @@
   "use strict";
 
   var doc = document;
+  var fromPlan = window.tripplanPlan; // plan.js runs first (both deferred, in order)
   var STEP = 15;
-  var LAST_MINUTE = 24 * 60 - 1; // times of day end before 24:00
-  var LONG_PRESS_MS = 400; // as plan.js's places
-  var MOVE_TOLERANCE = 8; // px a finger may wander before a press counts as a scroll
+  var LAST_MINUTE = fromPlan.LAST_MINUTE; // times of day end before 24:00
+  var LONG_PRESS_MS = fromPlan.LONG_PRESS_MS; // as plan.js's places
+  var MOVE_TOLERANCE = fromPlan.MOVE_TOLERANCE; // px a finger may wander before a press counts as a scroll
   var MOUSE_SLOP = 4; // px a mouse moves before a press becomes a drag (else it is a click)
   var EDGE = 48; // px from a scroller's edge where a drag scrolls it
 
   function msg(id, vars) {
     return window.tripplanT(id, vars);
   }
-  function pad(n) {
-    return (n < 10 ? "0" : "") + n;
-  }
-  function clock(min) {
-    return pad(Math.floor(min / 60)) + ":" + pad(min % 60);
-  }
-  function toMinutes(hhmm) {
-    var p = (hhmm || "").split(":");
-    return parseInt(p[0], 10) * 60 + parseInt(p[1], 10);
-  }
+  var clock = fromPlan.clock;
+  var toMinutes = fromPlan.toMinutes;
+  var dayEl = fromPlan.dayEl;
+  var shownDay = fromPlan.day;
   function span(start, end) {
     return clock(start) + "–" + clock(end);
-  }
-  function dayEl() {
-    return doc.getElementById("day");
-  }
-  function shownDay() {
-    var d = dayEl();
-    return d ? d.getAttribute("data-day") : "1";
   }
   function timeline() {
     return doc.getElementById("day-timeline");

@@ -38,6 +38,17 @@
     var el = dayEl();
     return el ? el.getAttribute("data-day") : "1";
   }
+  // What arrange.js, loaded after this file on the same page, takes from it: times of day as
+  // "HH:MM" and minutes, the day shown, and how a finger's press and hold is told.
+  window.tripplanPlan = {
+    clock: clock,
+    toMinutes: toMinutes,
+    dayEl: dayEl,
+    day: day,
+    LAST_MINUTE: LAST_MINUTE,
+    LONG_PRESS_MS: LONG_PRESS_MS,
+    MOVE_TOLERANCE: MOVE_TOLERANCE,
+  };
   function firstFree() {
     var el = dayEl();
     return el ? parseInt(el.getAttribute("data-first-free"), 10) : 9 * 60;
