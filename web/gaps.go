@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -81,8 +80,7 @@ func dayGaps(ctx context.Context, blocks []planner.TimeBlock, candidates []plann
 // body for the gap at ?start=.
 func (s *Server) dayGapsHandler(c echo.Context) error {
 	var v planner.Validation
-	day, err := strconv.Atoi(c.Param("day"))
-	v.Check(err == nil && planner.ValidDay(day), "day", "must be between 1 and 30")
+	day := pathDay(c, &v)
 	var start *planner.TimeOfDay
 	if q := c.QueryParam("start"); q != "" {
 		t := timeField(&v, "start", &q)
