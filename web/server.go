@@ -187,6 +187,7 @@ type Store interface {
 	AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID string, placeIDs []string) (*planner.AddedFromJob, error)
 	AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, jobID, name string) (*planner.CollectionPlace, error)
 	ImportPlaces(ctx context.Context, userID, collectionID, format string, rows []planner.ImportRow) (*planner.ImportReport, error)
+	RestorePlan(ctx context.Context, userID string, in *planner.Restore) (*planner.Plan, error)
 	Notifications(ctx context.Context, userID string, page planner.Page) ([]planner.Notification, bool, int, error)
 	UnreadCount(ctx context.Context, userID string) (int, error)
 	MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error)
