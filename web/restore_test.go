@@ -293,10 +293,10 @@ func TestRestoreRefusals(t *testing.T) {
 		change func(d map[string]any)
 		fields []string
 	}{
-		"another kind of file": {func(d map[string]any) { d["format"] = "geojson" }, []string{"format"}},
-		"another version":      {func(d map[string]any) { d["version"] = 1 }, []string{"version"}},
-		"overlapping blocks":   {func(d map[string]any) { block(d, 0, 1)["start_time"] = "11:00" }, []string{"days[0].blocks[1].start_time"}},
-		"a bad time":           {func(d map[string]any) { block(d, 0, 2)["end_time"] = "25:00" }, []string{"days[0].blocks[2].end_time"}},
+		"another kind of file":     {func(d map[string]any) { d["format"] = "geojson" }, []string{"format"}},
+		"another version":          {func(d map[string]any) { d["version"] = 1 }, []string{"version"}},
+		"overlapping blocks":       {func(d map[string]any) { block(d, 0, 1)["start_time"] = "11:00" }, []string{"days[0].blocks[1].start_time"}},
+		"a bad time":               {func(d map[string]any) { block(d, 0, 2)["end_time"] = "25:00" }, []string{"days[0].blocks[2].end_time"}},
 		"a time of the wrong type": {func(d map[string]any) { block(d, 0, 2)["start_time"] = 5 }, []string{"days[0].blocks[2].start_time"}},
 		"an unknown place": {func(d map[string]any) {
 			block(d, 1, 0)["candidates"].([]any)[0].(map[string]any)["place_id"] = "nowhere"
