@@ -81,7 +81,7 @@ type RestoreOpinion struct {
 }
 
 // RestoreBudget is a backup's budget: its type, total (minor units of the plan's currency, nil
-// when not set) and traveller count.
+// when not set) and traveller count (0 when not set: the member count).
 type RestoreBudget struct {
 	Mode          BudgetMode
 	TotalBudget   *int64

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // RestorePlan makes a new plan of the caller's from a backup (planner.Restore, checked by the
-// caller): all or nothing, in one transaction of sixteen statements whatever its size — every
+// caller): all or nothing, in one transaction of fourteen statements whatever its size — every
 // list goes in one multi-row INSERT from a jsonb array (jsonb_to_recordset), never a
 // statement per row. The caller is its owner and only member, so:
 //
@@ -90,7 +91,7 @@ func (db *DB) RestorePlan(ctx context.Context, userID string, in *planner.Restor
 		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO budgets (id, plan_id, mode, total_budget, traveler_count) VALUES ($1, $2, $3, $4, $5)`,
-			planner.NewID(), r.plan, string(in.Budget.Mode), in.Budget.TotalBudget, in.Budget.TravelerCount); err != nil {
+			planner.NewID(), r.plan, string(in.Budget.Mode), in.Budget.TotalBudget, sql.NullInt64{Int64: int64(in.Budget.TravelerCount), Valid: in.Budget.TravelerCount > 0}); err != nil {
 			return mapError(err)
 		}
 		// Each statement takes its rows as a jsonb array ($1), then the plan or the caller's
@@ -318,7 +319,7 @@ func newRestoreRows(in *planner.Restore, mine, known []string) *restoreRows {
 		if len(t.Payers) > 0 {
 			row.Payers = mustJSON(t.Payers)
 		}
-		if t.Split.Mode != planner.SplitEqual {
+		if t.Split.Mode != planner.SplitEqual && t.Split.Mode != "" {
 			row.SplitMode, row.SplitParts = some(string(t.Split.Mode)), mustJSON(t.Split.Parts)
 		}
 		if len(t.Split.Members) > 0 {
