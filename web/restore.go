@@ -154,22 +154,25 @@ func readRestore(ctx context.Context, in *restoreRequest) (*planner.Restore, err
 		planner.OpinionPositive: l.T("restore.note_positive"), planner.OpinionNeutral: l.T("restore.note_neutral"),
 		planner.OpinionNegative: l.T("restore.note_negative")}}
 
+	// The plan's fields as creating a plan checks them, named under "plan".
 	var plan planRequest
+	days := 0
 	if decodeAt(&v, "plan", in.Plan, &plan) {
-		v.Check(plan.Currency != nil, "plan.currency", "is required")
+		var pv planner.Validation
+		pv.Check(plan.Currency != nil, "currency", "is required")
 		p, err := plan.input()
 		var pe *planner.Error
 		if errors.As(err, &pe) && pe.Code == planner.CodeInvalidDateRange {
-			v.Addf("plan.end_date", "must be on or after start_date, at most %d days on", planner.MaxPlanDays-1)
+			pv.Addf("end_date", "must be on or after start_date, at most %d days on", planner.MaxPlanDays-1)
 		} else {
-			v.Nest("plan", err)
+			pv.Nest("", err)
 		}
+		if pv.Err() == nil {
+			days, _ = p.Days()
+		}
+		v.Nest("plan", pv.Err())
 		p.TimeZone = cmp.Or(p.TimeZone, "UTC")
 		out.Plan = p
-	}
-	days := 0
-	if !v.Has("plan.start_date") && !v.Has("plan.end_date") && !v.Has("plan") {
-		days, _ = out.Plan.Days()
 	}
 	currency := out.Plan.Currency
 
@@ -212,21 +215,24 @@ func readRestoreBudget(v *planner.Validation, raw json.RawMessage, currency stri
 	if !decodeAt(v, "budget", raw, &b) {
 		return
 	}
+	// Its fields as the budget's write checks them, named under "budget".
+	var bv planner.Validation
 	switch mode := planner.BudgetMode(b.Type); mode {
 	case planner.BudgetInitial, planner.BudgetBudget, planner.BudgetExpense:
 		out.Budget.Mode = mode
 	case "":
 	default:
-		v.Add("budget.type", "must be INITIAL, BUDGET or EXPENSE")
+		bv.Add("type", "must be INITIAL, BUDGET or EXPENSE")
 	}
-	if total := b.TotalBudget.read(v, "budget.total_budget", false, false); b.TotalBudget.Set && !v.Has("budget.total_budget") && currency != "" {
-		minor := planner.MinorUnits(v, "budget.total_budget", false, total, money.Stored(currency))
+	if total := b.TotalBudget.read(&bv, "total_budget", false, false); b.TotalBudget.Set && !bv.Has("total_budget") && currency != "" {
+		minor := planner.MinorUnits(&bv, "total_budget", false, total, money.Stored(currency))
 		out.Budget.TotalBudget = &minor
 	}
-	if n := b.TravelerCount.read(v, "budget.traveler_count", false); b.TravelerCount.Set && !b.TravelerCount.Bad {
-		v.Check(n >= 1 && n <= travelersMax, "budget.traveler_count", "must be from 1 to 1000")
+	if n := b.TravelerCount.read(&bv, "traveler_count", false); b.TravelerCount.Set && !b.TravelerCount.Bad {
+		bv.Check(n >= 1 && n <= travelersMax, "traveler_count", "must be from 1 to 1000")
 		out.Budget.TravelerCount = n
 	}
+	v.Nest("budget", bv.Err())
 }
 
 // readRestorePlaces reads the places, answering the keys listed.

@@ -130,8 +130,9 @@ func (t Terms) PaidAndSharedBy(me string) Terms {
 	return out
 }
 
-// Nest records err's field errors under path (path.field): the fields of a part of a document
-// checked on its own. An error without fields marks path itself.
+// Nest records err's field errors under path (path.field; path "" keeps them as they are):
+// the fields of a part of a document checked on its own. An error without fields marks path
+// itself.
 func (v *Validation) Nest(path string, err error) {
 	if err == nil {
 		return
@@ -142,7 +143,9 @@ func (v *Validation) Nest(path string, err error) {
 		return
 	}
 	for _, f := range e.Fields {
-		f.Field = path + "." + f.Field
+		if path != "" {
+			f.Field = path + "." + f.Field
+		}
 		v.add(f)
 	}
 }
