@@ -353,7 +353,8 @@ func readRestoreBlock(v *planner.Validation, path string, b *restoreBlockJSON, d
 			continue
 		}
 		_, seen := inBlock[c.BlockID]
-		v.Check(c.BlockID != "" && !candidates[c.BlockID] && !seen, cp+".block_id", "must be an id, each once")
+		_, elsewhere := candidates[c.BlockID]
+		v.Check(c.BlockID != "" && !elsewhere && !seen, cp+".block_id", "must be an id, each once")
 		inBlock[c.BlockID] = true
 		v.Check(planner.ValidMemo(c.Memo), cp+".memo", "must be at most 300 characters")
 		_, known := members[c.AddedBy]

@@ -301,6 +301,9 @@ func TestRestoreRefusals(t *testing.T) {
 		"an unknown place": {func(d map[string]any) {
 			block(d, 1, 0)["candidates"].([]any)[0].(map[string]any)["place_id"] = "nowhere"
 		}, []string{"days[1].blocks[0].candidates[0].place_id"}},
+		"a candidate twice": {func(d map[string]any) {
+			block(d, 0, 3)["candidates"].([]any)[0].(map[string]any)["block_id"] = block(d, 0, 0)["candidates"].([]any)[0].(map[string]any)["block_id"]
+		}, []string{"days[0].blocks[3].candidates[0].block_id"}},
 		"two selected": {func(d map[string]any) {
 			for _, c := range block(d, 0, 1)["candidates"].([]any) {
 				c.(map[string]any)["selected"] = true
