@@ -255,8 +255,10 @@ func readRestorePlaces(v *planner.Validation, list []json.RawMessage, out *plann
 		if p.Point != nil {
 			lat, err1 := strconv.ParseFloat(p.Point.Latitude, 64)
 			lng, err2 := strconv.ParseFloat(p.Point.Longitude, 64)
-			if v.Check(err1 == nil && err2 == nil && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180, path+".point", "must be a latitude and a longitude in degrees"); !v.Has(path + ".point") {
+			if err1 == nil && err2 == nil && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 {
 				rp.Latitude, rp.Longitude = strconv.FormatFloat(lat, 'f', 6, 64), strconv.FormatFloat(lng, 'f', 6, 64)
+			} else {
+				v.Add(path+".point", "must be a latitude and a longitude in degrees")
 			}
 		}
 		out.Places = append(out.Places, rp)
@@ -430,8 +432,10 @@ func readRestoreExpenses(v *planner.Validation, list []json.RawMessage, days int
 			}
 			if e.AfterTimeBlockID != nil {
 				j, ok := blocks[*e.AfterTimeBlockID]
-				if v.Check(ok && j >= 0 && out.Blocks[j].Day == re.Day, path+".after_time_block_id", "must be a time_block_id of the expense's day"); ok && j >= 0 {
+				if ok && j >= 0 && out.Blocks[j].Day == re.Day {
 					re.AfterBlock = j
+				} else {
+					v.Add(path+".after_time_block_id", "must be a time_block_id of the expense's day")
 				}
 			}
 		}

@@ -24,9 +24,6 @@ const (
 	RestoreMembersMax = 500
 )
 
-// ActPlanRestored is a plan made from a backup (Details.Title: the backup's title).
-const ActPlanRestored ActivityKind = "PLAN_RESTORED"
-
 // Restore is a plan backup (GET /plans/{p}/export.json) read and checked, to become a new plan
 // of the caller's. Everything refers to the backup's own ids ("keys"): the store makes new ids.
 type Restore struct {
