@@ -1862,7 +1862,7 @@ type Activity struct {
 	Actor     interface{} `json:"actor"`
 	CreatedAt time.Time   `json:"created_at"`
 
-	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+	// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 	Kind string `json:"kind"`
 
 	// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -2632,6 +2632,9 @@ type PlanExport struct {
 			} `json:"candidates"`
 			EndTime string `json:"end_time"`
 
+			// FixedTime the block's fixed-time mark (absent in backups made before it)
+			FixedTime *bool `json:"fixed_time,omitempty"`
+
 			// Opinions by block_id, each opinion's added_by a plan_member_id in members or former_members
 			Opinions    map[string][]map[string]interface{} `json:"opinions"`
 			StartTime   string                              `json:"start_time"`
@@ -2643,11 +2646,16 @@ type PlanExport struct {
 		Day       int                `json:"day"`
 		DayOfWeek string             `json:"day_of_week"`
 	} `json:"days"`
-	Expenses      []map[string]interface{} `json:"expenses"`
-	ExportedAt    time.Time                `json:"exported_at"`
-	Format        PlanExportFormat         `json:"format"`
-	FormerMembers []PlanMember             `json:"former_members"`
-	Members       []PlanMember             `json:"members"`
+
+	// Expenses each an Expense whose block names only its candidate (block_id); an additional expense (block null) also says where it is: day, and after_time_block_id, the time block it follows (null at the day's start)
+	Expenses []struct {
+		AfterTimeBlockID *string `json:"after_time_block_id,omitempty"`
+		Day              *int    `json:"day,omitempty"`
+	} `json:"expenses"`
+	ExportedAt    time.Time        `json:"exported_at"`
+	Format        PlanExportFormat `json:"format"`
+	FormerMembers []PlanMember     `json:"former_members"`
+	Members       []PlanMember     `json:"members"`
 
 	// Places each place of the candidates once
 	Places  []Place           `json:"places"`
@@ -3614,6 +3622,29 @@ type CreatePlanParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// RestorePlanMultipartBody defines parameters for RestorePlan.
+type RestorePlanMultipartBody struct {
+	File openapi_types.File `json:"file"`
+}
+
+// RestorePlanParams defines parameters for RestorePlan.
+type RestorePlanParams struct {
+	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// (a UUID, say) chosen by the client, one per intended action; anything else is
+	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
+	// same method, path and body get the first answer again — status, body, `Location` and
+	// the content type — with `Idempotent-Replayed: true`, and nothing is done a second time;
+	// another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a request made while the
+	// first is still being processed is 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
+	// Client errors (4xx) are kept and replayed like successes, except 429 (nothing was
+	// done; retry later); a 5xx answer is not kept, so a retry with the same key runs again.
+	// Cookies set by the first answer are not replayed, and a body larger than 1 MiB is not
+	// kept (the replay has the status and headers only). POSTs without a caller
+	// (`/dev/auth/login`, `/auth/reissue`: their answers are credentials) check the key's form
+	// and otherwise ignore it.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DeletePlanParams defines parameters for DeletePlan.
 type DeletePlanParams struct {
 	// IfMatch Apply the change only to this version of the resource: its `version` in quotes ("3"), or * for any. Another version is 412 PRECONDITION_FAILED with `current`; anything else is 400 INVALID_REQUEST. Absent: unconditional.
@@ -4560,6 +4591,12 @@ type DevSignInJSONRequestBody = DevLoginRequest
 
 // CreatePlanJSONRequestBody defines body for CreatePlan for application/json ContentType.
 type CreatePlanJSONRequestBody = PlanRequest
+
+// RestorePlanJSONRequestBody defines body for RestorePlan for application/json ContentType.
+type RestorePlanJSONRequestBody = PlanExport
+
+// RestorePlanMultipartRequestBody defines body for RestorePlan for multipart/form-data ContentType.
+type RestorePlanMultipartRequestBody RestorePlanMultipartBody
 
 // UpdatePlanJSONRequestBody defines body for UpdatePlan for application/json ContentType.
 type UpdatePlanJSONRequestBody UpdatePlanJSONBody
@@ -5741,6 +5778,62 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /plans (the `CreatePlan` operationId).
 	CreatePlan(ctx context.Context, params *CreatePlanParams, body CreatePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestorePlanWithBody Restore a plan's JSON backup (export.json) as a new plan of the caller's
+	//
+	// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+	// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+	// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+	// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+	// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+	// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+	// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+	// member the backup does not list, amounts that do not fit the plan's currency or add up.
+	//
+	// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+	// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+	// (items, currency and rate, placement). The caller is its owner and only member: places this
+	// server has as catalogue or provider places are used as they are, others become custom
+	// places from the backup's name, address, map link and point; everything the backup's
+	// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+	// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+	// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+	// payers and splits become the caller's alone, so every total stays the same. Linked
+	// collections the caller is a member of are linked again. All or nothing, in one
+	// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+	RestorePlanWithBody(ctx context.Context, params *RestorePlanParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestorePlan Restore a plan's JSON backup (export.json) as a new plan of the caller's
+	//
+	// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+	// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+	// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+	// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+	// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+	// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+	// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+	// member the backup does not list, amounts that do not fit the plan's currency or add up.
+	//
+	// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+	// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+	// (items, currency and rate, placement). The caller is its owner and only member: places this
+	// server has as catalogue or provider places are used as they are, others become custom
+	// places from the backup's name, address, map link and point; everything the backup's
+	// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+	// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+	// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+	// payers and splits become the caller's alone, so every total stays the same. Linked
+	// collections the caller is a member of are linked again. All or nothing, in one
+	// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+	RestorePlan(ctx context.Context, params *RestorePlanParams, body RestorePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeletePlan Delete the plan with everything in it (owner only)
 	//
@@ -7775,6 +7868,82 @@ func (c *Client) CreatePlanWithBody(ctx context.Context, params *CreatePlanParam
 // Corresponds with POST /plans (the `CreatePlan` operationId).
 func (c *Client) CreatePlan(ctx context.Context, params *CreatePlanParams, body CreatePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreatePlanRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestorePlanWithBody Restore a plan's JSON backup (export.json) as a new plan of the caller's
+//
+// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+// member the backup does not list, amounts that do not fit the plan's currency or add up.
+//
+// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+// (items, currency and rate, placement). The caller is its owner and only member: places this
+// server has as catalogue or provider places are used as they are, others become custom
+// places from the backup's name, address, map link and point; everything the backup's
+// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+// payers and splits become the caller's alone, so every total stays the same. Linked
+// collections the caller is a member of are linked again. All or nothing, in one
+// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+func (c *Client) RestorePlanWithBody(ctx context.Context, params *RestorePlanParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestorePlanRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestorePlan Restore a plan's JSON backup (export.json) as a new plan of the caller's
+//
+// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+// member the backup does not list, amounts that do not fit the plan's currency or add up.
+//
+// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+// (items, currency and rate, placement). The caller is its owner and only member: places this
+// server has as catalogue or provider places are used as they are, others become custom
+// places from the backup's name, address, map link and point; everything the backup's
+// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+// payers and splits become the caller's alone, so every total stays the same. Linked
+// collections the caller is a member of are linked again. All or nothing, in one
+// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+func (c *Client) RestorePlan(ctx context.Context, params *RestorePlanParams, body RestorePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestorePlanRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -12001,6 +12170,61 @@ func NewCreatePlanRequestWithBody(server string, params *CreatePlanParams, conte
 	}
 
 	operationPath := fmt.Sprintf("/plans")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRestorePlanRequest calls the generic RestorePlan builder with application/json body
+func NewRestorePlanRequest(server string, params *RestorePlanParams, body RestorePlanJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRestorePlanRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewRestorePlanRequestWithBody constructs an http.Request for the RestorePlan method, with any body, and a specified content type
+func NewRestorePlanRequestWithBody(server string, params *RestorePlanParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/plans/imports")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -16264,6 +16488,62 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /plans (the `CreatePlan` operationId).
 	CreatePlanWithResponse(ctx context.Context, params *CreatePlanParams, body CreatePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePlanResponse, error)
 
+	// RestorePlanWithBodyWithResponse Restore a plan's JSON backup (export.json) as a new plan of the caller's
+	//
+	// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+	// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+	// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+	// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+	// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+	// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+	// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+	// member the backup does not list, amounts that do not fit the plan's currency or add up.
+	//
+	// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+	// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+	// (items, currency and rate, placement). The caller is its owner and only member: places this
+	// server has as catalogue or provider places are used as they are, others become custom
+	// places from the backup's name, address, map link and point; everything the backup's
+	// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+	// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+	// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+	// payers and splits become the caller's alone, so every total stays the same. Linked
+	// collections the caller is a member of are linked again. All or nothing, in one
+	// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+	RestorePlanWithBodyWithResponse(ctx context.Context, params *RestorePlanParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestorePlanResponse, error)
+
+	// RestorePlanWithResponse Restore a plan's JSON backup (export.json) as a new plan of the caller's
+	//
+	// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+	// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+	// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+	// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+	// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+	// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+	// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+	// member the backup does not list, amounts that do not fit the plan's currency or add up.
+	//
+	// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+	// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+	// (items, currency and rate, placement). The caller is its owner and only member: places this
+	// server has as catalogue or provider places are used as they are, others become custom
+	// places from the backup's name, address, map link and point; everything the backup's
+	// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+	// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+	// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+	// payers and splits become the caller's alone, so every total stays the same. Linked
+	// collections the caller is a member of are linked again. All or nothing, in one
+	// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+	RestorePlanWithResponse(ctx context.Context, params *RestorePlanParams, body RestorePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*RestorePlanResponse, error)
+
 	// DeletePlanWithResponse Delete the plan with everything in it (owner only)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -18051,7 +18331,7 @@ type ListCollectionActivityResponse struct {
 			Actor      *Member   `json:"actor"`
 			CreatedAt  time.Time `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -18088,7 +18368,7 @@ func (r ListCollectionActivityResponse) GetJSON200() *struct {
 		Actor      *Member   `json:"actor"`
 		CreatedAt  time.Time `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -20909,6 +21189,111 @@ func (r CreatePlanResponse) ContentType() string {
 	return ""
 }
 
+// RestorePlanResponse201Headers the declared response headers of an HTTP 201 response for RestorePlan
+type RestorePlanResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+}
+
+type RestorePlanResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Plan
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Problem
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Problem
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *Problem
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *Problem
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
+	// ApplicationProblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationProblemJSONDefault *OtherProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RestorePlanResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RestorePlanResponse) GetJSON201() *Plan {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON403() *Problem {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON409() *Problem {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON413() *Problem {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON415() *Problem {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r RestorePlanResponse) GetApplicationProblemJSONDefault() *OtherProblem {
+	return r.ApplicationProblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RestorePlanResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestorePlanResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestorePlanResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestorePlanResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type DeletePlanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21140,7 +21525,7 @@ type ListPlanActivityResponse struct {
 			Actor      *PlanMember `json:"actor"`
 			CreatedAt  time.Time   `json:"created_at"`
 
-			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+			// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 			Kind string `json:"kind"`
 
 			// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -21177,7 +21562,7 @@ func (r ListPlanActivityResponse) GetJSON200() *struct {
 		Actor      *PlanMember `json:"actor"`
 		CreatedAt  time.Time   `json:"created_at"`
 
-		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+		// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 		Kind string `json:"kind"`
 
 		// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -27592,6 +27977,74 @@ func (c *ClientWithResponses) CreatePlanWithResponse(ctx context.Context, params
 	return ParseCreatePlanResponse(rsp)
 }
 
+// RestorePlanWithBodyWithResponse Restore a plan's JSON backup (export.json) as a new plan of the caller's
+//
+// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+// member the backup does not list, amounts that do not fit the plan's currency or add up.
+//
+// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+// (items, currency and rate, placement). The caller is its owner and only member: places this
+// server has as catalogue or provider places are used as they are, others become custom
+// places from the backup's name, address, map link and point; everything the backup's
+// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+// payers and splits become the caller's alone, so every total stays the same. Linked
+// collections the caller is a member of are linked again. All or nothing, in one
+// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+func (c *ClientWithResponses) RestorePlanWithBodyWithResponse(ctx context.Context, params *RestorePlanParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestorePlanResponse, error) {
+	rsp, err := c.RestorePlanWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestorePlanResponse(rsp)
+}
+
+// RestorePlanWithResponse Restore a plan's JSON backup (export.json) as a new plan of the caller's
+//
+// Signed-in users (guests 403 GUEST_FORBIDDEN). The backup is the body (application/json) or
+// the multipart part `file`, at most 5 MB (413 PAYLOAD_TOO_LARGE, field `file`); any other
+// content type is 415. A document that is not a plan backup (`format` tripplan.plan,
+// `version` 2) is 400 INVALID_REQUEST naming `format` or `version`; every other error names
+// the JSON path of what is wrong (`days[3].blocks[1].start_time`): lists beyond their caps
+// (30 days, 96 time blocks a day, 50 candidates a block, 100 opinions a candidate, 5000
+// places, 5000 expenses, 500 members), overlapping time blocks, a candidate naming a place or
+// member the backup does not list, amounts that do not fit the plan's currency or add up.
+//
+// The new plan has the backup's title, dates, time zone, currency, destination, budget, time
+// blocks (type, times, fixed-time mark), candidates (order, memo, selection) and expenses
+// (items, currency and rate, placement). The caller is its owner and only member: places this
+// server has as catalogue or provider places are used as they are, others become custom
+// places from the backup's name, address, map link and point; everything the backup's
+// members added becomes the caller's; the opinions of the caller's own memberships (a backup
+// of a plan they were in, restored here) stay their opinions, and everybody else's become a
+// line of the candidate's memo (`Ben: like — “great view”`, the memo cut at 300 characters);
+// payers and splits become the caller's alone, so every total stays the same. Linked
+// collections the caller is a member of are linked again. All or nothing, in one
+// transaction. Recorded in the new plan's history (PLAN_RESTORED).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /plans/imports (the `RestorePlan` operationId).
+func (c *ClientWithResponses) RestorePlanWithResponse(ctx context.Context, params *RestorePlanParams, body RestorePlanJSONRequestBody, reqEditors ...RequestEditorFn) (*RestorePlanResponse, error) {
+	rsp, err := c.RestorePlan(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestorePlanResponse(rsp)
+}
+
 // DeletePlanWithResponse Delete the plan with everything in it (owner only)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -29824,7 +30277,7 @@ func ParseListCollectionActivityResponse(rsp *http.Response) (*ListCollectionAct
 				Actor      *Member   `json:"actor"`
 				CreatedAt  time.Time `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"
@@ -32164,6 +32617,108 @@ func ParseCreatePlanResponse(rsp *http.Response) (*CreatePlanResponse, error) {
 	return response, nil
 }
 
+// ParseRestorePlanResponse parses an HTTP response from a RestorePlanWithResponse call
+func ParseRestorePlanResponse(rsp *http.Response) (*RestorePlanResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestorePlanResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Plan
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers RestorePlanResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseDeletePlanResponse parses an HTTP response from a DeletePlanWithResponse call
 func ParseDeletePlanResponse(rsp *http.Response) (*DeletePlanResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32364,7 +32919,7 @@ func ParseListPlanActivityResponse(rsp *http.Response) (*ListPlanActivityRespons
 				Actor      *PlanMember `json:"actor"`
 				CreatedAt  time.Time   `json:"created_at"`
 
-				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
+				// Kind BLOCK_ADDED, BLOCK_MOVED, BLOCK_REMOVED, BLOCK_RESTORED, CANDIDATE_ADDED, CANDIDATE_REMOVED, CANDIDATE_CONFIRMED, OPINION_ADDED, OPINION_CHANGED, OPINION_REMOVED, EXPENSE_ADDED, EXPENSE_CHANGED, EXPENSE_REMOVED, SETTLEMENT_RECORDED, SETTLEMENT_DELETED, PLAN_RENAMED, PLAN_DATES_CHANGED, DAYS_SWAPPED, PLAN_RESTORED, MEMBER_JOINED, MEMBER_LEFT, MEMBER_REMOVED, OWNER_CHANGED (plans and collections), PLACE_ADDED, PLACE_REMOVED (collections); more may come
 				Kind string `json:"kind"`
 
 				// Summary One sentence naming the actor and the target, e.g. "Ana moved Gyeongbokgung Palace to Day 2, 11:00"

@@ -18,6 +18,8 @@ import (
 type PlansView struct {
 	Plans    []PlanCard
 	NextHref string // the next page's partial, "" on the last page
+	// RestoreError is why the backup last sent could not be restored, in words ("" for none).
+	RestoreError string
 }
 
 // NewPlanPath is the "new plan" form page.

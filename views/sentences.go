@@ -64,6 +64,8 @@ func ActivitySentence(l *i18n.Localizer, a planner.Activity, noun string) string
 		return w.say("dayops.activity_swapped", "Day", d.Day, "With", d.FromDay)
 	case planner.ActDayOptimised:
 		return w.say("optimise.activity", "Day", d.Day)
+	case planner.ActPlanRestored:
+		return w.say("restore.activity")
 	case planner.ActPlaceAdded:
 		return w.say("activity.place_added", "Place", w.place())
 	case planner.ActPlaceRemoved:

@@ -135,6 +135,7 @@ var bodyRoutes = map[string]string{
 	"POST /collections/:collectionId/extraction-jobs/:jobId/custom-places": "addCustomRequest",
 	"POST /collections/:collectionId/imports":                              "", // a multipart file, read by importer.Parse
 	"POST /plans":                                            "planRequest",
+	"POST /plans/imports":                                    "restoreRequest",
 	"PUT /plans/:planId":                                     "planRequest",
 	"PATCH /plans/:planId/owner":                             "planOwnerRequest",
 	"POST /plans/:planId/collections":                        "linkCollectionsRequest",

@@ -202,6 +202,7 @@ type exportBlockJSON struct {
 	BlockStatus string                         `json:"block_status"`
 	StartTime   string                         `json:"start_time"`
 	EndTime     string                         `json:"end_time"`
+	FixedTime   bool                           `json:"fixed_time"`
 	Version     int                            `json:"version"`
 	Candidates  []exportCandidateJSON          `json:"candidates"`
 	Opinions    map[string][]exportOpinionJSON `json:"opinions"`
@@ -246,10 +247,13 @@ type planExportJSON struct {
 }
 
 // exportExpenseJSON is an Expense of the backup: its block names the candidate by id only
-// (the candidate names its place).
+// (the candidate names its place); an additional expense says where it is, its day and the
+// time block it follows (null at the day's start), both null for a candidate's.
 type exportExpenseJSON struct {
 	expenseJSON
-	Block *exportExpenseBlockJSON `json:"block"`
+	Block            *exportExpenseBlockJSON `json:"block"`
+	Day              *int                    `json:"day"`
+	AfterTimeBlockID *string                 `json:"after_time_block_id"`
 }
 
 type exportExpenseBlockJSON struct {
@@ -281,7 +285,7 @@ func (s *Server) toPlanExportJSON(ctx context.Context, x *planner.PlanExport) pl
 	for i := range x.Blocks {
 		b := &x.Blocks[i]
 		eb := exportBlockJSON{TimeBlockID: b.ID, Type: string(b.Type), BlockStatus: string(b.Status()), StartTime: b.Start.String(),
-			EndTime: b.End.String(), Version: b.Version, Candidates: make([]exportCandidateJSON, len(b.Candidates)), Opinions: map[string][]exportOpinionJSON{}}
+			EndTime: b.End.String(), FixedTime: b.FixedTime, Version: b.Version, Candidates: make([]exportCandidateJSON, len(b.Candidates)), Opinions: map[string][]exportOpinionJSON{}}
 		for j := range b.Candidates {
 			c := &b.Candidates[j]
 			ec := exportCandidateJSON{BlockID: c.ID, Memo: c.Memo, Selected: c.Selected, AddedBy: member(c.AddedBy)}
@@ -308,6 +312,12 @@ func (s *Server) toPlanExportJSON(ctx context.Context, x *planner.PlanExport) pl
 		out.Expenses[i] = exportExpenseJSON{expenseJSON: s.toExpenseJSON(ctx, e)}
 		if e.Block != nil {
 			out.Expenses[i].Block = &exportExpenseBlockJSON{BlockID: e.Block.CandidateID}
+		}
+		if at, ok := x.Placed[e.ID]; ok {
+			out.Expenses[i].Day = &at.Day
+			if at.AfterTimeBlockID != "" {
+				out.Expenses[i].AfterTimeBlockID = &at.AfterTimeBlockID
+			}
 		}
 	}
 	return out

@@ -19,8 +19,9 @@ import (
 // file (PAYLOAD_TOO_LARGE naming the field), this leaves room for the multipart envelope.
 var importBodyLimit = middleware.BodyLimit("2112KiB")
 
-// importPaths are the routes whose bodies importBodyLimit caps instead of the default limit.
-var importPaths = map[string]bool{"/collections/:collectionId/imports": true}
+// importPaths are the routes whose bodies importBodyLimit or restoreBodyLimit cap instead of
+// the default limit.
+var importPaths = map[string]bool{"/collections/:collectionId/imports": true, "/plans/imports": true}
 
 // importReportJSON is what an import did, row by row.
 type importReportJSON struct {
@@ -50,7 +51,7 @@ func optional(s string) *string {
 // importPlaces adds the places of an uploaded file (multipart/form-data, part "file") to the
 // collection: 200 with the report (JSON, or the report partial for the page).
 func (s *Server) importPlaces(c echo.Context) error {
-	name, data, err := uploadedFile(c)
+	name, data, err := uploadedFile(c, planner.ImportMaxBytes, importer.TooLarge)
 	if err != nil {
 		return err
 	}
@@ -83,9 +84,9 @@ func (s *Server) importPlaces(c echo.Context) error {
 		views.ImportReport(view))
 }
 
-// uploadedFile reads the request's "file" part (its name and at most planner.ImportMaxBytes
-// of it; more is PAYLOAD_TOO_LARGE) without keeping any other part.
-func uploadedFile(c echo.Context) (string, []byte, error) {
+// uploadedFile reads the request's "file" part (its name and at most limit bytes of it; more
+// is tooLarge's PAYLOAD_TOO_LARGE) without keeping any other part.
+func uploadedFile(c echo.Context, limit int, tooLarge func() error) (string, []byte, error) {
 	r := c.Request()
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt != echo.MIMEMultipartForm {
 		e := planner.Errorf(planner.CodeUnsupportedMediaType, "Send the file as multipart/form-data, in a part named file.")
@@ -102,17 +103,17 @@ func uploadedFile(c echo.Context) (string, []byte, error) {
 			break
 		}
 		if err != nil {
-			return "", nil, uploadError(err)
+			return "", nil, uploadError(err, tooLarge)
 		}
 		if part.FormName() != "file" {
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(part, planner.ImportMaxBytes+1))
+		data, err := io.ReadAll(io.LimitReader(part, int64(limit)+1))
 		if err != nil {
-			return "", nil, uploadError(err)
+			return "", nil, uploadError(err, tooLarge)
 		}
-		if len(data) > planner.ImportMaxBytes {
-			return "", nil, importer.TooLarge()
+		if len(data) > limit {
+			return "", nil, tooLarge()
 		}
 		return part.FileName(), data, nil
 	}
@@ -122,11 +123,11 @@ func uploadedFile(c echo.Context) (string, []byte, error) {
 }
 
 // uploadError is a body over the route's limit (413) or a form that could not be read (400).
-func uploadError(err error) error {
+func uploadError(err error, tooLarge func() error) error {
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	if errors.As(err, &he) || errors.As(err, &mbe) {
-		return importer.TooLarge()
+		return tooLarge()
 	}
 	return planner.Errorf(planner.CodeInvalidRequest, "The form could not be read.")
 }

@@ -92,6 +92,7 @@ var accessTable = map[string]accessRow{
 	"GET /collections":                    {access: signedIn, build: get("/collections")},
 	"POST /plans":                         {access: signedIn, build: body("POST", "/plans", map[string]any{"title": "New", "start_date": "2026-05-01", "end_date": "2026-05-02"})},
 	"GET /plans":                          {access: signedIn, build: get("/plans")},
+	"POST /plans/imports":                 {access: signedIn, build: body("POST", "/plans/imports", minimalBackup())},
 	"GET /onboarding/terms":               {access: signedIn, build: get("/onboarding/terms")},
 	"POST /onboarding/terms":              {access: signedIn, build: func(*matrixFixture) req { return req{Method: "POST", Path: "/onboarding/terms"} }, ok: http.StatusConflict},
 	"GET /home":                           {access: signedIn, build: get("/home")},

@@ -119,6 +119,7 @@ func (s *Server) routes() {
 
 	// Plans.
 	e.POST("/plans", s.createPlan, user)
+	e.POST("/plans/imports", s.restorePlan, restoreBodyLimit, user) // a backup (export.json) as a new plan
 	e.GET("/plans", s.listPlans, user)
 	e.GET("/plans/:planId", s.getPlan, reader)
 	e.PUT("/plans/:planId", s.updatePlan, user)

@@ -27,6 +27,8 @@ const (
 	ActDaysSwapped ActivityKind = "DAYS_SWAPPED"
 	// A day's blocks given new times at once: optimising the day, or its undo (Details.Day).
 	ActDayOptimised ActivityKind = "DAY_OPTIMISED"
+	// A plan made from a backup (POST /plans/imports; Details.Title: the backup's title).
+	ActPlanRestored ActivityKind = "PLAN_RESTORED"
 	// A payment between members recorded as made, or such a record deleted (settling up).
 	ActSettlementRecorded ActivityKind = "SETTLEMENT_RECORDED"
 	ActSettlementDeleted  ActivityKind = "SETTLEMENT_DELETED"

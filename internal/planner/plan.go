@@ -217,4 +217,13 @@ type PlanExport struct {
 	Collections []PlanCollection
 	Budget      Budget
 	Expenses    []Expense
+	// Placed is where each additional expense is, by its id.
+	Placed map[string]Placement
+}
+
+// Placement is where an additional expense is: its day and the time block it follows ("" for
+// the day's start).
+type Placement struct {
+	Day              int
+	AfterTimeBlockID string
 }

@@ -38,8 +38,17 @@ func (db *DB) planExport(ctx context.Context, viewer, planID string, whole bool)
 			return err
 		}
 		out.Plan = *plan
-		if err := tx.SelectContext(ctx, &out.Days, `SELECT day, date FROM plan_days WHERE plan_id = $1 ORDER BY day`, planID); err != nil {
+		var days []struct {
+			ID string `db:"id"`
+			planner.DayInfo
+		}
+		if err := tx.SelectContext(ctx, &days, `SELECT id, day, date FROM plan_days WHERE plan_id = $1 ORDER BY day`, planID); err != nil {
 			return err
+		}
+		dayOf := make(map[string]int, len(days))
+		for _, d := range days {
+			out.Days = append(out.Days, d.DayInfo)
+			dayOf[d.ID] = d.Day
 		}
 		var rows []timeBlockRow
 		if err := tx.SelectContext(ctx, &rows, `SELECT `+timeBlockColumns+timeBlockFrom+`
@@ -71,8 +80,12 @@ func (db *DB) planExport(ctx context.Context, viewer, planID string, whole bool)
 		}
 		out.Budget = *budget
 		expenses, err := expensesWithItems(ctx, tx, planID, `e.plan_id = $2`, planID)
+		out.Placed = map[string]planner.Placement{}
 		for _, e := range expenses {
 			out.Expenses = append(out.Expenses, e.Expense)
+			if e.row.PlanDayID != "" {
+				out.Placed[e.ID] = planner.Placement{Day: dayOf[e.row.PlanDayID], AfterTimeBlockID: e.row.AfterBlock}
+			}
 		}
 		return err
 	})

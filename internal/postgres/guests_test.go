@@ -98,6 +98,10 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 	return map[string]func(ctx context.Context, db *postgres.DB) error{
 		// Plans and their members.
 		"CreatePlan": func(ctx context.Context, db *postgres.DB) error { _, err := db.CreatePlan(ctx, pg, input); return err },
+		"RestorePlan": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.RestorePlan(ctx, pg, &planner.Restore{Plan: input, Budget: planner.RestoreBudget{Mode: planner.BudgetInitial}})
+			return err
+		},
 		"UpdatePlan": func(ctx context.Context, db *postgres.DB) error {
 			_, err := db.UpdatePlan(ctx, pg, f.plan, input, false, planner.AnyVersion)
 			return err
