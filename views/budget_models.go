@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	amounts "tripplan/internal/money" // the views name money() the localized text
+	"tripplan/internal/paths"
 )
 
 // BudgetView is a plan's budget page.
@@ -123,14 +124,12 @@ func Bars(labels []string, values []int64) []Bar {
 	return out
 }
 
-func budgetHref(planID string) string { return planHref(planID) + "/budget" }
-
 // budgetDayHref is the budget page showing the day's expenses.
 func budgetDayHref(planID string, day int) string {
-	return budgetHref(planID) + "?day=" + strconv.Itoa(day)
+	return paths.Budget(planID) + "?day=" + strconv.Itoa(day)
 }
 
-func expenseHref(planID, id string) string { return planHref(planID) + "/expenses/" + id }
+func expenseHref(planID, id string) string { return paths.Plan(planID) + "/expenses/" + id }
 
 // memberName is the nickname of the plan member with the id.
 func (v BudgetView) memberName(ctx context.Context, id string) string {

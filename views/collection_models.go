@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"tripplan/internal/paths"
 
 	"github.com/a-h/templ"
 )
@@ -161,7 +162,7 @@ var PlaceSorts = []struct{ Value, Message string }{
 }
 
 func collectionPlacesHref(collectionID string) string {
-	return collectionHref(collectionID) + "/places"
+	return paths.Collection(collectionID) + "/places"
 }
 
 func collectionPlaceHref(collectionID, cpID string) string {

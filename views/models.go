@@ -324,9 +324,6 @@ func devProvider(v SignInView) string {
 	return "GOOGLE"
 }
 
-func planHref(id string) string       { return "/plans/" + url.PathEscape(id) }
-func collectionHref(id string) string { return "/collections/" + url.PathEscape(id) }
-
 func homeHref(v *Viewer) string {
 	if v != nil {
 		return HomePath

@@ -12,6 +12,7 @@ import (
 
 	"tripplan/internal/gapfill"
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 )
 
 // PlansView is the list of the viewer's plans.
@@ -397,15 +398,11 @@ type PlanPlacesView struct {
 
 // --- helpers for the plan templates ---
 
-func dayHref(planID string, day int) string {
-	return planHref(planID) + "?day=" + strconv.Itoa(day)
-}
-
 func dayPartialHref(planID string, day int) string {
-	return planHref(planID) + "/blocks?size=100&day=" + strconv.Itoa(day)
+	return paths.Plan(planID) + "/blocks?size=100&day=" + strconv.Itoa(day)
 }
 
-func blocksHref(planID string) string { return planHref(planID) + "/blocks" }
+func blocksHref(planID string) string { return paths.Plan(planID) + "/blocks" }
 
 func timeBlockHref(planID, id string, day int) string {
 	return blocksHref(planID) + "/" + url.PathEscape(id) + "?day=" + strconv.Itoa(day)
@@ -420,7 +417,7 @@ func candidateHref(planID, timeBlockID, candidateID string, day int) string {
 }
 
 func planPlacesHref(planID, collectionID string, page int) string {
-	return planHref(planID) + "/collections/" + url.PathEscape(collectionID) + "/places?page=" + strconv.Itoa(page)
+	return paths.Plan(planID) + "/collections/" + url.PathEscape(collectionID) + "/places?page=" + strconv.Itoa(page)
 }
 
 // rowStart and rowEnd place a block in the quarter-hour grid (row 1 is 00:00–00:15).

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -37,7 +38,7 @@ type activityLoader func(ctx context.Context, userID, id string, page planner.Pa
 // planActivity answers a page of a plan's history, newest first: JSON, or for htmx the plan
 // page's activity panel (its first page) or the next page's entries.
 func (s *Server) planActivity(c echo.Context) error {
-	return listActivity(c, i18n.For(s.answerLanguage(c)), "plan", planPath(c.Param("planId")), c.Param("planId"), s.store.PlanActivity, toPlanMemberJSON)
+	return listActivity(c, i18n.For(s.answerLanguage(c)), "plan", paths.Plan(c.Param("planId")), c.Param("planId"), s.store.PlanActivity, toPlanMemberJSON)
 }
 
 // collectionActivity answers a page of a collection's history, as planActivity does.

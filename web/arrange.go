@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -51,7 +52,7 @@ func (s *Server) dayPartialAfterUpdate(c echo.Context, d *planner.BlockDetail) (
 		return nil, err
 	}
 	text := sentence("arrange.moved")
-	undo := planPath(c.Param("planId")) + "/blocks/" + url.PathEscape(c.Param("blockId")) + "?" + url.Values{"day": {strconv.Itoa(day)}, "undo": {"1"}}.Encode()
+	undo := paths.Plan(c.Param("planId")) + "/blocks/" + url.PathEscape(c.Param("blockId")) + "?" + url.Values{"day": {strconv.Itoa(day)}, "undo": {"1"}}.Encode()
 	return views.WithUndo(views.Announced(p, text), views.UndoView{Text: text, URL: undo, Values: string(back), Version: d.Version, Announced: true}), nil
 }
 

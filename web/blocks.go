@@ -11,6 +11,7 @@ import (
 
 	"tripplan/internal/i18n"
 	"tripplan/internal/money"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -241,7 +242,7 @@ func (s *Server) blockAdded(c echo.Context, tb *planner.TimeBlock, before int) e
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, paths.Plan(c.Param("planId")))
 }
 
 // dayBlocksJSON is a page of a day's time blocks with the day.
@@ -383,7 +384,7 @@ func (s *Server) updateBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toBlockDetailJSON(c.Request().Context(), d), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toBlockDetailJSON(c.Request().Context(), d), partial, paths.Plan(c.Param("planId")))
 }
 
 // deleteTimeBlock deletes a time block with its candidates, opinions and expenses.
@@ -415,7 +416,7 @@ func (s *Server) deleteTimeBlock(c echo.Context) error {
 
 // restoreHref is where a deleted time block is put back.
 func restoreHref(planID, deletionID string) string {
-	return planPath(planID) + "/deleted-blocks/" + url.PathEscape(deletionID) + "/restore"
+	return paths.Plan(planID) + "/deleted-blocks/" + url.PathEscape(deletionID) + "/restore"
 }
 
 // restoreTimeBlock puts a deleted time block back as it was (200 with the block, as adding one
@@ -430,7 +431,7 @@ func (s *Server) restoreTimeBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, planPath(planID))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(c.Request().Context(), tb), partial, paths.Plan(planID))
 }
 
 // timeBlockChanged answers a change to a time block: JSON data, or for the plan page the
@@ -448,7 +449,7 @@ func (s *Server) timeBlockChanged(c echo.Context, status int, data any) error {
 			partial = p
 		}
 	}
-	return respondChange(c, status, data, partial, planPath(c.Param("planId")))
+	return respondChange(c, status, data, partial, paths.Plan(c.Param("planId")))
 }
 
 type addCandidatesRequest struct {
@@ -542,7 +543,7 @@ func (s *Server) changeSelection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(ctx, tb), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, s.toTimeBlockJSON(ctx, tb), partial, paths.Plan(c.Param("planId")))
 }
 
 // candidateWithExpensesJSON is a candidate with its expense items.

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -49,7 +50,7 @@ func (s *Server) budgetPage(c echo.Context) error {
 	}
 	v.ByDay = views.Bars(labels, values)
 	for i, line := range byDay { // each day's bar links to its expenses
-		v.ByDay[i].Href = planPath(planID) + "/budget?day=" + strconv.Itoa(line.Day)
+		v.ByDay[i].Href = paths.Plan(planID) + "/budget?day=" + strconv.Itoa(line.Day)
 	}
 	labels, values = labels[:0:0], values[:0:0]
 	for _, line := range byCategory {

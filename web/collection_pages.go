@@ -203,9 +203,6 @@ func (s *Server) placeDetailView(c echo.Context, cp *planner.CollectionPlace) (v
 	return v, nil
 }
 
-// collectionPath is a collection's page and JSON resource.
-func collectionPath(id string) string { return "/collections/" + id }
-
 // newCollectionPage is the form that creates a collection.
 func (s *Server) newCollectionPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.NewCollection(s.pageFor(c, i18n.T(c.Request().Context(), "collection.new")), views.NewCollectionView{}))

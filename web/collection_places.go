@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/views"
@@ -86,7 +87,7 @@ func (s *Server) addCollectionPlace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, collectionPath(cp.CollectionID)+"/places/"+cp.ID)
+	c.Response().Header().Set(echo.HeaderLocation, paths.Collection(cp.CollectionID)+"/places/"+cp.ID)
 	var added templ.Component
 	if wantsPartial(c) {
 		col, err := s.store.Collection(c.Request().Context(), caller(c).UserID, cp.CollectionID)
@@ -96,7 +97,7 @@ func (s *Server) addCollectionPlace(c echo.Context) error {
 		added = views.PlaceAdded(col.PlaceCount)
 		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
 	}
-	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, collectionPath(cp.CollectionID))
+	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, paths.Collection(cp.CollectionID))
 }
 
 // collectionPlaceSorts are the accepted ?sort values.
@@ -234,7 +235,7 @@ func (s *Server) setCollectionPlaceMemo(c echo.Context) error {
 		}
 		partial = views.Memo(s.toPlaceCard(ctx, cp))
 	}
-	return respondChange(c, http.StatusNoContent, nil, partial, collectionPath(colID))
+	return respondChange(c, http.StatusNoContent, nil, partial, paths.Collection(colID))
 }
 
 // deleteCollectionPlace removes the place from the collection.
@@ -247,7 +248,7 @@ func (s *Server) deleteCollectionPlace(c echo.Context) error {
 		return err
 	}
 	// htmx swaps the card out for nothing.
-	return respondChange(c, http.StatusNoContent, nil, templ.NopComponent, collectionPath(c.Param("collectionId")))
+	return respondChange(c, http.StatusNoContent, nil, templ.NopComponent, paths.Collection(c.Param("collectionId")))
 }
 
 // togglePreference records PICK or PASS (?type=); the same again removes it.
@@ -266,5 +267,5 @@ func (s *Server) togglePreference(c echo.Context) error {
 	if wantsPartial(c) { // only the card has words (its category): JSON answers never read the language
 		partial = views.PickPass(s.toPlaceCard(c.Request().Context(), cp))
 	}
-	return respondChange(c, http.StatusOK, toPickPassJSON(cp), partial, collectionPath(cp.CollectionID))
+	return respondChange(c, http.StatusOK, toPickPassJSON(cp), partial, paths.Collection(cp.CollectionID))
 }

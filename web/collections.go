@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -72,8 +73,8 @@ func (s *Server) createCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, collectionPath(col.ID))
-	return respondChange(c, http.StatusCreated, toCollectionJSON(*col), nil, collectionPath(col.ID))
+	c.Response().Header().Set(echo.HeaderLocation, paths.Collection(col.ID))
+	return respondChange(c, http.StatusCreated, toCollectionJSON(*col), nil, paths.Collection(col.ID))
 }
 
 // collectionSorts are the accepted ?sort values; true means oldest first.
@@ -121,7 +122,7 @@ func (s *Server) getCollection(c echo.Context) error {
 			return err
 		}
 		// The filters' form asks for this: the page's address becomes the one of its filters.
-		c.Response().Header().Set("HX-Replace-Url", withQuery(collectionPath(col.ID), places.Query()))
+		c.Response().Header().Set("HX-Replace-Url", withQuery(paths.Collection(col.ID), places.Query()))
 		return respond(c, http.StatusOK, toCollectionJSON(*col), nil, templ.Join(views.PlaceCards(places), views.CollectionMapPins(pins, true)))
 	}
 	v, err := s.collectionView(c, col)
@@ -150,7 +151,7 @@ func (s *Server) renameCollection(c echo.Context) error {
 		return err
 	}
 	partial := templ.Join(views.CollectionTitle(col.ID, col.Title), views.RenameForm(col.ID, col.Title, col.Version, true))
-	return respondChange(c, http.StatusOK, toCollectionJSON(*col), partial, collectionPath(col.ID))
+	return respondChange(c, http.StatusOK, toCollectionJSON(*col), partial, paths.Collection(col.ID))
 }
 
 // deleteCollection deletes the collection; only its owner may.
@@ -238,7 +239,7 @@ func (s *Server) changeCollectionOwner(c echo.Context) error {
 	if err := s.store.ChangeCollectionOwner(c.Request().Context(), caller(c).UserID, id, strings.TrimSpace(in.CollectionMemberID)); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, collectionPath(id))
+	return respondChange(c, http.StatusNoContent, nil, nil, paths.Collection(id))
 }
 
 // leaveCollection ends the caller's membership; the owner must hand the collection over first.
@@ -255,7 +256,7 @@ func (s *Server) removeCollectionMember(c echo.Context) error {
 	if err := s.store.RemoveCollectionMember(c.Request().Context(), caller(c).UserID, id, c.Param("collectionMemberId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, collectionPath(id))
+	return respondChange(c, http.StatusNoContent, nil, nil, paths.Collection(id))
 }
 
 // withQuery is path with its query, if any.

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -49,9 +50,9 @@ func (s *Server) copyBlock(c echo.Context) error {
 		return err
 	}
 	if partial != nil {
-		c.Response().Header().Set("HX-Push-Url", planPath(c.Param("planId"))+"?day="+strconv.Itoa(tb.Day.Day))
+		c.Response().Header().Set("HX-Push-Url", paths.Plan(c.Param("planId"))+"?day="+strconv.Itoa(tb.Day.Day))
 	}
-	return respondChange(c, http.StatusCreated, s.toTimeBlockJSON(ctx, tb), partial, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusCreated, s.toTimeBlockJSON(ctx, tb), partial, paths.Plan(c.Param("planId")))
 }
 
 type swapDaysRequest struct {
@@ -101,7 +102,7 @@ func (s *Server) swapDays(c echo.Context) error {
 		}
 	}
 	if !wantsPartial(c) {
-		return respondChange(c, http.StatusOK, out, nil, planPath(planID))
+		return respondChange(c, http.StatusOK, out, nil, paths.Plan(planID))
 	}
 	p, err := s.store.Plan(ctx, caller(c).UserID, planID)
 	if err != nil {
@@ -119,5 +120,5 @@ func (s *Server) swapDays(c echo.Context) error {
 		partial = views.WithUndo(partial, views.UndoView{Text: said, URL: c.Request().URL.Path,
 			Values: `{"with": "` + strconv.Itoa(in.With.Value) + `", "undo": "true"}`})
 	}
-	return respondChange(c, http.StatusOK, out, partial, planPath(planID))
+	return respondChange(c, http.StatusOK, out, partial, paths.Plan(planID))
 }

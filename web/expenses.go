@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/money"
+	"tripplan/internal/paths"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 )
@@ -253,7 +254,7 @@ func (s *Server) addExpense(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, planPath(c.Param("planId"))+"/expenses/"+e.ID)
+	c.Response().Header().Set(echo.HeaderLocation, paths.Plan(c.Param("planId"))+"/expenses/"+e.ID)
 	return respondChange(c, http.StatusCreated, expenseAddedJSON{Type: string(planner.ExpenseAdditional), Selected: s.toExpenseJSON(c.Request().Context(), e)}, nil, budgetPagePath(c))
 }
 
@@ -366,7 +367,7 @@ func (s *Server) deleteExpense(c echo.Context) error {
 }
 
 // budgetPagePath is the plan's budget page.
-func budgetPagePath(c echo.Context) string { return planPath(c.Param("planId")) + "/budget" }
+func budgetPagePath(c echo.Context) string { return paths.Plan(c.Param("planId")) + "/budget" }
 
 // isForm reports whether the body is a form (the budget page) rather than JSON.
 func isForm(c echo.Context) bool {

@@ -17,6 +17,7 @@ import (
 
 	"tripplan/internal/export"
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/internal/route"
 	"tripplan/internal/timezone"
@@ -44,7 +45,7 @@ func at(d planner.DayInfo, t planner.TimeOfDay, loc *time.Location) time.Time {
 
 // dayLink is the plan page at a day, as an absolute URL.
 func (s *Server) dayLink(planID string, day int) string {
-	return strings.TrimSuffix(s.cfg.BaseURL, "/") + planPath(planID) + "?day=" + strconv.Itoa(day)
+	return strings.TrimSuffix(s.cfg.BaseURL, "/") + paths.Plan(planID) + "?day=" + strconv.Itoa(day)
 }
 
 // calendar is the plan's confirmed place blocks as calendar events, their words in ctx's
@@ -358,7 +359,7 @@ func (s *Server) createCalendarFeed(c echo.Context) error {
 	}
 	u, webcal := s.feedURLs(token)
 	out := calendarFeedJSON{Active: true, URL: &u, WebcalURL: &webcal}
-	return respondChange(c, http.StatusCreated, out, views.CalendarFeed(c.Param("planId"), u, webcal, true), planPath(c.Param("planId")))
+	return respondChange(c, http.StatusCreated, out, views.CalendarFeed(c.Param("planId"), u, webcal, true), paths.Plan(c.Param("planId")))
 }
 
 // calendarFeed says whether the caller has a calendar feed of the plan.
@@ -375,7 +376,7 @@ func (s *Server) deleteCalendarFeed(c echo.Context) error {
 	if err := s.store.DeleteCalendarFeed(c.Request().Context(), caller(c).UserID, c.Param("planId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, views.CalendarFeed(c.Param("planId"), "", "", false), planPath(c.Param("planId")))
+	return respondChange(c, http.StatusNoContent, nil, views.CalendarFeed(c.Param("planId"), "", "", false), paths.Plan(c.Param("planId")))
 }
 
 // feed serves a calendar feed to whoever holds its secret address (calendar apps have no

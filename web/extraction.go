@@ -13,6 +13,7 @@ import (
 	"tripplan/internal/extraction"
 	"tripplan/internal/fetch"
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -113,7 +114,7 @@ func (s *Server) startExtraction(c echo.Context) error {
 }
 
 func jobPath(c echo.Context, id string) string {
-	return collectionPath(c.Param("collectionId")) + "/extraction-jobs/" + id
+	return paths.Collection(c.Param("collectionId")) + "/extraction-jobs/" + id
 }
 
 // latestExtraction answers the caller's undecided job.
@@ -164,7 +165,7 @@ func (s *Server) addFromExtraction(c echo.Context) error {
 	for i := range r.Places {
 		out.Places[i] = s.toCollectionPlaceJSON(c.Request().Context(), &r.Places[i])
 	}
-	return respondChange(c, http.StatusOK, out, nil, collectionPath(c.Param("collectionId")))
+	return respondChange(c, http.StatusOK, out, nil, paths.Collection(c.Param("collectionId")))
 }
 
 type addCustomRequest struct {
@@ -187,13 +188,13 @@ func (s *Server) addCustomFromExtraction(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, collectionPath(cp.CollectionID)+"/places/"+cp.ID)
+	c.Response().Header().Set(echo.HeaderLocation, paths.Collection(cp.CollectionID)+"/places/"+cp.ID)
 	var added templ.Component
 	if wantsPartial(c) {
 		c.Response().Header().Set("HX-Trigger", views.PlacesChanged)
 		added = views.CustomPlaceAdded(name)
 	}
-	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, collectionPath(cp.CollectionID))
+	return respondChange(c, http.StatusCreated, s.toCollectionPlaceJSON(c.Request().Context(), cp), added, paths.Collection(cp.CollectionID))
 }
 
 // dismissExtraction sets the caller's job aside.
@@ -202,7 +203,7 @@ func (s *Server) dismissExtraction(c echo.Context) error {
 	if err := s.store.DismissExtractionJob(ctx, caller(c).UserID, c.Param("collectionId"), c.Param("jobId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, views.ExtractionForm(c.Param("collectionId")), collectionPath(c.Param("collectionId")))
+	return respondChange(c, http.StatusNoContent, nil, views.ExtractionForm(c.Param("collectionId")), paths.Collection(c.Param("collectionId")))
 }
 
 func (s *Server) jobView(c echo.Context, j *planner.ExtractionJob) views.JobView {

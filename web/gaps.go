@@ -9,6 +9,7 @@ import (
 
 	"tripplan/internal/gapfill"
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/internal/route"
 	"tripplan/views"
@@ -135,7 +136,7 @@ func (s *Server) dayGapsHandler(c echo.Context) error {
 func (s *Server) gapFillView(ctx context.Context, planID string, day int, g filledGap) (views.GapFillView, error) {
 	span := views.TimeSpan(ctx, g.Start.HHMM(), g.End.HHMM())
 	block := views.TimeSpan(ctx, g.Start.HHMM(), g.BlockEnd().HHMM())
-	out := views.GapFillView{Span: span, Free: views.FreeLabel(ctx, minutes(g.End)-minutes(g.Start)), URL: planPath(planID) + "/blocks",
+	out := views.GapFillView{Span: span, Free: views.FreeLabel(ctx, minutes(g.End)-minutes(g.Start)), URL: paths.Plan(planID) + "/blocks",
 		Block: block, OneEnd: g.Prev == nil || g.Next == nil}
 	for _, r := range g.Ranked {
 		cp := &g.Places[r.Index]

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -52,9 +53,9 @@ type shareKind struct {
 }
 
 var (
-	planShares = shareKind{typ: planner.SharePlan, param: "planId", ownerField: "plan_member_id", path: planPath,
+	planShares = shareKind{typ: planner.SharePlan, param: "planId", ownerField: "plan_member_id", path: paths.Plan,
 		member: func(m planner.Member) any { return toPlanMemberJSON(m) }}
-	collectionShares = shareKind{typ: planner.ShareCollection, param: "collectionId", ownerField: "collection_member_id", path: collectionPath,
+	collectionShares = shareKind{typ: planner.ShareCollection, param: "collectionId", ownerField: "collection_member_id", path: paths.Collection,
 		member: func(m planner.Member) any { return toMemberJSON(m) }}
 )
 
@@ -179,9 +180,9 @@ func (s *Server) membersDrawer(ctx context.Context, userID string, k shareKind, 
 // sharedPath is the page of a link's plan or collection.
 func sharedPath(l *planner.ShareLink) string {
 	if l.Type == planner.SharePlan {
-		return planPath(l.ReferenceID)
+		return paths.Plan(l.ReferenceID)
 	}
-	return collectionPath(l.ReferenceID)
+	return paths.Collection(l.ReferenceID)
 }
 
 // openInvite opens an invite link: a signed-in user joins and goes to the page; an anonymous

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -39,7 +40,7 @@ func (in opinionRequest) input() (planner.OpinionInput, error) {
 
 // opinionsPath is where a candidate's opinions are.
 func opinionsPath(c echo.Context) string {
-	return planPath(c.Param("planId")) + "/blocks/" + c.Param("blockId") + "/opinions"
+	return paths.Plan(c.Param("planId")) + "/blocks/" + c.Param("blockId") + "/opinions"
 }
 
 // addOpinion records the caller's opinion of a place candidate.
@@ -122,5 +123,5 @@ func (s *Server) opinionChanged(c echo.Context, status int, data any) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, status, data, partial, planPath(c.Param("planId")))
+	return respondChange(c, status, data, partial, paths.Plan(c.Param("planId")))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/i18n"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/internal/route"
 	"tripplan/internal/tour"
@@ -244,7 +245,7 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pv := views.OptimiseView{URL: planPath(planID) + "/days/" + strconv.Itoa(day) + "/arrangement",
+	pv := views.OptimiseView{URL: paths.Plan(planID) + "/days/" + strconv.Itoa(day) + "/arrangement",
 		Before: duration(ctx, o.Before.S), After: duration(ctx, o.After.S), Improved: len(o.Moves) > 0,
 		Exact: o.Exact, Estimated: o.Source != route.SourceOSRM, Values: values}
 	moved := map[string]bool{}
@@ -337,7 +338,7 @@ func (s *Server) arrangeDay(c echo.Context) error {
 		out.Contents[i] = s.toTimeBlockJSON(ctx, &got.Blocks[i])
 	}
 	if !wantsPartial(c) {
-		return respondChange(c, http.StatusOK, out, nil, planPath(planID))
+		return respondChange(c, http.StatusOK, out, nil, paths.Plan(planID))
 	}
 	p, err := s.store.Plan(ctx, caller(c).UserID, planID)
 	if err != nil {
@@ -348,7 +349,7 @@ func (s *Server) arrangeDay(c echo.Context) error {
 		return err
 	}
 	if in.Undo {
-		return respondChange(c, http.StatusOK, out, views.Undone(views.DayChanged(dv, i18n.T(ctx, "optimise.undone", "Day", day))), planPath(planID))
+		return respondChange(c, http.StatusOK, out, views.Undone(views.DayChanged(dv, i18n.T(ctx, "optimise.undone", "Day", day))), paths.Plan(planID))
 	}
 	// Undo puts back the times read before, against the versions written now.
 	was := map[string]planner.TimeBlock{}
@@ -368,5 +369,5 @@ func (s *Server) arrangeDay(c echo.Context) error {
 	said := i18n.T(ctx, "optimise.applied", "Day", day)
 	partial := views.WithUndo(views.DayChanged(dv, said), views.UndoView{Text: said, URL: c.Request().URL.Path,
 		Values: values})
-	return respondChange(c, http.StatusOK, out, partial, planPath(planID))
+	return respondChange(c, http.StatusOK, out, partial, paths.Plan(planID))
 }

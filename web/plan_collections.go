@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -70,7 +71,7 @@ func (s *Server) linkCollections(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusCreated, toPlanCollectionsJSON(linked), nil, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusCreated, toPlanCollectionsJSON(linked), nil, paths.Plan(c.Param("planId")))
 }
 
 // unlinkCollection unlinks a collection; blocks made from its places stay.
@@ -78,7 +79,7 @@ func (s *Server) unlinkCollection(c echo.Context) error {
 	if err := s.store.UnlinkCollection(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("collectionId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusNoContent, nil, nil, paths.Plan(c.Param("planId")))
 }
 
 // planCollectionPlaces lists a linked collection's places, as the collection places list does.

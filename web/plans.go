@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
@@ -170,8 +171,8 @@ func (s *Server) createPlan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, planPath(p.ID))
-	return respondChange(c, http.StatusCreated, toPlanJSON(p), nil, planPath(p.ID))
+	c.Response().Header().Set(echo.HeaderLocation, paths.Plan(p.ID))
+	return respondChange(c, http.StatusCreated, toPlanJSON(p), nil, paths.Plan(p.ID))
 }
 
 // listPlans lists the caller's plans, newest membership first.
@@ -269,9 +270,9 @@ func (s *Server) updatePlan(c echo.Context) error {
 	}
 	out := toPlanUpdateJSON(u)
 	if u.RequiresConfirmation {
-		return respondChange(c, http.StatusOK, out, s.planDateConfirmPartial(c.Param("planId"), in, u, expect), planPath(c.Param("planId")))
+		return respondChange(c, http.StatusOK, out, s.planDateConfirmPartial(c.Param("planId"), in, u, expect), paths.Plan(c.Param("planId")))
 	}
-	return respondChange(c, http.StatusOK, out, nil, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusOK, out, nil, paths.Plan(c.Param("planId")))
 }
 
 // deletePlan deletes the plan; only its owner may.
@@ -332,7 +333,7 @@ func (s *Server) changePlanOwner(c echo.Context) error {
 	if err := s.store.ChangePlanOwner(c.Request().Context(), caller(c).UserID, c.Param("planId"), strings.TrimSpace(in.PlanMemberID)); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusNoContent, nil, nil, paths.Plan(c.Param("planId")))
 }
 
 // leavePlan ends the caller's membership; the owner must hand the plan over first.
@@ -348,8 +349,5 @@ func (s *Server) removePlanMember(c echo.Context) error {
 	if err := s.store.RemovePlanMember(c.Request().Context(), caller(c).UserID, c.Param("planId"), c.Param("planMemberId")); err != nil {
 		return err
 	}
-	return respondChange(c, http.StatusNoContent, nil, nil, planPath(c.Param("planId")))
+	return respondChange(c, http.StatusNoContent, nil, nil, paths.Plan(c.Param("planId")))
 }
-
-// planPath is a plan's page and JSON resource.
-func planPath(id string) string { return "/plans/" + id }

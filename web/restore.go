@@ -22,6 +22,7 @@ import (
 
 	"tripplan/internal/i18n"
 	"tripplan/internal/money"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/views"
 )
@@ -127,8 +128,8 @@ func (s *Server) restorePlan(c echo.Context) error {
 	if err != nil {
 		return s.restoreFormError(c, err)
 	}
-	c.Response().Header().Set(echo.HeaderLocation, planPath(p.ID))
-	return respondChange(c, http.StatusCreated, toPlanJSON(p), nil, planPath(p.ID))
+	c.Response().Header().Set(echo.HeaderLocation, paths.Plan(p.ID))
+	return respondChange(c, http.StatusCreated, toPlanJSON(p), nil, paths.Plan(p.ID))
 }
 
 // readRestore checks a backup into a planner.Restore: its format and version first (a file

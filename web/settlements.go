@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"tripplan/internal/money"
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -62,7 +63,7 @@ func (s *Server) recordSettlement(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, planPath(c.Param("planId"))+"/settlements/"+rec.ID)
+	c.Response().Header().Set(echo.HeaderLocation, paths.Plan(c.Param("planId"))+"/settlements/"+rec.ID)
 	return respondChange(c, http.StatusCreated, toSettlementRecordJSON(rec), nil, budgetPagePath(c))
 }
 

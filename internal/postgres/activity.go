@@ -171,10 +171,6 @@ func (db *DB) record(ctx context.Context, tx *sqlx.Tx, h happening) error {
 	return db.queuePushes(ctx, tx, pushes)
 }
 
-// planLink and collectionLink are the pages notifications lead to.
-func planLink(planID string) string             { return "/plans/" + planID }
-func collectionLink(collectionID string) string { return "/collections/" + collectionID }
-
 // activityRow is a history entry as scanned, with its actor (empty when none).
 type activityRow struct {
 	ID         string    `db:"id"`

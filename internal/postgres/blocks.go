@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 	"tripplan/internal/timezone"
 )
@@ -525,11 +526,8 @@ func (db *DB) fillNewBlock(ctx context.Context, tx *sqlx.Tx, planID, userID, meI
 		return nil, err
 	}
 	return out, db.record(ctx, tx, planDid(planID, userID, planner.ActBlockAdded, planner.TargetTimeBlock, id, planner.BlockDetails(out)).
-		toOthers(dayLink(planID, day), "plan_day:"+planID+":"+strconv.Itoa(day)))
+		toOthers(paths.Day(planID, day), "plan_day:"+planID+":"+strconv.Itoa(day)))
 }
-
-// dayLink is the plan page at a day.
-func dayLink(planID string, day int) string { return "/plans/" + planID + "?day=" + strconv.Itoa(day) }
 
 // AddBlock adds a block to a plan (the interface document's operation): a PLACE block holding
 // a place of a collection linked to the plan, or a FREE block. Checks, in order:
@@ -862,7 +860,7 @@ func (db *DB) DeleteTimeBlock(ctx context.Context, userID, planID, timeBlockID s
 			return err
 		}
 		out = &planner.Deletion{ID: id, Block: block}
-		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(paths.Plan(planID), ""))
 	})
 	return out, err
 }
@@ -931,7 +929,7 @@ func (db *DB) RestoreTimeBlock(ctx context.Context, userID, planID, deletionID s
 			return err
 		}
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRestored, planner.TargetTimeBlock, out.ID, planner.BlockDetails(out)).
-			toOthers(dayLink(planID, out.Day.Day), ""))
+			toOthers(paths.Day(planID, out.Day.Day), ""))
 	})
 	return out, err
 }
@@ -1065,7 +1063,7 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 		for _, c := range added[1:] {
 			h = h.also(c.ID, planner.CandidateDetails(out, c.ID))
 		}
-		return db.record(ctx, tx, h.toOthers(dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
+		return db.record(ctx, tx, h.toOthers(paths.Day(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
 }
@@ -1112,7 +1110,7 @@ func (db *DB) ChangeSelection(ctx context.Context, userID, planID, timeBlockID, 
 			return err
 		}
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActCandidateConfirmed, planner.TargetCandidate, candidateID, planner.CandidateDetails(out, candidateID)).
-			toMember(addedBy, dayLink(planID, out.Day.Day), "time_block:"+timeBlockID))
+			toMember(addedBy, paths.Day(planID, out.Day.Day), "time_block:"+timeBlockID))
 	})
 	return out, err
 }
@@ -1232,7 +1230,7 @@ func (db *DB) DeleteCandidate(ctx context.Context, userID, planID, timeBlockID, 
 			if _, err = tx.ExecContext(ctx, `DELETE FROM time_blocks WHERE id = $1`, timeBlockID); err != nil {
 				return err
 			}
-			return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(planLink(planID), ""))
+			return db.record(ctx, tx, planDid(planID, userID, planner.ActBlockRemoved, planner.TargetTimeBlock, timeBlockID, was).toOthers(paths.Plan(planID), ""))
 		}
 		if _, err := tx.ExecContext(ctx, `
 			WITH removed AS (DELETE FROM candidates WHERE id = $1)

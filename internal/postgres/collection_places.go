@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -135,7 +136,7 @@ func (db *DB) AddCollectionPlace(ctx context.Context, userID, collectionID, plac
 			return err
 		}
 		return db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
-			planner.Details{Place: out.Place.Name, Names: planner.NamesOf(out.Place.Name, out.Place.Names)}).toOthers(collectionLink(collectionID), ""))
+			planner.Details{Place: out.Place.Name, Names: planner.NamesOf(out.Place.Name, out.Place.Names)}).toOthers(paths.Collection(collectionID), ""))
 	})
 	return out, err
 }
@@ -328,7 +329,7 @@ func (db *DB) DeleteCollectionPlace(ctx context.Context, userID, collectionID, c
 			return nil, err
 		}
 		return driver.RowsAffected(1), db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceRemoved, planner.TargetCollectionPlace, cpID,
-			planner.Details{Place: was.Name, Names: planner.NamesOf(was.Name, was.Names)}).toOthers(collectionLink(collectionID), ""))
+			planner.Details{Place: was.Name, Names: planner.NamesOf(was.Name, was.Names)}).toOthers(paths.Collection(collectionID), ""))
 	})
 }
 
@@ -381,7 +382,7 @@ func (db *DB) TogglePreference(ctx context.Context, userID, collectionID, cpID s
 		// What one member thinks of one place is one notification to whoever added it: taking a
 		// pick back only updates it (see updateOnly).
 		if err := db.record(ctx, tx, collectionDid(collectionID, userID, kind, planner.TargetCollectionPlace, cpID,
-			planner.Details{Place: cur.Place, Names: planner.NamesOf(cur.Place, cur.Names), Preference: pref}).onlyNotifies().toMember(cur.AddedBy, collectionLink(collectionID), "collection_place:"+cpID)); err != nil {
+			planner.Details{Place: cur.Place, Names: planner.NamesOf(cur.Place, cur.Names), Preference: pref}).onlyNotifies().toMember(cur.AddedBy, paths.Collection(collectionID), "collection_place:"+cpID)); err != nil {
 			return err
 		}
 		out, err = loadCollectionPlace(ctx, tx, collectionID, cpID, m.ID)

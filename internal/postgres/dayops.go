@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -192,7 +193,7 @@ func (db *DB) SwapDays(ctx context.Context, userID, planID string, a, b int) (*p
 			out.Days[i].Blocks = append(out.Days[i].Blocks, tb)
 		}
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActDaysSwapped, planner.TargetPlan, planID, planner.Details{Day: a, FromDay: b}).
-			toOthers(dayLink(planID, a), ""))
+			toOthers(paths.Day(planID, a), ""))
 	})
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 	"github.com/shopspring/decimal"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -276,7 +277,7 @@ func (db *DB) AddExpense(ctx context.Context, userID, planID string, in planner.
 		if err != nil {
 			return err
 		}
-		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseAdded, planner.TargetExpense, id, facts).toOthers(budgetLink(planID), ""))
+		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseAdded, planner.TargetExpense, id, facts).toOthers(paths.Budget(planID), ""))
 	})
 	return out, err
 }
@@ -436,9 +437,6 @@ func (db *DB) DeleteExpense(ctx context.Context, userID, planID, expenseID strin
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActExpenseRemoved, planner.TargetExpense, expenseID, was))
 	})
 }
-
-// budgetLink is the plan's budget page, where notifications of expenses lead.
-func budgetLink(planID string) string { return planLink(planID) + "/budget" }
 
 // expenseFacts reads what names an expense in the plan's history: an additional expense's
 // first line and how many it has, a candidate's costs' place, the total converted to the

@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -323,7 +324,7 @@ func (db *DB) AddPlacesFromJob(ctx context.Context, userID, collectionID, jobID 
 		for i := range added[1:] {
 			h = h.also(added[i+1].ID, facts(i+1))
 		}
-		if err := db.record(ctx, tx, h.toOthers(collectionLink(collectionID), "")); err != nil {
+		if err := db.record(ctx, tx, h.toOthers(paths.Collection(collectionID), "")); err != nil {
 			return err
 		}
 		var rows []collectionPlaceRow
@@ -388,7 +389,7 @@ func (db *DB) AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, j
 			return err
 		}
 		return db.record(ctx, tx, collectionDid(collectionID, userID, planner.ActPlaceAdded, planner.TargetCollectionPlace, id,
-			planner.Details{Place: name, Names: planner.NamesOf(name, nil)}).toOthers(collectionLink(collectionID), ""))
+			planner.Details{Place: name, Names: planner.NamesOf(name, nil)}).toOthers(paths.Collection(collectionID), ""))
 	})
 	return out, err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -149,7 +150,7 @@ func (db *DB) ImportPlaces(ctx context.Context, userID, collectionID, format str
 			ORDER BY u.n`, collectionID, m.ID, pq.Array(cpIDs), pq.Array(cpPlaces), pq.Array(memos)); err != nil {
 			return mapError(err)
 		}
-		return db.record(ctx, tx, h.toOthers(collectionLink(collectionID), ""))
+		return db.record(ctx, tx, h.toOthers(paths.Collection(collectionID), ""))
 	})
 	if err != nil {
 		return nil, err

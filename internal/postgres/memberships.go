@@ -5,6 +5,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -34,9 +35,9 @@ func (k memberKind) did(id, userID string, kind planner.ActivityKind, memberID, 
 // link is the resource's page.
 func (k memberKind) link(id string) string {
 	if k.noun == planKind.noun {
-		return planLink(id)
+		return paths.Plan(id)
 	}
-	return collectionLink(id)
+	return paths.Collection(id)
 }
 
 // refuse is the error for a plan or the one for a collection: each says its resource in a

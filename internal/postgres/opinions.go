@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -163,7 +164,7 @@ func (db *DB) opinionHappened(ctx context.Context, tx *sqlx.Tx, planID, userID, 
 	}
 	d := planner.Details{Place: r.Place, Names: planner.NamesOf(r.Place, r.Names), Day: r.Day, Start: planner.TimeOfDay(r.Start).HHMM(), End: planner.TimeOfDay(r.End).HHMM(), Opinion: now}
 	return db.record(ctx, tx, planDid(planID, userID, kind, planner.TargetOpinion, opinionID, d).
-		toMember(r.AddedBy, dayLink(planID, r.Day), "candidate:"+candidateID))
+		toMember(r.AddedBy, paths.Day(planID, r.Day), "candidate:"+candidateID))
 }
 
 // authorOf checks, in order: the plan and membership, the candidate, the opinion

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"tripplan/internal/paths"
 	"tripplan/internal/planner"
 )
 
@@ -121,7 +122,7 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 		}
 		out = &planner.DayBlocks{Info: dayRow.DayInfo, Blocks: all}
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActDayOptimised, planner.TargetPlan, planID, planner.Details{Day: day}).
-			toOthers(dayLink(planID, day), ""))
+			toOthers(paths.Day(planID, day), ""))
 	})
 	return out, err
 }
