@@ -1915,13 +1915,13 @@ type ArrangedBlock struct {
 	StartTime   TimeOfDay `json:"start_time"`
 	TimeBlockID string    `json:"time_block_id"`
 
-	// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+	// Version The resource's version (docs/API.md §Concurrent writes): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
 	Version Version `json:"version"`
 }
 
 // BlockDetail defines model for BlockDetail.
 type BlockDetail struct {
-	// Block A candidate of a time block, which the interface document calls a block (block_id).
+	// Block A candidate of a time block, which docs/API.md §Time blocks calls a block (block_id).
 	Block   Candidate `json:"block"`
 	DayInfo DayInfo   `json:"day_info"`
 
@@ -1993,7 +1993,7 @@ type CalendarFeed struct {
 	WebcalURL *string `json:"webcal_url"`
 }
 
-// Candidate A candidate of a time block, which the interface document calls a block (block_id).
+// Candidate A candidate of a time block, which docs/API.md §Time blocks calls a block (block_id).
 type Candidate struct {
 	// AddedBy the plan member who added something
 	AddedBy AddedBy `json:"added_by"`
@@ -2468,7 +2468,7 @@ type Opinion struct {
 	// UpdatedAt when it was last changed (created_at if never)
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+	// Version The resource's version (docs/API.md §Concurrent writes): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
 	Version Version `json:"version"`
 }
 
@@ -2939,7 +2939,7 @@ type User struct {
 // UserLanguage defines model for User.Language.
 type UserLanguage string
 
-// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+// Version The resource's version (docs/API.md §Concurrent writes): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
 type Version = int
 
 // IdempotencyKey defines model for IdempotencyKey.
@@ -3182,7 +3182,7 @@ type SignOutJSONBody struct {
 
 // SignOutParams defines parameters for SignOut.
 type SignOutParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3205,7 +3205,7 @@ type ReissueTokensJSONBody struct {
 
 // ReissueTokensParams defines parameters for ReissueTokens.
 type ReissueTokensParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3223,7 +3223,7 @@ type ReissueTokensParams struct {
 
 // ExchangeAppSignInCodeParams defines parameters for ExchangeAppSignInCode.
 type ExchangeAppSignInCodeParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3241,7 +3241,7 @@ type ExchangeAppSignInCodeParams struct {
 
 // SignInWithProviderTokenParams defines parameters for SignInWithProviderToken.
 type SignInWithProviderTokenParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3283,7 +3283,7 @@ type CreateCollectionJSONBody struct {
 
 // CreateCollectionParams defines parameters for CreateCollection.
 type CreateCollectionParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3347,7 +3347,7 @@ type StartExtractionJSONBody struct {
 
 // StartExtractionParams defines parameters for StartExtraction.
 type StartExtractionParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3370,7 +3370,7 @@ type AddExtractedCustomPlaceJSONBody struct {
 
 // AddExtractedCustomPlaceParams defines parameters for AddExtractedCustomPlace.
 type AddExtractedCustomPlaceParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3393,7 +3393,7 @@ type AddExtractedPlacesJSONBody struct {
 
 // AddExtractedPlacesParams defines parameters for AddExtractedPlaces.
 type AddExtractedPlacesParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3416,7 +3416,7 @@ type ImportCollectionPlacesMultipartBody struct {
 
 // ImportCollectionPlacesParams defines parameters for ImportCollectionPlaces.
 type ImportCollectionPlacesParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3434,7 +3434,7 @@ type ImportCollectionPlacesParams struct {
 
 // CreateCollectionInvitationParams defines parameters for CreateCollectionInvitation.
 type CreateCollectionInvitationParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3492,7 +3492,7 @@ type AddCollectionPlaceJSONBody struct {
 
 // AddCollectionPlaceParams defines parameters for AddCollectionPlace.
 type AddCollectionPlaceParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3535,7 +3535,7 @@ type SetCollectionPlaceMemo412ApplicationProblemPlusJSONResponseBodyCode string
 type TogglePreferenceParams struct {
 	Type TogglePreferenceParamsType `form:"type" json:"type"`
 
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3556,7 +3556,7 @@ type TogglePreferenceParamsType string
 
 // DevSignInParams defines parameters for DevSignIn.
 type DevSignInParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3606,7 +3606,7 @@ type ListPlansParams struct {
 
 // CreatePlanParams defines parameters for CreatePlan.
 type CreatePlanParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3629,7 +3629,7 @@ type RestorePlanMultipartBody struct {
 
 // RestorePlanParams defines parameters for RestorePlan.
 type RestorePlanParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3729,7 +3729,7 @@ type AddBlockJSONBody struct {
 
 // AddBlockParams defines parameters for AddBlock.
 type AddBlockParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3799,7 +3799,7 @@ type AddBlockByPlaceJSONBody struct {
 
 // AddBlockByPlaceParams defines parameters for AddBlockByPlace.
 type AddBlockByPlaceParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3869,7 +3869,7 @@ type AddManualBlockJSONBody struct {
 
 // AddManualBlockParams defines parameters for AddManualBlock.
 type AddManualBlockParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -3991,7 +3991,7 @@ type AddCandidatesJSONBody struct {
 
 // AddCandidatesParams defines parameters for AddCandidates.
 type AddCandidatesParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4025,7 +4025,7 @@ type CopyTimeBlockJSONBody struct {
 
 // CopyTimeBlockParams defines parameters for CopyTimeBlock.
 type CopyTimeBlockParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4073,7 +4073,7 @@ type CopyTimeBlock409ApplicationProblemPlusJSONResponseBody2Code string
 
 // AddOpinionParams defines parameters for AddOpinion.
 type AddOpinionParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4149,7 +4149,7 @@ type UpdateBudget412ApplicationProblemPlusJSONResponseBodyCode string
 
 // CreateCalendarFeedParams defines parameters for CreateCalendarFeed.
 type CreateCalendarFeedParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4172,7 +4172,7 @@ type LinkPlanCollectionsJSONBody struct {
 
 // LinkPlanCollectionsParams defines parameters for LinkPlanCollections.
 type LinkPlanCollectionsParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4228,14 +4228,14 @@ type ArrangeDayJSONBody struct {
 		StartTime   TimeInput `json:"start_time"`
 		TimeBlockID string    `json:"time_block_id"`
 
-		// Version The resource's version (API-additions §1): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
+		// Version The resource's version (docs/API.md §Concurrent writes): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
 		Version Version `json:"version"`
 	} `json:"blocks"`
 }
 
 // ArrangeDayParams defines parameters for ArrangeDay.
 type ArrangeDayParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4271,7 +4271,7 @@ type SwapDaysJSONBody struct {
 
 // SwapDaysParams defines parameters for SwapDays.
 type SwapDaysParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4289,7 +4289,7 @@ type SwapDaysParams struct {
 
 // RestoreTimeBlockParams defines parameters for RestoreTimeBlock.
 type RestoreTimeBlockParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4343,7 +4343,7 @@ type AddExpenseJSONBody struct {
 
 // AddExpenseParams defines parameters for AddExpense.
 type AddExpenseParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4412,7 +4412,7 @@ type ReplaceExpense412ApplicationProblemPlusJSONResponseBodyCode string
 
 // CreatePlanInvitationParams defines parameters for CreatePlanInvitation.
 type CreatePlanInvitationParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4456,7 +4456,7 @@ type RecordSettlementJSONBody struct {
 
 // RecordSettlementParams defines parameters for RecordSettlement.
 type RecordSettlementParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -4528,7 +4528,7 @@ type SubscribePushJSONBody struct {
 
 // SubscribePushParams defines parameters for SubscribePush.
 type SubscribePushParams struct {
-	// IdempotencyKey Makes the POST safe to retry (API-additions §1): a key of 1–255 visible ASCII characters
+	// IdempotencyKey Makes the POST safe to retry (docs/API.md §Concurrent writes): a key of 1–255 visible ASCII characters
 	// (a UUID, say) chosen by the client, one per intended action; anything else is
 	// 400 INVALID_IDEMPOTENCY_KEY. For the same caller (user) and key within 24 hours, the
 	// same method, path and body get the first answer again — status, body, `Location` and
@@ -5904,7 +5904,7 @@ type ClientInterface interface {
 	// Corresponds with GET /plans/{planId}/blocks (the `ListDayBlocks` operationId).
 	ListDayBlocks(ctx context.Context, planID string, params *ListDayBlocksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// AddBlockWithBody Add a block (the interface document's operation); answers 200, not 201
+	// AddBlockWithBody Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 	//
 	// A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 	// required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -5920,7 +5920,7 @@ type ClientInterface interface {
 	// (add the place to it as a candidate instead); any other intersection is
 	// TIME_BLOCK_OVERLAP.
 	//
-	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+	// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
@@ -5932,7 +5932,7 @@ type ClientInterface interface {
 	// Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
 	AddBlockWithBody(ctx context.Context, planID string, params *AddBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// AddBlock Add a block (the interface document's operation); answers 200, not 201
+	// AddBlock Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 	//
 	// A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 	// required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -5948,7 +5948,7 @@ type ClientInterface interface {
 	// (add the place to it as a candidate instead); any other intersection is
 	// TIME_BLOCK_OVERLAP.
 	//
-	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+	// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
@@ -6121,7 +6121,7 @@ type ClientInterface interface {
 	// same time exactly one is made; also when no free time of the length is left).
 	//
 	// Success is **201** with the new time block in the shape adding a block answers (this
-	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6146,7 +6146,7 @@ type ClientInterface interface {
 	// same time exactly one is made; also when no free time of the length is left).
 	//
 	// Success is **201** with the new time block in the shape adding a block answers (this
-	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6200,7 +6200,7 @@ type ClientInterface interface {
 	// Corresponds with PUT /plans/{planId}/blocks/{blockId}/opinions/{opinionId} (the `ReplaceOpinion` operationId).
 	ReplaceOpinion(ctx context.Context, planID string, blockID string, opinionID string, params *ReplaceOpinionParams, body ReplaceOpinionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SelectCandidateWithBody Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+	// SelectCandidateWithBody Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 	//
 	// `block_id` (the candidate to select) is required (400). Then, in order: 404
 	// PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -6216,7 +6216,7 @@ type ClientInterface interface {
 	// Corresponds with PATCH /plans/{planId}/blocks/{blockId}/selection (the `SelectCandidate` operationId).
 	SelectCandidateWithBody(ctx context.Context, planID string, blockID string, params *SelectCandidateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SelectCandidate Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+	// SelectCandidate Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 	//
 	// `block_id` (the candidate to select) is required (400). Then, in order: 404
 	// PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -6462,7 +6462,7 @@ type ClientInterface interface {
 
 	// AddExpenseWithBody Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6471,7 +6471,7 @@ type ClientInterface interface {
 
 	// AddExpense Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6620,7 +6620,7 @@ type ClientInterface interface {
 
 	// RecordSettlementWithBody Record a payment made from one member to another (members)
 	//
-	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6629,7 +6629,7 @@ type ClientInterface interface {
 
 	// RecordSettlement Record a payment made from one member to another (members)
 	//
-	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6680,7 +6680,7 @@ type ClientInterface interface {
 
 	// UpdateMeWithBody Change the nickname or the language
 	//
-	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6689,7 +6689,7 @@ type ClientInterface interface {
 
 	// UpdateMe Change the nickname or the language
 	//
-	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8085,7 +8085,7 @@ func (c *Client) ListDayBlocks(ctx context.Context, planID string, params *ListD
 	return c.Client.Do(req)
 }
 
-// AddBlockWithBody Add a block (the interface document's operation); answers 200, not 201
+// AddBlockWithBody Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 //
 // A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 // required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -8101,7 +8101,7 @@ func (c *Client) ListDayBlocks(ctx context.Context, planID string, params *ListD
 // (add the place to it as a candidate instead); any other intersection is
 // TIME_BLOCK_OVERLAP.
 //
-// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
@@ -8123,7 +8123,7 @@ func (c *Client) AddBlockWithBody(ctx context.Context, planID string, params *Ad
 	return c.Client.Do(req)
 }
 
-// AddBlock Add a block (the interface document's operation); answers 200, not 201
+// AddBlock Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 //
 // A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 // required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -8139,7 +8139,7 @@ func (c *Client) AddBlockWithBody(ctx context.Context, planID string, params *Ad
 // (add the place to it as a candidate instead); any other intersection is
 // TIME_BLOCK_OVERLAP.
 //
-// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
@@ -8442,7 +8442,7 @@ func (c *Client) DeleteCandidate(ctx context.Context, planID string, blockID str
 // same time exactly one is made; also when no free time of the length is left).
 //
 // Success is **201** with the new time block in the shape adding a block answers (this
-// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 //
 // Takes any type of body and a specified content type.
 //
@@ -8477,7 +8477,7 @@ func (c *Client) CopyTimeBlockWithBody(ctx context.Context, planID string, block
 // same time exactly one is made; also when no free time of the length is left).
 //
 // Success is **201** with the new time block in the shape adding a block answers (this
-// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8611,7 +8611,7 @@ func (c *Client) ReplaceOpinion(ctx context.Context, planID string, blockID stri
 	return c.Client.Do(req)
 }
 
-// SelectCandidateWithBody Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+// SelectCandidateWithBody Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 //
 // `block_id` (the candidate to select) is required (400). Then, in order: 404
 // PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -8637,7 +8637,7 @@ func (c *Client) SelectCandidateWithBody(ctx context.Context, planID string, blo
 	return c.Client.Do(req)
 }
 
-// SelectCandidate Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+// SelectCandidate Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 //
 // `block_id` (the candidate to select) is required (400). Then, in order: 404
 // PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -9113,7 +9113,7 @@ func (c *Client) ListDayExpenses(ctx context.Context, planID string, params *Lis
 
 // AddExpenseWithBody Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9132,7 +9132,7 @@ func (c *Client) AddExpenseWithBody(ctx context.Context, planID string, params *
 
 // AddExpense Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9491,7 +9491,7 @@ func (c *Client) ListSettlements(ctx context.Context, planID string, params *Lis
 
 // RecordSettlementWithBody Record a payment made from one member to another (members)
 //
-// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9510,7 +9510,7 @@ func (c *Client) RecordSettlementWithBody(ctx context.Context, planID string, pa
 
 // RecordSettlement Record a payment made from one member to another (members)
 //
-// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9631,7 +9631,7 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // UpdateMeWithBody Change the nickname or the language
 //
-// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9650,7 +9650,7 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 
 // UpdateMe Change the nickname or the language
 //
-// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16621,7 +16621,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /plans/{planId}/blocks (the `ListDayBlocks` operationId).
 	ListDayBlocksWithResponse(ctx context.Context, planID string, params *ListDayBlocksParams, reqEditors ...RequestEditorFn) (*ListDayBlocksResponse, error)
 
-	// AddBlockWithBodyWithResponse Add a block (the interface document's operation); answers 200, not 201
+	// AddBlockWithBodyWithResponse Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 	//
 	// A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 	// required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -16637,7 +16637,7 @@ type ClientWithResponsesInterface interface {
 	// (add the place to it as a candidate instead); any other intersection is
 	// TIME_BLOCK_OVERLAP.
 	//
-	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+	// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
@@ -16649,7 +16649,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /plans/{planId}/blocks (the `AddBlock` operationId).
 	AddBlockWithBodyWithResponse(ctx context.Context, planID string, params *AddBlockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddBlockResponse, error)
 
-	// AddBlockWithResponse Add a block (the interface document's operation); answers 200, not 201
+	// AddBlockWithResponse Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 	//
 	// A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 	// required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -16665,7 +16665,7 @@ type ClientWithResponsesInterface interface {
 	// (add the place to it as a candidate instead); any other intersection is
 	// TIME_BLOCK_OVERLAP.
 	//
-	// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+	// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 	// new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 	// one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 	//
@@ -16846,7 +16846,7 @@ type ClientWithResponsesInterface interface {
 	// same time exactly one is made; also when no free time of the length is left).
 	//
 	// Success is **201** with the new time block in the shape adding a block answers (this
-	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16871,7 +16871,7 @@ type ClientWithResponsesInterface interface {
 	// same time exactly one is made; also when no free time of the length is left).
 	//
 	// Success is **201** with the new time block in the shape adding a block answers (this
-	// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+	// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16931,7 +16931,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /plans/{planId}/blocks/{blockId}/opinions/{opinionId} (the `ReplaceOpinion` operationId).
 	ReplaceOpinionWithResponse(ctx context.Context, planID string, blockID string, opinionID string, params *ReplaceOpinionParams, body ReplaceOpinionJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceOpinionResponse, error)
 
-	// SelectCandidateWithBodyWithResponse Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+	// SelectCandidateWithBodyWithResponse Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 	//
 	// `block_id` (the candidate to select) is required (400). Then, in order: 404
 	// PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -16947,7 +16947,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /plans/{planId}/blocks/{blockId}/selection (the `SelectCandidate` operationId).
 	SelectCandidateWithBodyWithResponse(ctx context.Context, planID string, blockID string, params *SelectCandidateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SelectCandidateResponse, error)
 
-	// SelectCandidateWithResponse Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+	// SelectCandidateWithResponse Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 	//
 	// `block_id` (the candidate to select) is required (400). Then, in order: 404
 	// PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -17221,7 +17221,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddExpenseWithBodyWithResponse Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17230,7 +17230,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddExpenseWithResponse Add an additional expense (members)
 	//
-	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+	// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17411,7 +17411,7 @@ type ClientWithResponsesInterface interface {
 
 	// RecordSettlementWithBodyWithResponse Record a payment made from one member to another (members)
 	//
-	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17420,7 +17420,7 @@ type ClientWithResponsesInterface interface {
 
 	// RecordSettlementWithResponse Record a payment made from one member to another (members)
 	//
-	// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+	// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17479,7 +17479,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateMeWithBodyWithResponse Change the nickname or the language
 	//
-	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17488,7 +17488,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateMeWithResponse Change the nickname or the language
 	//
-	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+	// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28160,7 +28160,7 @@ func (c *ClientWithResponses) ListDayBlocksWithResponse(ctx context.Context, pla
 	return ParseListDayBlocksResponse(rsp)
 }
 
-// AddBlockWithBodyWithResponse Add a block (the interface document's operation); answers 200, not 201
+// AddBlockWithBodyWithResponse Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 //
 // A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 // required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -28176,7 +28176,7 @@ func (c *ClientWithResponses) ListDayBlocksWithResponse(ctx context.Context, pla
 // (add the place to it as a candidate instead); any other intersection is
 // TIME_BLOCK_OVERLAP.
 //
-// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
@@ -28194,7 +28194,7 @@ func (c *ClientWithResponses) AddBlockWithBodyWithResponse(ctx context.Context, 
 	return ParseAddBlockResponse(rsp)
 }
 
-// AddBlockWithResponse Add a block (the interface document's operation); answers 200, not 201
+// AddBlockWithResponse Add a block (the operation detailed in docs/API.md §Time blocks); answers 200, not 201
 //
 // A PLACE block takes a place of a collection linked to the plan (`collection_place_id`,
 // required for PLACE and absent for FREE); a FREE block is free time. `type`, `day`,
@@ -28210,7 +28210,7 @@ func (c *ClientWithResponses) AddBlockWithBodyWithResponse(ctx context.Context, 
 // (add the place to it as a candidate instead); any other intersection is
 // TIME_BLOCK_OVERLAP.
 //
-// Success is **200** (block-creating POSTs follow the interface document, not 201) with the
+// Success is **200** (block-creating POSTs follow docs/API.md §Time blocks, not 201) with the
 // new time block: a PLACE block holds one selected candidate (DIRECT); a FREE block holds
 // one place-less candidate that is not selected (`selected_block: null`, NOTHING).
 //
@@ -28469,7 +28469,7 @@ func (c *ClientWithResponses) DeleteCandidateWithResponse(ctx context.Context, p
 // same time exactly one is made; also when no free time of the length is left).
 //
 // Success is **201** with the new time block in the shape adding a block answers (this
-// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28500,7 +28500,7 @@ func (c *ClientWithResponses) CopyTimeBlockWithBodyWithResponse(ctx context.Cont
 // same time exactly one is made; also when no free time of the length is left).
 //
 // Success is **201** with the new time block in the shape adding a block answers (this
-// operation is not the interface document's). Recorded as an added block (BLOCK_ADDED).
+// operation is not one of those detailed in docs/API.md §Time blocks). Recorded as an added block (BLOCK_ADDED).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28608,7 +28608,7 @@ func (c *ClientWithResponses) ReplaceOpinionWithResponse(ctx context.Context, pl
 	return ParseReplaceOpinionResponse(rsp)
 }
 
-// SelectCandidateWithBodyWithResponse Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+// SelectCandidateWithBodyWithResponse Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 //
 // `block_id` (the candidate to select) is required (400). Then, in order: 404
 // PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -28630,7 +28630,7 @@ func (c *ClientWithResponses) SelectCandidateWithBodyWithResponse(ctx context.Co
 	return ParseSelectCandidateResponse(rsp)
 }
 
-// SelectCandidateWithResponse Change the confirmed candidate of a time block (the interface document's v2 operation; blockId is a time block id)
+// SelectCandidateWithResponse Change the confirmed candidate of a time block (the v2 selection operation of docs/API.md §Time blocks; blockId is a time block id)
 //
 // `block_id` (the candidate to select) is required (400). Then, in order: 404
 // PLAN_NOT_FOUND → 403 membership → 404 BLOCK_NOT_FOUND (no such time block) → 412
@@ -29042,7 +29042,7 @@ func (c *ClientWithResponses) ListDayExpensesWithResponse(ctx context.Context, p
 
 // AddExpenseWithBodyWithResponse Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29057,7 +29057,7 @@ func (c *ClientWithResponses) AddExpenseWithBodyWithResponse(ctx context.Context
 
 // AddExpenseWithResponse Add an additional expense (members)
 //
-// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (API-additions §5).
+// Placed right after prev_expense_id (after a candidate's expense: first after its time block; after an additional expense: before the next one), or at the start of day. Exactly one of the two. Costs are in currency (default the plan's); another currency than the plan's takes exchange_rate, else the server's rates source (RATES_URL), else 400 EXCHANGE_RATE_REQUIRED (docs/API.md §Money).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29364,7 +29364,7 @@ func (c *ClientWithResponses) ListSettlementsWithResponse(ctx context.Context, p
 
 // RecordSettlementWithBodyWithResponse Record a payment made from one member to another (members)
 //
-// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29379,7 +29379,7 @@ func (c *ClientWithResponses) RecordSettlementWithBodyWithResponse(ctx context.C
 
 // RecordSettlementWithResponse Record a payment made from one member to another (members)
 //
-// Settling up for real (API-additions §5): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
+// Settling up for real (docs/API.md §Money): "Mark as paid" on a suggested transfer records it whole; any other amount may be recorded too. GET /plans/{planId}/settlement then counts it as sent by `from` and received by `to`: both balances move by its amount and the suggested transfers shrink accordingly. Either member may have left the plan since. 400 INVALID_REQUEST (field errors) when from and to are the same member, or the amount is missing, not above 0 or has more decimals than the plan's currency; 404 MEMBER_NOT_FOUND unless both are members of the plan. The budget page posts the same fields as a form and is sent back to the page.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29480,7 +29480,7 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 
 // UpdateMeWithBodyWithResponse Change the nickname or the language
 //
-// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29495,7 +29495,7 @@ func (c *ClientWithResponses) UpdateMeWithBodyWithResponse(ctx context.Context, 
 
 // UpdateMeWithResponse Change the nickname or the language
 //
-// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (API-additions §4).
+// Each of nickname and language is optional; at least one. The nickname is 2–10 letters (any script) or digits, copied to the user's active plan and collection memberships. The language ("ko", "en", or null to follow the browser's Accept-Language) chooses the language of pages, problems and notifications (docs/API.md §Languages).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -19,7 +19,7 @@ import (
 	"tripplan/internal/testimg"
 )
 
-// TestAFrontEndOnAnotherOrigin is API-additions §3 in a real browser: a front end of its own,
+// TestAFrontEndOnAnotherOrigin is docs/API.md §App sign-in in a real browser: a front end of its own,
 // served from another site (localhost, while the server is 127.0.0.1) and named in the
 // server's CORS_ORIGINS and FRONTEND_URL, signs in through the dev sign-in JSON API with a
 // bearer token, uploads a profile picture the person picks to the signed upload URL with the
@@ -104,7 +104,7 @@ func TestAFrontEndOnAnotherOrigin(t *testing.T) {
 	// An hour later the access token has expired. The test signs the token the server would
 	// have issued an hour and a minute earlier (same user and sign-in, the server's secret): the
 	// front end's five calls at once each get 401, each renews with the same refresh token at
-	// the same moment, and all of them go on (the refresh grace of API-additions §3) — the user
+	// the same moment, and all of them go on (the refresh grace of docs/API.md §App sign-in) — the user
 	// stays signed in.
 	expired := expiredCopy(t, eval[string](t, b, `sessionStorage.getItem("token")`), jwtSecret)
 	if status := statusWith(t, srv.base+"/users/me", expired); status != http.StatusUnauthorized {

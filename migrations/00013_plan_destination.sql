@@ -1,5 +1,5 @@
--- First steps (issue 16): titles of plans and collections take 1–50 characters (API-additions
--- §6, was 20), and a plan may have a destination: a city by name and a point in it. The
+-- First steps (issue 16): titles of plans and collections take 1–50 characters (docs/API.md
+-- §Limits, was 20), and a plan may have a destination: a city by name and a point in it. The
 -- destination centres the plan's map, biases place search from the plan towards its city and
 -- gives the plan its time zone unless a member chose one (time_zone_source DESTINATION). The
 -- three columns are all NULL (no destination) or all set.

@@ -1,4 +1,4 @@
--- Versions for safe concurrent writes (API-additions §1): plans, time blocks, expenses,
+-- Versions for safe concurrent writes (docs/API.md §Concurrent writes): plans, time blocks, expenses,
 -- budgets, collections, collection places and opinions carry a version, 1 when created and
 -- incremented once by every request that changes the resource. A time block's version also
 -- counts changes to its candidates (added, removed, their memos) and to its selection. A

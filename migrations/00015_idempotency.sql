@@ -1,4 +1,4 @@
--- Idempotent requests (API-additions §1, issue 17). A POST that carries an Idempotency-Key
+-- Idempotent requests (docs/API.md §Concurrent writes, issue 17). A POST that carries an Idempotency-Key
 -- claims the key for its caller — a row in 'processing' with the request's fingerprint — in a
 -- transaction of its own before its handler runs, then records the answer ('done'). A later
 -- request of the same caller with the same key within 24 h gets that answer again (same

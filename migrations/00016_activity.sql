@@ -1,4 +1,4 @@
--- Activity (issue 17, API-additions §2): the history of a plan or a collection, one row per
+-- Activity (issue 17, docs/API.md §Activity): the history of a plan or a collection, one row per
 -- thing someone did to one target — a time block added, moved or removed, a candidate added,
 -- removed or confirmed, an opinion, an expense, a member joining or leaving, the plan renamed
 -- or its dates changed, a place added to or removed from a collection. Rows are written in the

@@ -1,4 +1,4 @@
--- Sign-in for apps (API-additions §3): an app that signs in through the browser is sent back
+-- Sign-in for apps (docs/API.md §App sign-in): an app that signs in through the browser is sent back
 -- to its redirect URI with a one-time code, which POST /auth/token exchanges for tokens. A
 -- code is kept only as its SHA-256, with the user it signs in, the app's redirect URI and its
 -- PKCE challenge (S256), for 60 seconds. Redeeming deletes it (DELETE … RETURNING), whatever

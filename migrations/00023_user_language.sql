@@ -1,4 +1,4 @@
--- Languages (API-additions §4, issue 19): a user's chosen language for pages, problems and
+-- Languages (docs/API.md §Languages, issue 19): a user's chosen language for pages, problems and
 -- notifications; NULL follows the browser (Accept-Language).
 
 -- +goose Up

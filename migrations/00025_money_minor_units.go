@@ -10,7 +10,7 @@ import (
 	"tripplan/internal/money"
 )
 
-// 00025 (issue 20, API-additions §5): amounts are stored in minor units of their currency
+// 00025 (issue 20, docs/API.md §Money): amounts are stored in minor units of their currency
 // (cents of USD, won of KRW, fils of KWD) instead of whole major units: the plans' total
 // budgets, the expense items' costs (also in the snapshots of deleted blocks), and the amounts
 // that activities and notifications keep in their details (in the currency the details name).

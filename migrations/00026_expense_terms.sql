@@ -1,5 +1,5 @@
 -- An expense's own currency and exchange rate, several payers and real splits
--- (API-additions §5). Every new column may be NULL, meaning what an expense meant before:
+-- (docs/API.md §Money). Every new column may be NULL, meaning what an expense meant before:
 -- the plan's currency, paid_by paying all of it, and an EQUAL split among split_among (or
 -- everyone). (A deleted time block's snapshot, restored by jsonb_populate_recordset, leaves the
 -- columns it did not know NULL.)

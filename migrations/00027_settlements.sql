@@ -1,4 +1,4 @@
--- Settling up for real (issue 20, API-additions §5): payments members record as made between
+-- Settling up for real (issue 20, docs/API.md §Money): payments members record as made between
 -- them. A recorded payment counts in settling up as sent by from_member and received by
 -- to_member (planner.Settle). amount is in minor units of the plan's currency, rescaled with
 -- the plan's other amounts when the currency changes. Both members and the one who recorded

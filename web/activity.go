@@ -15,7 +15,7 @@ import (
 	"tripplan/views"
 )
 
-// activityJSON is one entry of a plan's or collection's history (API-additions §2); M is the
+// activityJSON is one entry of a plan's or collection's history (docs/API.md §Activity); M is the
 // JSON of a plan or collection member.
 type activityJSON[M any] struct {
 	ActivityID string             `json:"activity_id"`

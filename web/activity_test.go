@@ -71,7 +71,7 @@ func (f *planFixture) memberIDs(t *testing.T, token string) map[string]string {
 }
 
 // TestPlanActivityNamesWhoDidWhatToWhich: every kind of change to a plan is an entry of its
-// history (API-additions §2) with the right target (type, id and name as it was then) and a
+// history (docs/API.md §Activity) with the right target (type, id and name as it was then) and a
 // sentence naming the actor and the target — also for blocks, opinions and expenses since
 // deleted; a memo edit is not one. Newest first, paged, readable by its members, not by others;
 // deleting the plan deletes it.
@@ -193,7 +193,7 @@ func TestPlanActivityNamesWhoDidWhatToWhich(t *testing.T) {
 }
 
 // TestNotificationsNameWhatChanged: notifications name the place or block and its day and time
-// (API-additions §2), with the plan's title as it was, and what one member thinks of one
+// (docs/API.md §Activity), with the plan's title as it was, and what one member thinks of one
 // candidate is one notification however often it changes.
 func TestNotificationsNameWhatChanged(t *testing.T) {
 	f := newPlanFixture(t)

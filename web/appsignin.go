@@ -18,7 +18,7 @@ import (
 	"tripplan/internal/signin"
 )
 
-// Sign-in for apps (API-additions §3; docs/MOBILE.md for app developers). An app either runs
+// Sign-in for apps (docs/API.md §App sign-in; docs/MOBILE.md for app developers). An app either runs
 // the browser sign-in and is sent back with a one-time code, which POST /auth/token exchanges
 // for tokens with the PKCE verifier; or it signs in with the provider's own SDK and hands the
 // SDK's token to POST /auth/{provider}/token. Both answer tokens in the body and set no cookie.

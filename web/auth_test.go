@@ -168,7 +168,7 @@ func (a *testApp) pastRefreshGrace(t *testing.T) {
 }
 
 // TestParallelReissuesOfOneTokenAllSucceed: five tabs refreshing with the same token at once
-// all get a valid pair and the sign-in survives (API-additions §3, refresh reuse grace); after
+// all get a valid pair and the sign-in survives (docs/API.md §App sign-in, refresh reuse grace); after
 // the grace, the same token again is a replay that ends the sign-in.
 func TestParallelReissuesOfOneTokenAllSucceed(t *testing.T) {
 	a := newTestApp(t)

@@ -15,7 +15,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// candidateJSON is a candidate, which the interface document calls a block.
+// candidateJSON is a candidate, which docs/API.md §Time blocks calls a block.
 type candidateJSON struct {
 	BlockID        string             `json:"block_id"`
 	Memo           string             `json:"memo"`
@@ -42,7 +42,7 @@ type myOpinionJSON struct {
 	Type      string `json:"type"`
 }
 
-// timeBlockJSON is the time block of the interface document.
+// timeBlockJSON is the time block of docs/API.md §Time blocks.
 type timeBlockJSON struct {
 	TimeBlockID    string          `json:"time_block_id"`
 	Type           string          `json:"type"`
@@ -135,7 +135,7 @@ type addBlockRequest struct {
 	SlotRequest
 }
 
-// addBlock adds a PLACE block from a linked collection or a FREE block (interface document).
+// addBlock adds a PLACE block from a linked collection or a FREE block (docs/API.md §Time blocks).
 func (s *Server) addBlock(c echo.Context) error {
 	var in addBlockRequest
 	if err := c.Bind(&in); err != nil {
@@ -513,7 +513,7 @@ type selectionRequest struct {
 	BlockID string `json:"block_id" form:"block_id"`
 }
 
-// changeSelection confirms another candidate of the time block (interface document).
+// changeSelection confirms another candidate of the time block (docs/API.md §Time blocks).
 func (s *Server) changeSelection(c echo.Context) error {
 	var in selectionRequest
 	if err := c.Bind(&in); err != nil {

@@ -392,7 +392,7 @@ func TestDayBlocksHasAQueryBudget(t *testing.T) {
 	}
 	// The plan's event mark, read first so that the kept listing can be confirmed later
 	// across instances; the four of the listing; Ben's language setting: the answer names its
-	// places' categories in his language (API-additions §4).
+	// places' categories in his language (docs/API.md §Languages).
 	if n := f.a.queries.Count(); n > 6 {
 		t.Fatalf("GET blocks?day=1 with 15 blocks × 3 candidates × 5 opinions ran %d statements, budget is 6", n)
 	}

@@ -73,7 +73,7 @@ func TestBudgetMaths(t *testing.T) {
 	}
 
 	// The day's expense groups: a block's candidates are the unselected ones' expenses
-	// (API-additions §3), candidate_count counts them all.
+	// (docs/API.md §Money), candidate_count counts them all.
 	cost := func(e expenseJSON) int64 {
 		var n int64
 		for _, it := range e.Items {

@@ -29,7 +29,7 @@ func toMemberViews(ms []planner.Member) []views.MemberView {
 	return out
 }
 
-// taxonomy is the taxonomy named in the request's language (API-additions §4). In a JSON
+// taxonomy is the taxonomy named in the request's language (docs/API.md §Languages). In a JSON
 // answer the first category name reads the language, as any other word does.
 func (s *Server) taxonomy(ctx context.Context) *places.Taxonomy {
 	return s.taxonomies[i18n.From(ctx).Lang()]

@@ -168,8 +168,8 @@ func TestListingCollectionPlacesHasAQueryBudget(t *testing.T) {
 		if res.Status != 200 {
 			t.Fatalf("list: %d %s", res.Status, res.Body)
 		}
-		// Ana's language setting (the language of the places' category names, API-additions
-		// §4) is read with every answer (postgres.DB.Language).
+		// Ana's language setting (the language of the places' category names, docs/API.md
+		// §Languages) is read with every answer (postgres.DB.Language).
 		if n := a.queries.Count(); n != 4 {
 			t.Errorf("a page of %d ran %d statements, budget 4", size, n)
 		}

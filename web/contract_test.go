@@ -103,7 +103,7 @@ func TestJSONPathDropsOnlyEmbeddedStructNames(t *testing.T) {
 	}
 }
 
-// TestManualPlaceNeedsAnAddress: API.md lists manual_place as {name, address, url?}.
+// TestManualPlaceNeedsAnAddress: docs/API.md §Time blocks lists manual_place as {name, address, url?}.
 func TestManualPlaceNeedsAnAddress(t *testing.T) {
 	f := newPlanFixture(t)
 	for _, place := range []map[string]any{{"name": "Home"}, {"name": "Home", "address": "  "}, {"name": "Home", "address": nil}} {

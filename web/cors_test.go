@@ -25,7 +25,7 @@ func TestCORSForConfiguredOrigins(t *testing.T) {
 		pre.Header.Get("Access-Control-Allow-Credentials") != "true" {
 		t.Fatalf("preflight: %d %v", pre.Status, pre.Header)
 	}
-	// A conditional write's preflight: If-Match may be sent (API-additions §1, §3).
+	// A conditional write's preflight: If-Match may be sent (docs/API.md §Concurrent writes, §App sign-in).
 	cond := a.do(req{Method: "OPTIONS", Path: "/collections/x", Header: map[string]string{
 		"Origin": spa, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "if-match"}})
 	if cond.Status != http.StatusNoContent || !strings.Contains(cond.Header.Get("Access-Control-Allow-Headers"), "If-Match") {
@@ -58,7 +58,7 @@ func corsList(h http.Header, name string) []string {
 }
 
 // TestCORSHeadersOfFrontEnds: a front end on another origin may send every request header its
-// flows need (API-additions §3) — each passes a preflight — and can read the answers' headers
+// flows need (docs/API.md §App sign-in) — each passes a preflight — and can read the answers' headers
 // it needs (Access-Control-Expose-Headers), which the answers carry.
 func TestCORSHeadersOfFrontEnds(t *testing.T) {
 	const spa = "https://app.example"

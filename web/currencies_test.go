@@ -33,7 +33,7 @@ func settlementOf(t *testing.T, f *planFixture) (balances map[string]string, tra
 	return balances, transfers
 }
 
-// TestMixedCurrenciesByHand (API-additions §5): a plan in won with a taxi in dollars and cents,
+// TestMixedCurrenciesByHand (docs/API.md §Money): a plan in won with a taxi in dollars and cents,
 // sushi in yen split by exact amounts and a dinner in won split by shares; each expense is
 // converted once, half up, to the won; figures by hand.
 func TestMixedCurrenciesByHand(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 )
 
 // The one table between error codes and HTTP statuses, both ways: statuses gives each code of
-// the contract (spec/API.md §2) its status; echoCodes gives the statuses Echo and its
+// the contract (docs/API.md §Errors) its status; echoCodes gives the statuses Echo and its
 // middleware produce their codes (each of which has that status again).
 var (
 	statuses = map[planner.Code]int{

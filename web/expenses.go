@@ -17,7 +17,7 @@ import (
 )
 
 // expenseJSON is the Expense resource, with its currency, rate, payers and split (beyond the
-// v1 contract: API-additions §5; older clients ignore them). Items' costs and payers' and exact
+// v1 contract: docs/API.md §Money; older clients ignore them). Items' costs and payers' and exact
 // amounts are in the expense's currency; converted_total is its total in the plan's.
 type expenseJSON struct {
 	ExpenseID      string            `json:"expense_id"`
@@ -91,7 +91,7 @@ func (s *Server) toExpenseJSON(ctx context.Context, e *planner.Expense) expenseJ
 	return out
 }
 
-// expenseGroupJSON is one line of a day's expenses (API.md "ExpenseGroup").
+// expenseGroupJSON is one line of a day's expenses (docs/API.md §Money, "Expense groups").
 type expenseGroupJSON struct {
 	TimeBlockID    string         `json:"time_block_id,omitempty"`
 	Type           string         `json:"type"`
@@ -109,7 +109,7 @@ func (s *Server) toExpenseGroupJSON(ctx context.Context, g *planner.ExpenseGroup
 	}
 	if g.Kind == planner.ExpenseBlock {
 		// candidate_count counts all the block's place candidates; candidates lists the
-		// expenses of those not selected (API-additions §3), the selected one is selected.
+		// expenses of those not selected (docs/API.md §Money), the selected one is selected.
 		n := len(g.Candidates)
 		out.TimeBlockID, out.BlockStatus, out.CandidateCount = g.TimeBlockID, string(g.Status), &n
 		list := make([]expenseJSON, 0, n)
@@ -143,7 +143,7 @@ func readItems(v *planner.Validation, in []itemRequest) []planner.NewItem {
 }
 
 // termsRequest is an expense's currency, rate, payers and split as a client sends them
-// (API-additions §5): paid_by or payers; split, or v1's split_among (EQUAL among them).
+// (docs/API.md §Money): paid_by or payers; split, or v1's split_among (EQUAL among them).
 type termsRequest struct {
 	Currency     *string       `json:"currency"`
 	ExchangeRate rateField     `json:"exchange_rate"`
@@ -258,7 +258,7 @@ func (s *Server) addExpense(c echo.Context) error {
 	return respondChange(c, http.StatusCreated, expenseAddedJSON{Type: string(planner.ExpenseAdditional), Selected: s.toExpenseJSON(c.Request().Context(), e)}, nil, budgetPagePath(c))
 }
 
-// dayExpenses lists a day's expenses grouped as API.md says.
+// dayExpenses lists a day's expenses grouped as docs/API.md §Money says.
 func (s *Server) dayExpenses(c echo.Context) error {
 	var v planner.Validation
 	var day lenientInt

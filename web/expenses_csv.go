@@ -15,7 +15,7 @@ import (
 )
 
 // exportExpensesCSV answers every expense line that counts in the plan's total cost as a
-// spreadsheet (API-additions §5): RFC 4180 with CRLF, UTF-8 after a byte-order mark so that
+// spreadsheet (docs/API.md §Money): RFC 4180 with CRLF, UTF-8 after a byte-order mark so that
 // spreadsheet programs read Korean right, a header row in the reader's language.
 func (s *Server) exportExpensesCSV(c echo.Context) error {
 	ctx := c.Request().Context()

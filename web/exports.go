@@ -383,7 +383,7 @@ func (s *Server) deleteCalendarFeed(c echo.Context) error {
 // session): the plan as its member sees it, refreshed hourly.
 //
 // Its language: the feed's member's language setting, else the calendar app's
-// Accept-Language, else English: the request's rule (API-additions §4) with the member whose
+// Accept-Language, else English: the request's rule (docs/API.md §Languages) with the member whose
 // secret address it is as the user, since a calendar app has no session and no cookie, and
 // most send no Accept-Language. The member, not the plan's owner: the feed is theirs, made
 // for their own calendar.

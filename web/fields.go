@@ -19,7 +19,7 @@ import (
 // This file reads the request fields several bodies share.
 
 // lenientInt is an integer field that also accepts a JSON string holding an integer ("3"), as
-// existing clients send (API.md §1), and form values. A value that is neither is remembered as
+// existing clients send (docs/API.md §Conventions), and form values. A value that is neither is remembered as
 // bad rather than failing the whole body, so validation names the field.
 type lenientInt struct {
 	Value int

@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzLenientInt decodes {"day": X} for any JSON value X, as request bodies carry lenient
-// integers (API.md §1: 3 or "3"). The field never fails the body: null leaves it unset, and
+// integers (docs/API.md §Conventions: 3 or "3"). The field never fails the body: null leaves it unset, and
 // anything else is set, and bad unless it is an integer in range, written as a number or in
 // a string (spaces around it allowed) — compared with math/big's reading. An accepted value
 // decodes the same from its number and its string form.

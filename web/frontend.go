@@ -9,7 +9,7 @@ import (
 	"tripplan/views"
 )
 
-// Frontend is a separate front end that serves the pages (API-additions §3). When URL is set,
+// Frontend is a separate front end that serves the pages (docs/API.md §App sign-in). When URL is set,
 // the browser redirects of sign-in and of invite links land on its pages instead of this
 // server's; the JSON API answers as always. A path may hold {id} (the plan's or collection's
 // id) and {error} (a problem code), which are filled in.

@@ -10,8 +10,8 @@ import (
 	"unicode"
 )
 
-// Category names, opinion tag labels and place names in the reader's language (API-additions
-// §4, issue 19): the same answers in Korean and in English, chosen by Accept-Language or by a
+// Category names, opinion tag labels and place names in the reader's language (docs/API.md
+// §Languages, issue 19): the same answers in Korean and in English, chosen by Accept-Language or by a
 // signed-in user's setting; ids never change.
 
 // categoriesIn are the category objects (those with a level2) anywhere in a JSON answer.
@@ -145,7 +145,7 @@ func TestPlaceNamesInTheReadersLanguage(t *testing.T) {
 		Body: map[string]any{"collection_place_ids": []string{f.places[2].CollectionPlaceID}}}))
 	ana := a.signedInBrowser(t, "pf-ana", "Ana")
 
-	// Either name finds the palace, and the JSON name stays the catalog's (API.md's Place).
+	// Either name finds the palace, and the JSON name stays the catalog's (the Place of docs/API.md §Time blocks).
 	for _, q := range []string{"경복궁", "Gyeongbokgung", "gyeongbokgung palace"} {
 		if found := a.search(f.ana, q); len(found) == 0 || found[0].Name != "Gyeongbokgung Palace" {
 			t.Errorf("search %q: %+v", q, found)

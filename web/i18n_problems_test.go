@@ -42,7 +42,7 @@ func reasons(t *testing.T, p map[string]any) map[string]string {
 	return out
 }
 
-// Problems speak the request's language (API-additions §4): the detail and each field's
+// Problems speak the request's language (docs/API.md §Languages): the detail and each field's
 // reason, while codes, fields and statuses stay as they are; every problem names its
 // language in Content-Language.
 func TestProblemsSpeakTheRequestsLanguage(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 	"tripplan/internal/postgres"
 )
 
-// Idempotent POSTs (API-additions §1). A POST may carry an Idempotency-Key; for the same caller
+// Idempotent POSTs (docs/API.md §Concurrent writes). A POST may carry an Idempotency-Key; for the same caller
 // and key within 24 h the same request (method, target and body) gets the first answer again,
 // with Idempotent-Replayed: true, and has no second effect; another request is 422
 // IDEMPOTENCY_KEY_REUSED, and one made while the first is still processed 409

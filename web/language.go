@@ -15,7 +15,7 @@ const languageCookie = "lang"
 
 const languageKey = "language"
 
-// language is the request's language (API-additions §4): the signed-in user's setting, else
+// language is the request's language (docs/API.md §Languages): the signed-in user's setting, else
 // the browser's language cookie, else the first of Accept-Language that Tripplan speaks, else
 // English. It is worked out once per request; the setting is read afresh from the store
 // (postgres.DB.Language), so a change on any device counts on every instance at once.

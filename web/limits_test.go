@@ -63,7 +63,7 @@ func (f *planFixture) completedJob(t *testing.T, url string, placeIDs []string) 
 }
 
 // TestSplitAmongHoldsEachMemberOnce: split_among lists at most the plan's members, none twice
-// (API-additions §5, safety), on adding and on replacing an expense, as JSON and as the budget
+// (docs/API.md §Money, safety), on adding and on replacing an expense, as JSON and as the budget
 // page's form; ids within the count that are not members stay MEMBER_NOT_FOUND.
 func TestSplitAmongHoldsEachMemberOnce(t *testing.T) {
 	f := newPlanFixture(t)

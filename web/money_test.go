@@ -13,7 +13,7 @@ func bodySays(body []byte, member string) bool {
 	return strings.Contains(string(body), member)
 }
 
-// TestAmountsInMajorUnitsOverHTTP (API-additions §5): amounts go in and out as decimals in
+// TestAmountsInMajorUnitsOverHTTP (docs/API.md §Money): amounts go in and out as decimals in
 // major units with the currency's digits, summed exactly; more decimals than the currency has,
 // exponents, negatives and codes that are no currency are 400s naming the field. Figures by
 // hand in USD with cents, JPY and KRW.

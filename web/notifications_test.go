@@ -73,7 +73,7 @@ func TestNotificationsOfOneActorOnOneTargetMerge(t *testing.T) {
 }
 
 // A pick toggled ten times by Ben on a place Ana added is one notification for Ana, updated by
-// each toggle and saying where it ended (API-additions §2); taking a pick back a minute later
+// each toggle and saying where it ended (docs/API.md §Activity); taking a pick back a minute later
 // makes no notification of its own, and a pick of another place is another notification.
 func TestAPickToggledTenTimesIsOneNotification(t *testing.T) {
 	f := newPlanFixture(t)

@@ -165,7 +165,7 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 }
 
 // TestEveryOperationHasAUniqueIDAndATag: code generators name a client's functions after the
-// operationIds and group them by tag (API-additions §3), so every operation has an operationId
+// operationIds and group them by tag (docs/API.md §Resources), so every operation has an operationId
 // that is a plain identifier and no other operation has, and at least one tag, each declared
 // in the document's tags list with a description.
 func TestEveryOperationHasAUniqueIDAndATag(t *testing.T) {

@@ -26,7 +26,7 @@ func tagIDsOf(tags []opinionTagJSON) []string {
 	return out
 }
 
-// GET /opinion-tags (API-additions §2): the catalogue, all of it or what a category of any
+// GET /opinion-tags (docs/API.md §Activity): the catalogue, all of it or what a category of any
 // level is offered, in English or Korean, to any signed-in user and any guest.
 func TestOpinionTagsRoute(t *testing.T) {
 	a := newTestApp(t)

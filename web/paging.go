@@ -11,7 +11,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// pageJSON is the paging envelope (API.md §1).
+// pageJSON is the paging envelope (docs/API.md §Conventions).
 type pageJSON[T any] struct {
 	Contents []T  `json:"contents"`
 	HasNext  bool `json:"has_next"`

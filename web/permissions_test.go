@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The permission matrix of API.md §3, proven over HTTP for every registered route: each role
+// The permission matrix of docs/API.md §Authentication, proven over HTTP for every registered route: each role
 // calls the route with a request a member could make successfully, and gets what the matrix
 // says. A route missing from accessTable fails the test, so new routes must be classified.
 

@@ -13,7 +13,7 @@ import (
 	"tripplan/views"
 )
 
-// placeJSON is the Place resource of the interface document.
+// placeJSON is the Place resource of docs/API.md §Time blocks.
 type placeJSON struct {
 	PlaceID         string            `json:"place_id"`
 	ProviderPlaceID string            `json:"provider_place_id"`
@@ -25,7 +25,7 @@ type placeJSON struct {
 	Point           *pointJSON        `json:"point"`
 }
 
-// pointJSON carries decimal degrees as strings, as the interface document says.
+// pointJSON carries decimal degrees as strings, as docs/API.md §Time blocks says.
 type pointJSON struct {
 	Latitude  string `json:"latitude"`
 	Longitude string `json:"longitude"`

@@ -41,7 +41,7 @@ func TestHotEndpointsHaveQueryBudgets(t *testing.T) {
 	// Plan writes include one statement reading the ids of the events they recorded (the day
 	// cache's versions follow event ids). Answers that hold words (search, collection places,
 	// a day's blocks, a block after a selection, notifications, history, pages) name them in
-	// the reader's language (API-additions §4): the budgets count the read of the reader's
+	// the reader's language (docs/API.md §Languages): the budgets count the read of the reader's
 	// language setting, one primary-key lookup each time (postgres.DB.Language). Plan views the
 	// day cache keeps (a day's listing, the costs) cost one statement reading the plan's event
 	// mark when loaded, or one confirming it when kept: another instance may have written.

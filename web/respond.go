@@ -22,7 +22,7 @@ const (
 	asPage
 )
 
-// negotiate decides between JSON, an htmx partial and a full page (API.md §6): JSON for
+// negotiate decides between JSON, an htmx partial and a full page (docs/API.md §Two representations): JSON for
 // bearer-token clients and when Accept ranks application/json above text/html or names no
 // text/html; a partial for htmx requests that are not boosted navigations or history restores;
 // a full page otherwise.

@@ -17,7 +17,7 @@ func (s *Server) routes() {
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}), measure)
 	if len(s.cfg.CORSOrigins) > 0 {
 		// Before routing, so preflight requests are answered here. The request headers a front
-		// end sends and the answer's headers it reads (API-additions §3).
+		// end sends and the answer's headers it reads (docs/API.md §App sign-in).
 		e.Pre(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins: s.cfg.CORSOrigins,
 			AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
@@ -48,7 +48,7 @@ func (s *Server) routes() {
 	s.page(http.MethodGet, views.ManifestPath, webManifest)
 	s.page(http.MethodGet, views.OfflinePath, s.offlinePage)
 
-	// Authentication (API.md §3).
+	// Authentication (docs/API.md §Authentication).
 	e.POST("/auth/reissue", s.reissue, signIn)
 	e.POST("/auth/logout", s.logout, preTerms)
 	if s.cfg.DevLogin {
@@ -57,7 +57,7 @@ func (s *Server) routes() {
 	// Social sign-in: browser redirects, so HTML-only routes. Unknown or disabled providers 404.
 	s.page(http.MethodGet, signin.StartPath+":provider", s.beginSignIn, signIn)
 	s.page(http.MethodGet, signin.CallbackPath+":provider", s.completeSignIn, signIn)
-	// Sign-in for apps (API-additions §3): the one-time code of a browser sign-in, or a token
+	// Sign-in for apps (docs/API.md §App sign-in): the one-time code of a browser sign-in, or a token
 	// of the provider's own SDK, for tokens.
 	e.POST("/auth/token", s.redeemAppCode, signIn)
 	e.POST("/auth/:provider/token", s.signInWithProviderToken, signIn)

@@ -47,7 +47,7 @@ type Config struct {
 	// BodyLimit caps request bodies, e.g. "64KiB" (the default, see DefaultBodyLimit).
 	BodyLimit string
 	// RefreshReuseGrace is how long after its rotation a refresh token is still exchanged
-	// (parallel refreshes; REFRESH_REUSE_GRACE, API-additions §3); after it, a replay.
+	// (parallel refreshes; REFRESH_REUSE_GRACE, docs/API.md §App sign-in); after it, a replay.
 	RefreshReuseGrace time.Duration
 	// CORSOrigins are front-end origins (scheme://host:port) allowed to call the API from
 	// the browser with credentials; their unsafe requests also pass the CSRF check.
@@ -94,7 +94,7 @@ type Deps struct {
 	// Router answers travel between places; nil uses the offline estimates.
 	Router route.Router
 	// Rates converts between currencies (RATES_URL); nil: an expense in another currency than
-	// its plan's needs its exchange rate (API-additions §5).
+	// its plan's needs its exchange rate (docs/API.md §Money).
 	Rates RateSource
 	Log   *slog.Logger
 }

@@ -12,7 +12,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// settlementRecordJSON is a payment recorded between members (API-additions §5), its amount in
+// settlementRecordJSON is a payment recorded between members (docs/API.md §Money), its amount in
 // the plan's currency.
 type settlementRecordJSON struct {
 	SettlementID string       `json:"settlement_id"`

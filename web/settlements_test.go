@@ -81,7 +81,7 @@ func sameLines(t *testing.T, what string, got, want []string) {
 	}
 }
 
-// TestRecordedPaymentsSettleUp (API-additions §5): Ana paid 30,000 KRW for two, so Ben owes her
+// TestRecordedPaymentsSettleUp (docs/API.md §Money): Ana paid 30,000 KRW for two, so Ben owes her
 // 15,000. Ben records paying 10,000: Ana's balance falls from 15,000 to 5,000, Ben's rises
 // from −15,000 to −5,000, and one transfer of 5,000 is left. Marking that one as paid leaves
 // none; deleting the 10,000 brings a transfer of 10,000 back.

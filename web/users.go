@@ -14,7 +14,7 @@ import (
 	"tripplan/views"
 )
 
-// userJSON is the User resource (API.md §4); the email is masked.
+// userJSON is the User resource (docs/API.md §Resources); the email is masked.
 type userJSON struct {
 	UserID        string  `json:"user_id"`
 	Provider      string  `json:"provider"`

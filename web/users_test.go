@@ -70,7 +70,7 @@ func TestWithdrawal(t *testing.T) {
 	a.do(req{Method: "POST", Path: "/auth/reissue", Body: map[string]string{"refresh_token": login.RefreshToken}}).problem(t, 401, "INVALID_TOKEN")
 	a.do(req{Method: "POST", Path: "/dev/auth/login", Body: map[string]string{"provider": "GOOGLE", "provider_id": "pf-ana", "nickname": "Ana"}}).
 		problem(t, 403, "USER_WITHDRAWN")
-	// Her access tokens are refused (API-additions §6), not just her user gone.
+	// Her access tokens are refused (docs/API.md §Limits), not just her user gone.
 	a.do(req{Method: "GET", Path: "/users/me", Token: f.ana}).problem(t, 401, "INVALID_TOKEN")
 	var email string
 	a.db.Get(&email, `SELECT email FROM users WHERE provider_id = 'pf-ana'`)
@@ -148,7 +148,7 @@ func TestOnboardingAsksForANicknameAfterTheTerms(t *testing.T) {
 	}
 }
 
-// A user's language (API-additions §4): set with PUT /users/me, shown on GET /users/me, and
+// A user's language (docs/API.md §Languages): set with PUT /users/me, shown on GET /users/me, and
 // ahead of Accept-Language in every answer that holds words; null follows the browser again.
 func TestLanguageSetting(t *testing.T) {
 	a := newTestApp(t)

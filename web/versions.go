@@ -13,7 +13,7 @@ import (
 	"tripplan/views"
 )
 
-// Conditional writes (API-additions §1). PUT, PATCH and DELETE on a versioned resource accept
+// Conditional writes (docs/API.md §Concurrent writes). PUT, PATCH and DELETE on a versioned resource accept
 // If-Match: "<version>" — the resource's version as a quoted integer, as its representation
 // carries it — or *. The version is not the ETag of a GET answer (a weak
 // hash of the body, for If-None-Match; conditional.go): the two are never compared.

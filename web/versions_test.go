@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// versioned is one resource of API-additions §1 as a client sees it: where to read it (in the
+// versioned is one resource of docs/API.md §Concurrent writes as a client sees it: where to read it (in the
 // shape its GET answers), a change to make to it (n makes each change differ) and, when it
 // can be deleted here, its DELETE.
 type versioned struct {

@@ -14,7 +14,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// Token lifetimes (API.md §3).
+// Token lifetimes (docs/API.md §Authentication).
 const (
 	AccessTTL  = time.Hour
 	RefreshTTL = 14 * 24 * time.Hour

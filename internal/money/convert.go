@@ -8,7 +8,7 @@ import (
 
 // Convert is an amount in minor units of from, at rate (units of to per unit of from), in
 // minor units of to: minor × rate × 10^(to's digits − from's digits), rounded half up (a half
-// goes away from zero) to a whole minor unit of to (API-additions §5), computed exactly; false
+// goes away from zero) to a whole minor unit of to (docs/API.md §Money), computed exactly; false
 // when the result is beyond ±Max.
 func Convert(minor int64, rate decimal.Decimal, from, to Currency) (int64, bool) {
 	v := decimal.New(minor, 0).Mul(rate).Shift(int32(to.digits - from.digits)).Round(0)

@@ -75,7 +75,7 @@ func TestClassify(t *testing.T) {
 }
 
 // The Korean names of the level-2 categories are the ones the service's first clients key
-// their icons and opinion reasons on (API-additions §4); every category has one.
+// their icons and opinion reasons on (docs/API.md §Languages); every category has one.
 func TestKoreanCategoryNames(t *testing.T) {
 	ko := NewTaxonomyIn("ko")
 	want := map[string]string{

@@ -3,7 +3,7 @@ package planner
 import "time"
 
 // ActivityKind is what someone did to a plan or a collection: the kind of an entry of its
-// history (API-additions §2) and the event type of the notifications it causes.
+// history (docs/API.md §Activity) and the event type of the notifications it causes.
 type ActivityKind string
 
 // Activity kinds. The plan's: blocks, candidates, opinions, expenses, members, the plan itself.
@@ -60,7 +60,7 @@ const (
 // TargetType is the kind of thing an activity is about.
 type TargetType string
 
-// Target types (API-additions §2).
+// Target types (docs/API.md §Activity).
 const (
 	TargetPlan            TargetType = "PLAN"
 	TargetTimeBlock       TargetType = "TIME_BLOCK"

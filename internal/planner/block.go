@@ -157,7 +157,7 @@ func (b *TimeBlock) Confirmed() *Candidate {
 	return nil
 }
 
-// Status derives the block's status from its type and candidates (API.md §4): FREE is
+// Status derives the block's status from its type and candidates (docs/API.md §Time blocks): FREE is
 // NOTHING; a PLACE block with at most one candidate is DIRECT; with two or more it is FIXED
 // when one is selected, else PENDING.
 func (b *TimeBlock) Status() BlockStatus {

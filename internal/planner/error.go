@@ -10,7 +10,7 @@ import (
 // Code is a stable, machine-readable error code sent to clients as problem+json "code".
 type Code string
 
-// The error codes of the API contract (spec/API.md §2). Which HTTP status goes with each is
+// The error codes of the API contract (docs/API.md §Errors). Which HTTP status goes with each is
 // the web layer's (web/errors.go).
 const (
 	// Generic.
@@ -87,7 +87,7 @@ const (
 	CodeSettlementNotFound            Code = "SETTLEMENT_NOT_FOUND"
 	CodeTooManyStops                  Code = "TOO_MANY_STOPS" // a day too full to optimise
 
-	// Idempotent requests (API-additions §1): a POST's Idempotency-Key.
+	// Idempotent requests (docs/API.md §Concurrent writes): a POST's Idempotency-Key.
 	CodeInvalidIdempotencyKey Code = "INVALID_IDEMPOTENCY_KEY"
 	CodeIdempotencyKeyReused  Code = "IDEMPOTENCY_KEY_REUSED"
 	CodeIdempotencyKeyInUse   Code = "IDEMPOTENCY_KEY_IN_USE"

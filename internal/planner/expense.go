@@ -18,7 +18,7 @@ const (
 	ExpenseAdditional ExpenseKind = "ADDITIONAL"
 )
 
-// Terms are what an expense is in and who pays and shares it (API-additions §5).
+// Terms are what an expense is in and who pays and shares it (docs/API.md §Money).
 type Terms struct {
 	// Currency is the currency of its costs: the plan's, or another with Rate.
 	Currency string

@@ -1,6 +1,6 @@
 package planner
 
-// ExpenseSheet is what a plan's expenses.csv lists (API-additions §5): the expenses that count
+// ExpenseSheet is what a plan's expenses.csv lists (docs/API.md §Money): the expenses that count
 // in its total cost (Counted), in the order of the days' expenses, and the members they name.
 type ExpenseSheet struct {
 	Title    string

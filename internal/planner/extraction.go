@@ -63,7 +63,7 @@ type Progress struct {
 	Total int `json:"total"`
 }
 
-// A user's share of the extraction queue (API-additions §6): jobs in progress (neither COMPLETED
+// A user's share of the extraction queue (docs/API.md §Limits): jobs in progress (neither COMPLETED
 // nor FAILED, and not dismissed) across all collections, and jobs started in any hour. Reusing
 // a completed analysis queues nothing and counts toward neither.
 const (

@@ -19,7 +19,7 @@ const (
 )
 
 // CheckSharers checks a list of member ids given as field (split_among, or an EQUAL split's
-// members) as CheckParts checks parts (API-additions §5, safety): no empty id and no member
+// members) as CheckParts checks parts (docs/API.md §Money, safety): no empty id and no member
 // listed twice. Each entry must also be an active member of the plan, so a list holds at most
 // the plan's member count; the store learns that count in the same query that checks the ids
 // and asks SharersFit.

@@ -19,7 +19,7 @@ type NewItem struct {
 
 // PriceItems turns the lines a client sent into lines with costs in minor units of the plan's
 // currency (code): INVALID_REQUEST on items when a cost has more decimals than the currency or
-// is too large (API-additions §5).
+// is too large (docs/API.md §Money).
 func PriceItems(items []NewItem, code string) ([]ExpenseItem, error) {
 	c := money.Stored(code)
 	var v Validation
@@ -96,7 +96,7 @@ func partsOf(in []NewPart) []Part {
 // PriceTerms turns terms a client sent into an expense's terms, for costs totalling total minor
 // units of currency in a plan in plan (rate: units of plan per unit of currency, zero when
 // they are the same): payers' and EXACT amounts in minor units of currency that must add up to
-// total, SHARES with at least one share (INVALID_REQUEST with field errors, API-additions §5).
+// total, SHARES with at least one share (INVALID_REQUEST with field errors, docs/API.md §Money).
 func PriceTerms(in NewTerms, total int64, currency string, rate decimal.Decimal) (Terms, error) {
 	c := money.Stored(currency)
 	var v Validation

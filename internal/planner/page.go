@@ -1,6 +1,6 @@
 package planner
 
-// Page is a page request: 0-based number and size (API.md §1 paging).
+// Page is a page request: 0-based number and size (docs/API.md §Conventions, paging).
 type Page struct {
 	Number, Size int
 }

@@ -160,7 +160,7 @@ const (
 	BudgetExpense BudgetMode = "EXPENSE"
 )
 
-// Budget is a plan's budget with its computed totals (API.md "Budget maths").
+// Budget is a plan's budget with its computed totals (docs/API.md §Money, "Budget maths").
 type Budget struct {
 	ID            string
 	Mode          BudgetMode

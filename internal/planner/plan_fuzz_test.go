@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// FuzzPlanDays checks the rule on a plan's dates (API.md: 1–30 days, the end not before the
+// FuzzPlanDays checks the rule on a plan's dates (docs/API.md §Resources: 1–30 days, the end not before the
 // start) against a count made by stepping through the calendar one day at a time, for any
 // two calendar dates, whatever their time of day and zone.
 func FuzzPlanDays(f *testing.F) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Payment is an expense that counts in settling up: its amount in minor units of the plan's
-// currency (converted once, API-additions §5), who paid it — Payers, weighted by what each
+// currency (converted once, docs/API.md §Money), who paid it — Payers, weighted by what each
 // paid in the expense's own currency — and how it is shared.
 type Payment struct {
 	Amount int64
@@ -60,7 +60,7 @@ type Transfer struct {
 }
 
 // Settlement is a payment a member recorded as made from one member of the plan to another
-// (API-additions §5): Amount in minor units of the plan's Currency. From, To and CreatedBy may
+// (docs/API.md §Money): Amount in minor units of the plan's Currency. From, To and CreatedBy may
 // be members who have left since.
 type Settlement struct {
 	ID        string

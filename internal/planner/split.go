@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// SplitMode says how an expense is shared (API-additions §5).
+// SplitMode says how an expense is shared (docs/API.md §Money).
 type SplitMode string
 
 // Split modes: equally among chosen members, by exact amounts, or by shares.
@@ -80,7 +80,7 @@ func Allocate(total int64, weights []int64) []int64 {
 }
 
 // CheckParts checks a list of parts (payers, or an EXACT or SHARES split) given as field:
-// no empty id, no member twice (API-additions §5, safety), no negative amount, shares from 0
+// no empty id, no member twice (docs/API.md §Money, safety), no negative amount, shares from 0
 // to SharesMax. Whether the ids are members, and no more than the plan has, the store checks.
 func CheckParts(v *Validation, field string, parts []Part) {
 	seen := make(map[string]bool, len(parts))

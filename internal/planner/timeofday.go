@@ -19,7 +19,7 @@ func Clock(hour, minute int) TimeOfDay {
 
 var errTimeOfDay = errors.New("must be a time of day as HH:MM:SS.sssZ, HH:MM:SS or HH:MM")
 
-// ParseTimeOfDay reads the API's times of day (API.md §1): HH:MM:SS.sssZ, HH:MM:SS or HH:MM,
+// ParseTimeOfDay reads the API's times of day (docs/API.md §Conventions): HH:MM:SS.sssZ, HH:MM:SS or HH:MM,
 // two digits each, hours 00–23. The fraction may have one to three digits and the Z suffix
 // may be left out on any form.
 func ParseTimeOfDay(s string) (TimeOfDay, error) {

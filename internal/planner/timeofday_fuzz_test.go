@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// timeOfDayGrammar is API.md §1's time of day, written independently of ParseTimeOfDay:
+// timeOfDayGrammar is the time of day of docs/API.md §Conventions, written independently of ParseTimeOfDay:
 // HH:MM, HH:MM:SS or HH:MM:SS.s to .sss, hours 00–23, each form with an optional Z.
 var timeOfDayGrammar = regexp.MustCompile(`^([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9])(?:\.([0-9]{1,3}))?)?Z?$`)
 

@@ -1,7 +1,7 @@
 package planner
 
 // TitleMax is the most characters (Unicode code points, so 한 counts as one) a plan's or a
-// collection's title may have (API-additions §6: 1–50). The database checks the same bound
+// collection's title may have (docs/API.md §Limits: 1–50). The database checks the same bound
 // (migration 00013) and the forms say it (maxlength, the counter).
 const TitleMax = 50
 

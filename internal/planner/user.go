@@ -10,7 +10,7 @@ import (
 // Provider is a social login provider.
 type Provider string
 
-// Providers that dev login accepts (API.md §3); social login adds more in the accounts issue.
+// Providers that dev login accepts (docs/API.md §Authentication); social login adds more in the accounts issue.
 const (
 	ProviderGoogle Provider = "GOOGLE"
 	ProviderKakao  Provider = "KAKAO"

@@ -529,7 +529,7 @@ func (db *DB) fillNewBlock(ctx context.Context, tx *sqlx.Tx, planID, userID, meI
 		toOthers(paths.Day(planID, day), "plan_day:"+planID+":"+strconv.Itoa(day)))
 }
 
-// AddBlock adds a block to a plan (the interface document's operation): a PLACE block holding
+// AddBlock adds a block to a plan (the operation detailed in docs/API.md §Time blocks): a PLACE block holding
 // a place of a collection linked to the plan, or a FREE block. Checks, in order:
 // PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, PLAN_DAY_NOT_FOUND, then for PLACE
 // COLLECTION_PLACE_NOT_FOUND and PLAN_COLLECTION_NOT_FOUND, then TIME_BLOCK_EXACT_DUPLICATE
@@ -1069,7 +1069,7 @@ func (db *DB) addCandidates(ctx context.Context, userID, planID, timeBlockID str
 }
 
 // ChangeSelection makes a candidate the selected one of its time block, clearing the earlier
-// selection (the interface document's operation). Checks, in order: PLAN_NOT_FOUND,
+// selection (the operation detailed in docs/API.md §Time blocks). Checks, in order: PLAN_NOT_FOUND,
 // FORBIDDEN_NOT_MEMBER, BLOCK_NOT_FOUND (time block or candidate), BLOCK_NOT_IN_TIME_BLOCK,
 // CANDIDATE_COUNT_INSUFFICIENT (fewer than two candidates). Selecting the selected candidate
 // changes nothing; a change counts a new version of the time block, which ifMatch is checked

@@ -24,7 +24,7 @@ func TestAddBlockErrors(t *testing.T) {
 	free := func(d int, start, end string) planner.NewBlock {
 		return planner.NewBlock{Type: planner.BlockFree, Slot: slot(d, start, end)}
 	}
-	// Each case that fails several checks names the one that comes first (API.md "Add block,
+	// Each case that fails several checks names the one that comes first (docs/API.md §Time blocks, "Add block,
 	// precisely").
 	for _, tc := range []struct {
 		name   string

@@ -339,7 +339,7 @@ func replaceItems(ctx context.Context, tx *sqlx.Tx, expenseID string, items []pl
 }
 
 // SetExpense replaces an expense's items and, when terms are given, its currency, rate, payers
-// and split (API-additions §5): a new version of the expense, if it is at the version ifMatch
+// and split (docs/API.md §Money): a new version of the expense, if it is at the version ifMatch
 // expects. Without terms the ones it has are kept, and must still add up to the new total.
 func (db *DB) SetExpense(ctx context.Context, userID, planID, expenseID string, in []planner.NewItem, nt *planner.NewTerms, ifMatch planner.IfMatch) (*planner.Expense, error) {
 	var out *planner.Expense
@@ -556,7 +556,7 @@ func expensesWithItems(ctx context.Context, tx *sqlx.Tx, planID, where string, a
 	return out, nil
 }
 
-// DayExpenses lists a day's expenses as API.md groups them: the additional expenses at the
+// DayExpenses lists a day's expenses as docs/API.md §Money groups them: the additional expenses at the
 // day's start, then each time block (by time) with its candidates' expenses and the
 // selected one's, followed by the additional expenses placed after it.
 func (db *DB) DayExpenses(ctx context.Context, userID, planID string, day int) ([]planner.ExpenseGroup, error) {
@@ -598,7 +598,7 @@ type dayBlock struct {
 	Selected string `db:"selected"`
 }
 
-// groupDay groups a day's expenses as API.md does: the additional expenses at the day's start,
+// groupDay groups a day's expenses as docs/API.md §Money does: the additional expenses at the day's start,
 // then each of its blocks (in the order given: by time) with its candidates' expenses and the
 // selected one's, followed by the additional expenses placed after it, each group's in the
 // order given (expensesWithItems': by rank).

@@ -12,7 +12,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// Idempotency keys (API-additions §1; migration 00015). The web layer hashes the key and the
+// Idempotency keys (docs/API.md §Concurrent writes; migration 00015). The web layer hashes the key and the
 // request and seals the answer; these statements keep them, each in a transaction of its own,
 // so a claim is visible to every instance before the request's handler starts.
 const (

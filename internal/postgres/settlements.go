@@ -13,7 +13,7 @@ import (
 	"tripplan/internal/planner"
 )
 
-// Recorded payments between members (settling up for real, API-additions §5): a member records
+// Recorded payments between members (settling up for real, docs/API.md §Money): a member records
 // that one member paid another; settling up counts it as sent by the one and received by the
 // other (planner.Settle).
 

@@ -31,7 +31,7 @@ var errInvalidRefresh = planner.Errorf(planner.CodeInvalidToken, "The refresh to
 
 // RotateRefreshToken exchanges a refresh token for a new one in the same family and returns
 // the user and the family (the sign-in session). A token rotated less than grace ago (several
-// tabs or parallel requests refreshing at once, API-additions §3) is exchanged too, for another
+// tabs or parallel requests refreshing at once, docs/API.md §App sign-in) is exchanged too, for another
 // new token of the family. A token rotated longer ago, or revoked, is a replay: the whole family
 // is revoked (so the thief's and the victim's copies both stop working, access tokens included)
 // and INVALID_TOKEN returned.

@@ -20,7 +20,7 @@
 // # Errors
 //
 // Every error of Rate means there is no rate to use, and the web layer answers 400
-// EXCHANGE_RATE_REQUIRED for it (API-additions §5: the client gives the rate by hand):
+// EXCHANGE_RATE_REQUIRED for it (docs/API.md §Money: the client gives the rate by hand):
 //   - ErrUnknown: the ECB lists no rate for one of the currencies (ISO 4217 codes in capitals;
 //     "usd" is unknown too);
 //   - ErrUnavailable: no recent enough rates could be read (the source fails or answers

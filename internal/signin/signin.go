@@ -215,7 +215,7 @@ func (ps *Providers) Get(id string) *Provider {
 	return nil
 }
 
-// App is a sign-in that an app started in the browser (API-additions §3): once signed in, the
+// App is a sign-in that an app started in the browser (docs/API.md §App sign-in): once signed in, the
 // browser goes back to the app at RedirectURI with a one-time code, which only the holder of
 // the PKCE verifier that Challenge (S256) was made from can exchange for tokens.
 type App struct {
