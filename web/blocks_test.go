@@ -162,7 +162,7 @@ func TestAddBlockAsTheInterfaceDocumentSays(t *testing.T) {
 	// A memo of exactly 300 characters (not bytes) is accepted.
 	decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": 2, "start_time": "09:00", "end_time": "10:00", "memo": strings.Repeat("é", 300)}))
 	var stored int
-	f.a.db.Get(&stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
+	f.a.mustGet(t, &stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
 	if stored != 3 {
 		t.Fatalf("failed adds must store nothing: %d time blocks", stored)
 	}
@@ -257,7 +257,7 @@ func TestThirtySimultaneousAddsToOneSlotStoreOneBlock(t *testing.T) {
 		}
 	}
 	var stored int
-	f.a.db.Get(&stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
+	f.a.mustGet(t, &stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
 	if ok != 1 || stored != 1 {
 		t.Fatalf("%d succeeded and %d time blocks are stored; want exactly 1 and 1", ok, stored)
 	}
@@ -288,7 +288,7 @@ func TestRacingSelectionChangesLeaveOneSelected(t *testing.T) {
 	close(start)
 	wg.Wait()
 	var selected int
-	f.a.db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, tb.TimeBlockID)
+	f.a.mustGet(t, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, tb.TimeBlockID)
 	if selected != 1 {
 		t.Fatalf("%d selected candidates after the race, want 1", selected)
 	}

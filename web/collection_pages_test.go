@@ -192,7 +192,7 @@ func TestCollectionPlaceListPartialsSortFilterAndMore(t *testing.T) {
 		}
 	}
 	var total int
-	a.db.Get(&total, `SELECT count(*) FROM collection_places WHERE collection_id = $1`, col.CollectionID)
+	a.mustGet(t, &total, `SELECT count(*) FROM collection_places WHERE collection_id = $1`, col.CollectionID)
 	if total <= 20 {
 		t.Fatalf("need more than one page of places, have %d", total)
 	}

@@ -62,7 +62,7 @@ func TestAddBlockErrors(t *testing.T) {
 		}
 	}
 	var blocks int
-	db.Get(&blocks, `SELECT count(*) FROM time_blocks`)
+	mustGet(t, db, &blocks, `SELECT count(*) FROM time_blocks`)
 	if blocks != 1 {
 		t.Errorf("%d time blocks after the failures, want 1", blocks)
 	}
@@ -79,7 +79,7 @@ func TestAddBlockErrors(t *testing.T) {
 	_, err = db.AddManualBlock(ctx, f.member, f.plan.ID, planner.ManualPlace{Name: "Aunt's"}, slot(5, "10:00", "12:00"), "")
 	wantCode(t, "manual: no such day", err, planner.CodePlanDayNotFound)
 	var manual int
-	db.Get(&manual, `SELECT count(*) FROM places WHERE provider = 'MANUAL'`)
+	mustGet(t, db, &manual, `SELECT count(*) FROM places WHERE provider = 'MANUAL'`)
 	if manual != 0 {
 		t.Errorf("%d manual places left by failed adds", manual)
 	}
@@ -141,7 +141,7 @@ func TestAddBlock(t *testing.T) {
 	}
 	// Each place candidate has its (empty) expense; the free block's entry has none.
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses WHERE kind = 'BLOCK'`)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses WHERE kind = 'BLOCK'`)
 	if expenses != 4 {
 		t.Errorf("%d block expenses, want 4", expenses)
 	}
@@ -208,8 +208,8 @@ func TestAddBlockConcurrently(t *testing.T) {
 				}
 			}
 			var stored, candidates int
-			db.Get(&stored, `SELECT count(*) FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id WHERE d.day = $1`, tc.day)
-			db.Get(&candidates, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, winner.ID)
+			mustGet(t, db, &stored, `SELECT count(*) FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id WHERE d.day = $1`, tc.day)
+			mustGet(t, db, &candidates, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, winner.ID)
 			if stored != 1 || candidates != 1 {
 				t.Errorf("%d time blocks with %d candidates stored, want 1 and 1", stored, candidates)
 			}
@@ -269,7 +269,7 @@ func TestChangeSelectionErrors(t *testing.T) {
 		}
 	}
 	var selected int
-	db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, pending.ID)
+	mustGet(t, db, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, pending.ID)
 	if selected != 1 {
 		t.Errorf("%d selected candidates, want 1", selected)
 	}
@@ -318,7 +318,7 @@ func TestChangeSelectionConcurrently(t *testing.T) {
 		}
 	}
 	var selected int
-	db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, b.ID)
+	mustGet(t, db, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, b.ID)
 	if selected != 1 {
 		t.Errorf("%d selected candidates after concurrent changes, want 1", selected)
 	}
@@ -344,7 +344,7 @@ func TestAddCandidates(t *testing.T) {
 		t.Fatalf("%+v, %v", got, err)
 	}
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses e JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = $1`, b.ID)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses e JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = $1`, b.ID)
 	if expenses != 4 {
 		t.Errorf("%d expenses, want one per candidate", expenses)
 	}
@@ -409,7 +409,7 @@ func TestDeleteCandidate(t *testing.T) {
 		t.Error("the time block outlived its last candidate")
 	}
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses`)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses`)
 	if expenses != 1 {
 		t.Errorf("%d expenses left, want only the direct block's", expenses)
 	}
@@ -484,7 +484,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	opine(t, db, b.Candidates[0].ID, members[f.member], "POSITIVE", "Great")
 	opine(t, db, b.Candidates[0].ID, members[f.owner], "NEGATIVE", "")
 	var expense string
-	db.Get(&expense, `SELECT id FROM expenses WHERE candidate_id = $1`, b.Candidates[0].ID)
+	mustGet(t, db, &expense, `SELECT id FROM expenses WHERE candidate_id = $1`, b.Candidates[0].ID)
 	for i, cost := range []int{3000, 1500} {
 		db.MustExec(`INSERT INTO expense_items (id, expense_id, name, cost, position) VALUES ($1, $2, $3, $4, $5)`,
 			planner.NewID(), expense, fmt.Sprintf("Item %d", i), cost, 1-i) // stored out of order
@@ -558,7 +558,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 		t.Errorf("the deleted block %+v", del.Block)
 	}
 	var left int
-	db.Get(&left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses WHERE id <> $1) + (SELECT count(*) FROM expense_items i JOIN expenses e ON e.id = i.expense_id WHERE e.id <> $1)`, extra.ID)
+	mustGet(t, db, &left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses WHERE id <> $1) + (SELECT count(*) FROM expense_items i JOIN expenses e ON e.id = i.expense_id WHERE e.id <> $1)`, extra.ID)
 	if left != 0 {
 		t.Errorf("%d rows of the deleted time block left", left)
 	}

@@ -20,7 +20,7 @@ func TestArrangeDay(t *testing.T) {
 	c := f.block(t, 1, 2, "12:00", "13:00")
 	other := f.block(t, 2, 3, "09:00", "10:00")
 	var dayOne string
-	db.Get(&dayOne, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = 1`, f.plan.ID)
+	mustGet(t, db, &dayOne, `SELECT id FROM plan_days WHERE plan_id = $1 AND day = 1`, f.plan.ID)
 	afterB := planner.NewID()
 	if _, err := db.Exec(`INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank) VALUES ($1, $2, 'ADDITIONAL', $3, $4, 1)`,
 		afterB, f.plan.ID, dayOne, b.ID); err != nil {
@@ -96,12 +96,12 @@ func TestArrangeDay(t *testing.T) {
 	// The expense after b stays where it was in the day: after the block before b's old
 	// place that stays (none: the day's start).
 	var after *string
-	db.Get(&after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, afterB)
+	mustGet(t, db, &after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, afterB)
 	if after != nil {
 		t.Errorf("the expense after b went after %s, want the day's start", *after)
 	}
 	var n int
-	db.Get(&n, `SELECT count(*) FROM activities WHERE plan_id = $1 AND kind = 'DAY_OPTIMISED' AND details->>'day' = '1'`, f.plan.ID)
+	mustGet(t, db, &n, `SELECT count(*) FROM activities WHERE plan_id = $1 AND kind = 'DAY_OPTIMISED' AND details->>'day' = '1'`, f.plan.ID)
 	if n != 1 {
 		t.Errorf("%d DAY_OPTIMISED entries, want 1", n)
 	}
