@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/money"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -95,14 +97,33 @@ func TestAddBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Status() != planner.StatusDirect || b.Type != planner.BlockPlace || b.Day.Day != 2 || b.Day.DayOfWeek() != "SATURDAY" ||
-		b.Start.String() != "10:00:00.000Z" || b.End.String() != "12:00:00.000Z" || len(b.Candidates) != 1 {
-		t.Fatalf("block %+v", b)
+	type blockShape struct {
+		Status                planner.BlockStatus
+		Type                  planner.BlockType
+		Day                   int
+		DayOfWeek, Start, End string
+		Candidates            int
+	}
+	if diff := cmp.Diff(blockShape{Status: planner.StatusDirect, Type: planner.BlockPlace, Day: 2, DayOfWeek: "SATURDAY",
+		Start: "10:00:00.000Z", End: "12:00:00.000Z", Candidates: 1},
+		blockShape{Status: b.Status(), Type: b.Type, Day: b.Day.Day, DayOfWeek: b.Day.DayOfWeek(),
+			Start: b.Start.String(), End: b.End.String(), Candidates: len(b.Candidates)}); diff != "" {
+		t.Fatalf("block (-want +got):\n%s", diff)
 	}
 	c := b.Candidates[0]
-	if !c.Selected || c.Memo != "Book ahead" || c.Place == nil || c.Place.ID != f.places[0] || c.Place.Name != "Place 0" ||
-		c.CollectionPlaceID != f.cps[0] || c.AddedBy.Nickname != "Member" || c.Opinions != (planner.OpinionSummary{}) || b.Selected() != &b.Candidates[0] {
-		t.Errorf("candidate %+v", c)
+	type candidateShape struct {
+		Selected, SelectedIsFirst                            bool
+		Memo, PlaceID, PlaceName, CollectionPlaceID, AddedBy string
+		Opinions                                             planner.OpinionSummary
+	}
+	gotCandidate := candidateShape{Selected: c.Selected, SelectedIsFirst: b.Selected() == &b.Candidates[0], Memo: c.Memo,
+		CollectionPlaceID: c.CollectionPlaceID, AddedBy: c.AddedBy.Nickname, Opinions: c.Opinions}
+	if c.Place != nil {
+		gotCandidate.PlaceID, gotCandidate.PlaceName = c.Place.ID, c.Place.Name
+	}
+	if diff := cmp.Diff(candidateShape{Selected: true, SelectedIsFirst: true, Memo: "Book ahead", PlaceID: f.places[0], PlaceName: "Place 0",
+		CollectionPlaceID: f.cps[0], AddedBy: "Member"}, gotCandidate); diff != "" {
+		t.Errorf("candidate (-want +got):\n%s", diff)
 	}
 
 	// Adjacent blocks do not overlap: half-open intervals.
@@ -117,9 +138,14 @@ func TestAddBlock(t *testing.T) {
 	}
 	manual := must(db.AddManualBlock(ctx, f.member, f.plan.ID, planner.ManualPlace{Name: "Aunt's house", Address: "Busan", URL: "https://maps.example/aunt"},
 		slot(2, "14:00", "23:59:59.999"), "Dinner"))
-	if p := manual.Candidates[0].Place; p == nil || p.Provider != "MANUAL" || p.ProviderPlaceID != "" || p.Name != "Aunt's house" ||
-		p.Address != "Busan" || p.MapsURI != "https://maps.example/aunt" || manual.End.String() != "23:59:59.999Z" {
-		t.Errorf("manual block %+v", manual.Candidates[0])
+	type manualShape struct{ Provider, ProviderPlaceID, Name, Address, MapsURI, End string }
+	gotManual := manualShape{End: manual.End.String()}
+	if p := manual.Candidates[0].Place; p != nil {
+		gotManual = manualShape{Provider: p.Provider, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Address: p.Address, MapsURI: p.MapsURI, End: gotManual.End}
+	}
+	if diff := cmp.Diff(manualShape{Provider: "MANUAL", Name: "Aunt's house", Address: "Busan", MapsURI: "https://maps.example/aunt", End: "23:59:59.999Z"},
+		gotManual); diff != "" {
+		t.Errorf("manual block (-want +got):\n%s", diff)
 	}
 	// The same slot on another day is free.
 	f.block(t, 1, 0, "10:00", "12:00")
@@ -494,13 +520,27 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Block.ID != b.Candidates[0].ID || d.Type != planner.BlockPlace || len(d.Opinions) != 2 || d.Opinions[0].Comment != "Great" ||
-		d.Opinions[0].AddedBy.Nickname != "Member" || d.Opinions[1].Type != planner.OpinionNegative || d.SocialMedia != nil {
-		t.Errorf("detail %+v", d)
+	type opinionShape struct {
+		Type             planner.OpinionType
+		Comment, AddedBy string
+	}
+	type detailShape struct {
+		ID          string
+		Type        planner.BlockType
+		Opinions    []opinionShape
+		SocialMedia bool
+	}
+	gotDetail := detailShape{ID: d.Block.ID, Type: d.Type, SocialMedia: d.SocialMedia != nil}
+	for _, o := range d.Opinions {
+		gotDetail.Opinions = append(gotDetail.Opinions, opinionShape{Type: o.Type, Comment: o.Comment, AddedBy: o.AddedBy.Nickname})
+	}
+	if diff := cmp.Diff(detailShape{ID: b.Candidates[0].ID, Type: planner.BlockPlace, Opinions: []opinionShape{
+		{Type: planner.OpinionPositive, Comment: "Great", AddedBy: "Member"}, {Type: planner.OpinionNegative, AddedBy: "Owner"}}}, gotDetail); diff != "" {
+		t.Fatalf("detail (-want +got):\n%s", diff)
 	}
 	want := planner.OpinionSummary{Total: 2, Positive: 1, Negative: 1, Mine: &planner.MyOpinion{ID: d.Opinions[0].ID, Type: planner.OpinionPositive}}
-	if s := d.Block.Opinions; s.Total != want.Total || s.Positive != 1 || s.Negative != 1 || s.Neutral != 0 || s.Mine == nil || *s.Mine != *want.Mine {
-		t.Errorf("summary %+v", s)
+	if diff := cmp.Diff(want, d.Block.Opinions); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	_, err = db.BlockDetail(ctx, f.member, f.plan.ID, b.ID) // a time block id is not a candidate id
 	wantCode(t, "time block id", err, planner.CodeBlockNotFound)
