@@ -3,6 +3,8 @@ package postgres_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres/pgtest"
 )
@@ -90,8 +92,12 @@ func TestArrangeDay(t *testing.T) {
 			t.Errorf("%s at version %d, want %d", tb.ID, tb.Version, want)
 		}
 	}
-	if len(order) != 3 || order[0] != b.ID || order[1] != a.ID || order[2] != c.ID || day.Info.Day != 1 {
-		t.Errorf("day %d in the order %v, want [%s %s %s]", day.Info.Day, order, b.ID, a.ID, c.ID)
+	type dayOrder struct {
+		Day   int
+		Order []string
+	}
+	if diff := cmp.Diff(dayOrder{Day: 1, Order: []string{b.ID, a.ID, c.ID}}, dayOrder{Day: day.Info.Day, Order: order}); diff != "" {
+		t.Errorf("the optimised day (-want +got):\n%s", diff)
 	}
 	// The expense after b stays where it was in the day: after the block before b's old
 	// place that stays (none: the day's start).
