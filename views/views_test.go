@@ -107,14 +107,23 @@ func (p page) says(phrases ...string) {
 	}
 }
 
-// nowhere fails the test for each string found in the page's text or in any attribute's value.
-func (p page) nowhere(unwanted ...string) {
+// neverSays fails the test for each string found in the page's text (the scripts' contents
+// included: found anywhere is too much).
+func (p page) neverSays(unwanted ...string) {
 	p.t.Helper()
-	text := p.doc.Text() // here with the scripts' contents: found anywhere is too much
+	text := p.doc.Text()
 	for _, w := range unwanted {
 		if strings.Contains(text, w) {
 			p.t.Errorf("the page unexpectedly says %q", w)
 		}
+	}
+}
+
+// nowhere fails the test for each string found in the page's text or in any attribute's value.
+func (p page) nowhere(unwanted ...string) {
+	p.t.Helper()
+	p.neverSays(unwanted...)
+	for _, w := range unwanted {
 		p.doc.Find("*").Each(func(_ int, s *goquery.Selection) {
 			for _, a := range s.Nodes[0].Attr {
 				if strings.Contains(a.Val, w) {
@@ -270,10 +279,13 @@ func TestSignInErrorAndUnsafeNext(t *testing.T) {
 	html := render(t, SignIn(Page{Path: "/login"}, SignInView{
 		DevLogin: true, Error: "Nickname <b>too</b> long", Next: "//evil.example/x",
 	}))
-	mustContain(t, html, `role="alert"`, "Nickname &lt;b&gt;too&lt;/b&gt; long")
-	mustNotContain(t, html, "<b>too</b>", "evil.example")
+	p := parsed(t, html)
+	p.has(`[role="alert"]`)
+	p.says("Nickname <b>too</b> long")
+	p.lacks(`b:contains("too")`)
+	p.nowhere("evil.example")
 	// The only "next" is the language switch's, back to this page.
-	if all, back := strings.Count(html, `name="next"`), strings.Count(html, `name="next" value="/login"`); all != 1 || back != 1 {
+	if all, back := p.count(`[name="next"]`), p.count(`[name="next"][value="/login"]`); all != 1 || back != 1 {
 		t.Errorf("want one next field, the language switch's back to /login; got %d, %d of them back to /login", all, back)
 	}
 }
@@ -287,69 +299,87 @@ func TestEscaping(t *testing.T) {
 			Collections: []CollectionCard{{ID: "c1", Title: evil, Thumbnail: `x" onerror="alert(1)`, PlaceCount: 1}},
 		},
 	))
-	mustNotContain(t, html, evil, `onerror="alert(1)"`)
-	mustContain(t, html, "&lt;script&gt;alert(1)&lt;/script&gt;", `href="/plans/a%22b"`)
+	p := parsed(t, html)
+	p.lacks(`script:contains("alert(1)")`, "[onerror]")
+	p.says(evil) // as text
+	p.has(`[href="/plans/a%22b"]`)
 
-	partial := render(t, ErrorPartial(ErrorView{Status: 400, Title: evil, Detail: evil}))
-	mustNotContain(t, partial, evil)
+	partial := parsed(t, render(t, ErrorPartial(ErrorView{Status: 400, Title: evil, Detail: evil})))
+	partial.lacks(`script:contains("alert(1)")`)
 }
 
 func TestTerms(t *testing.T) {
-	html := render(t, Terms(Page{Title: "Terms", Viewer: ana, Path: "/onboarding/terms"}, TermsView{Next: "/plans/p1"}))
-	mustContain(t, html,
-		`<form method="post" action="/onboarding/terms"`,
-		`<button type="submit" class="btn btn-primary">`, "Agree and continue",
-		`<input type="hidden" name="next" value="/plans/p1">`,
-		`action="/auth/logout"`,
+	p := parsed(t, render(t, Terms(Page{Title: "Terms", Viewer: ana, Path: "/onboarding/terms"}, TermsView{Next: "/plans/p1"})))
+	p.has(
+		`form[method="post"][action="/onboarding/terms"]`,
+		`button[type="submit"][class="btn btn-primary"]:contains("Agree and continue")`,
+		`input[type="hidden"][name="next"][value="/plans/p1"]`,
+		`[action="/auth/logout"]`,
 	)
 	// No navigation to pages that need accepted terms.
-	mustNotContain(t, html, `href="/plans"`)
+	p.lacks(`[href="/plans"]`)
 }
 
 func TestHomeEmptyAndFull(t *testing.T) {
-	empty := render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{}))
-	mustContain(t, empty, "No plans yet", `href="/plans/new"`, "New plan",
-		"No collections yet", `href="/collections/new"`, "New collection")
+	empty := parsed(t, render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{})))
+	empty.says("No plans yet", "New plan", "No collections yet", "New collection")
+	empty.has(`[href="/plans/new"]`, `[href="/collections/new"]`)
 
-	full := render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{
+	full := parsed(t, render(t, Home(Page{Viewer: ana, Path: "/home"}, HomeView{
 		Plans:       []PlanCard{{ID: "p1", Title: "Jeju", Dates: "1 – 3 May 2026", MemberCount: 3}},
 		Collections: []CollectionCard{{ID: "c1", Title: "Cafés", PlaceCount: 1, MemberCount: 1}},
-	}))
-	mustContain(t, full, `href="/plans/p1"`, "Jeju", "1 – 3 May 2026", "3 members",
-		`href="/collections/c1"`, "Cafés", "1 place", "1 member")
-	mustNotContain(t, full, "No plans yet", "No collections yet")
+	})))
+	full.has(`[href="/plans/p1"]`, `[href="/collections/c1"]`)
+	full.says("Jeju", "1 – 3 May 2026", "3 members", "Cafés", "1 place", "1 member")
+	full.nowhere("No plans yet", "No collections yet")
 }
 
 func TestErrorPage(t *testing.T) {
-	html := render(t, ErrorPage(Page{Path: "/nope"}, ErrorView{Status: 404, Code: "NOT_FOUND"}))
-	mustContain(t, html, "<title>We couldn&#39;t find that · Tripplan</title>", "We couldn&#39;t find that",
-		`data-error-code="NOT_FOUND"`, `href="/"`, "Back to home")
-	mustNotContain(t, html, "Not Found", "Error 404", ">NOT_FOUND")
+	p := parsed(t, render(t, ErrorPage(Page{Path: "/nope"}, ErrorView{Status: 404, Code: "NOT_FOUND"})))
+	if got := p.title(); got != "We couldn't find that · Tripplan" {
+		t.Errorf("title %q", got)
+	}
+	p.says("We couldn't find that", "Back to home")
+	p.has(`[data-error-code="NOT_FOUND"]`, `[href="/"]`)
+	p.nowhere("Not Found", "Error 404")
+	p.neverSays("NOT_FOUND") // the code is for machines, in the attribute only
 
-	signedIn := render(t, ErrorPage(Page{Viewer: ana}, ErrorView{Status: 403, Title: "No access", Detail: "Ask for an invite."}))
-	mustContain(t, signedIn, `href="/home"`, "No access", "Ask for an invite.")
+	signedIn := parsed(t, render(t, ErrorPage(Page{Viewer: ana}, ErrorView{Status: 403, Title: "No access", Detail: "Ask for an invite."})))
+	signedIn.has(`[href="/home"]`)
+	signedIn.says("No access", "Ask for an invite.")
 
-	unknown := render(t, ErrorPage(Page{}, ErrorView{}))
-	mustContain(t, unknown, "Something went wrong", "Something went wrong on our side")
-	mustNotContain(t, unknown, "Internal Server Error", "Error 500")
+	unknown := parsed(t, render(t, ErrorPage(Page{}, ErrorView{})))
+	unknown.says("Something went wrong", "Something went wrong on our side")
+	unknown.nowhere("Internal Server Error", "Error 500")
 }
 
 // Errors are written for people: a title in words for the code or the status (never "Bad
 // Request" or the code itself), and each invalid field as a sentence marked with its name.
 func TestErrorPartial(t *testing.T) {
 	html := render(t, ErrorPartial(ErrorView{Status: 409, Detail: "A block already exists.", Code: "TIME_BLOCK_OVERLAP"}))
-	mustContain(t, html, `role="alert"`, "data-flash", "data-dismiss", `aria-label="Dismiss"`,
-		"That time is taken", "A block already exists.", `data-error-code="TIME_BLOCK_OVERLAP"`)
-	mustNotContain(t, html, "<html", "<main", "Conflict", ">TIME_BLOCK_OVERLAP")
+	if strings.Contains(html, "<html") { // parsing would add the document around a fragment
+		t.Errorf("a partial is a whole page: %.60s", html)
+	}
+	p := parsed(t, html)
+	p.has(`[role="alert"]`, "[data-flash]", "[data-dismiss]", `[aria-label="Dismiss"]`, `[data-error-code="TIME_BLOCK_OVERLAP"]`)
+	p.says("That time is taken", "A block already exists.")
+	p.lacks("main")
+	p.nowhere("Conflict")
+	p.neverSays("TIME_BLOCK_OVERLAP")
 
-	fields := render(t, ErrorPartial(ErrorView{Status: 400, Detail: "The request has invalid fields.", Code: "INVALID_REQUEST",
-		Fields: []FieldMessage{{"start_time", "must be earlier than end_time"}, {"manual_place.name", "is required"}}}))
-	mustContain(t, fields, "Please check what you entered", "Please correct what is marked",
-		`<li data-error-field="start_time">Start time must be earlier than end time.</li>`, `<li data-error-field="manual_place.name">Name is required.</li>`)
-	mustNotContain(t, fields, "Bad Request", "The request has invalid fields", ">INVALID_REQUEST")
+	fields := parsed(t, render(t, ErrorPartial(ErrorView{Status: 400, Detail: "The request has invalid fields.", Code: "INVALID_REQUEST",
+		Fields: []FieldMessage{{"start_time", "must be earlier than end_time"}, {"manual_place.name", "is required"}}})))
+	fields.says("Please check what you entered", "Please correct what is marked")
+	for field, want := range map[string]string{"start_time": "Start time must be earlier than end time.", "manual_place.name": "Name is required."} {
+		if got := fields.doc.Find(`li[data-error-field="` + field + `"]`).Text(); got != want {
+			t.Errorf("%s's message %q, want %q", field, got, want)
+		}
+	}
+	fields.nowhere("Bad Request", "The request has invalid fields")
+	fields.neverSays("INVALID_REQUEST")
 
 	for status, want := range map[int]string{401: "Please sign in", 413: "That is too large", 429: "Too many tries at once", 503: "Something went wrong"} {
-		mustContain(t, render(t, ErrorPartial(ErrorView{Status: status})), want)
+		parsed(t, render(t, ErrorPartial(ErrorView{Status: status}))).says(want)
 	}
 }
 
