@@ -134,6 +134,14 @@ func (p page) nowhere(unwanted ...string) {
 	}
 }
 
+// hasText fails the test unless an element matching selector has exactly text as its text.
+func (p page) hasText(selector, text string) {
+	p.t.Helper()
+	if p.doc.Find(selector).FilterFunction(func(_ int, s *goquery.Selection) bool { return s.Text() == text }).Length() == 0 {
+		p.t.Errorf("no %s says %q", selector, text)
+	}
+}
+
 // title is the text of the page's title.
 func (p page) title() string { return p.doc.Find("head > title").Text() }
 
