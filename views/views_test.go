@@ -22,24 +22,6 @@ func render(t *testing.T, c templ.Component) string {
 	return b.String()
 }
 
-func mustContain(t *testing.T, html string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(html, w) {
-			t.Errorf("output lacks %q", w)
-		}
-	}
-}
-
-func mustNotContain(t *testing.T, html string, unwanted ...string) {
-	t.Helper()
-	for _, w := range unwanted {
-		if strings.Contains(html, w) {
-			t.Errorf("output unexpectedly contains %q", w)
-		}
-	}
-}
-
 // page is rendered HTML parsed into a document, to ask for elements and their attributes.
 type page struct {
 	t   *testing.T
@@ -139,6 +121,24 @@ func (p page) hasText(selector, text string) {
 	p.t.Helper()
 	if p.doc.Find(selector).FilterFunction(func(_ int, s *goquery.Selection) bool { return s.Text() == text }).Length() == 0 {
 		p.t.Errorf("no %s says %q", selector, text)
+	}
+}
+
+// noTextNode fails the test when a text node of the page (scripts' included) begins with
+// prefix, or when exact, is prefix: ">Edit<" and ">Day " in the markup.
+func (p page) noTextNode(prefix string, exact bool) {
+	p.t.Helper()
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode && (n.Data == prefix || !exact && strings.HasPrefix(n.Data, prefix)) {
+			p.t.Errorf("a text node unexpectedly reads %q", n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range p.doc.Nodes {
+		walk(n)
 	}
 }
 
