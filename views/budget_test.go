@@ -24,25 +24,26 @@ func budgetWithPayments(readOnly bool) BudgetView {
 // that deletes the settlement, and the viewer's row reads in the second person; a guest (read
 // only) sees the figures without Mark as paid or Undo.
 func TestBudgetSettleUpShowsPaymentsAndTheirUndo(t *testing.T) {
-	html := render(t, settle(budgetWithPayments(false)))
-	mustContain(t, html,
-		`data-balance="m-ben" data-me`, "You owe $10.00", "is owed $10.00", "Sent", "$5.00", "Received",
-		"Payments made", `data-payment="s1"`, "Ben paid Ana $5.00", "Fri 27 Nov",
-		`hx-delete="/plans/p1/settlements/s1"`, `aria-label="Undo: Ben paid Ana $5.00"`,
-		`<input type="hidden" name="amount" value="10.00">`)
-	guest := render(t, settle(budgetWithPayments(true)))
-	mustContain(t, guest, "Ben paid Ana $5.00", "You owe $10.00")
-	mustNotContain(t, guest, "hx-delete", "hx-post", "data-mark-paid")
+	p := parsed(t, render(t, settle(budgetWithPayments(false))))
+	p.has(`[data-balance="m-ben"][data-me]`, `[data-payment="s1"]`,
+		`[hx-delete="/plans/p1/settlements/s1"]`, `[aria-label="Undo: Ben paid Ana $5.00"]`,
+		`input[type="hidden"][name="amount"][value="10.00"]`)
+	p.says("You owe $10.00", "is owed $10.00", "Sent", "$5.00", "Received", "Payments made", "Ben paid Ana $5.00", "Fri 27 Nov")
+	guest := parsed(t, render(t, settle(budgetWithPayments(true))))
+	guest.says("Ben paid Ana $5.00", "You owe $10.00")
+	guest.lacks("[hx-delete]", "[hx-post]", "[data-mark-paid]")
 	none := budgetWithPayments(false)
 	none.Payments = nil
-	mustNotContain(t, render(t, settle(none)), "data-payments", "Payments made")
+	nonePage := parsed(t, render(t, settle(none)))
+	nonePage.lacks("[data-payments]")
+	nonePage.nowhere("Payments made")
 
 	ko := i18n.With(context.Background(), i18n.For(i18n.Korean))
 	var b strings.Builder
 	if err := settle(budgetWithPayments(false)).Render(ko, &b); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, b.String(), "Ben 님이 Ana 님에게 US$5.00 보냈어요", "되돌리기", "US$10.00 보내야 해요", "송금 완료")
+	parsed(t, b.String()).says("Ben 님이 Ana 님에게 US$5.00 보냈어요", "되돌리기", "US$10.00 보내야 해요", "송금 완료")
 }
 
 // TestBudgetChartWritesAmountsOnBars: a long bar has its amount inside, a short one after it,
@@ -50,9 +51,12 @@ func TestBudgetSettleUpShowsPaymentsAndTheirUndo(t *testing.T) {
 func TestBudgetChartWritesAmountsOnBars(t *testing.T) {
 	bars := Bars([]string{"Day 1", "Day 2"}, []int64{20000, 5000})
 	bars[0].Href = "/plans/p1/budget?day=1"
-	html := render(t, chart("Spending per day", "per-day", bars, "KRW"))
-	mustContain(t, html,
-		`<rect x="0" y="4" width="100%"`, `text-anchor="end" class="fill-white text-xs font-semibold" data-bar-amount>₩20,000</text>`,
-		`<rect x="0" y="32" width="25%"`, `<text x="25%" dx="6" y="42"`, `data-bar-amount>₩5,000</text>`,
-		`<a href="/plans/p1/budget?day=1"`, `Day 1<span class="sr-only">: ₩20,000</span></a>`, `Day 2<span class="sr-only">: ₩5,000</span>`)
+	p := parsed(t, render(t, chart("Spending per day", "per-day", bars, "KRW")))
+	p.has(`rect[x="0"][y="4"][width="100%"]`, `rect[x="0"][y="32"][width="25%"]`, `text[x="25%"][dx="6"][y="42"]`)
+	p.hasText(`text[text-anchor="end"][class="fill-white text-xs font-semibold"][data-bar-amount]`, "₩20,000")
+	p.hasText(`text[data-bar-amount]`, "₩5,000")
+	p.hasText(`a[href="/plans/p1/budget?day=1"]:has(span[class="sr-only"])`, "Day 1: ₩20,000")
+	p.hasText(`:has(span[class="sr-only"])`, "Day 2: ₩5,000")
+	p.hasText(`span[class="sr-only"]`, ": ₩20,000")
+	p.hasText(`span[class="sr-only"]`, ": ₩5,000")
 }

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -17,31 +16,30 @@ func TestExtractionPanelInKorean(t *testing.T) {
 		},
 		Unmatched: []UnmatchedName{{Name: "달빛 찻집", Quote: "달빛 찻집은 간판이 없다."}},
 	}
-	html := renderIn(t, koCtx, ExtractionJob(v))
-	mustContain(t, html, `value="p-palace" checked`, "작성자가 건너뜀", "지나가기만 함", "“남산타워는 안 갔다.”",
-		"장소 검색에서 찾지 못함", "직접 추가", `hx-post="/collections/c1/extraction-jobs/j1/custom-places"`, "달빛 찻집")
+	p := parsed(t, renderIn(t, koCtx, ExtractionJob(v)))
+	p.has(`[value="p-palace"][checked]`, `[hx-post="/collections/c1/extraction-jobs/j1/custom-places"]`)
+	p.says("작성자가 건너뜀", "지나가기만 함", "“남산타워는 안 갔다.”", "장소 검색에서 찾지 못함", "직접 추가", "달빛 찻집")
 	for _, id := range []string{"p-tower", "p-station"} {
-		if strings.Contains(html, `value="`+id+`" checked`) {
+		if p.count(`[value="`+id+`"][checked]`) != 0 {
 			t.Errorf("%s should not be ticked", id)
 		}
 	}
-	mustNotContain(t, html, "Skipped by the writer", "Not found in the place search")
+	p.nowhere("Skipped by the writer", "Not found in the place search")
 	for name, want := range map[string]string{ // the particle follows the name's last syllable
 		"달빛 찻집": "달빛 찻집을 직접 입력한 장소로 추가했어요",
 		"소리 카페": "소리 카페를 직접 입력한 장소로 추가했어요",
 	} {
-		if added := renderIn(t, koCtx, CustomPlaceAdded(name)); !strings.Contains(added, want) {
-			t.Errorf("added %s: %s", name, added)
-		}
+		parsed(t, renderIn(t, koCtx, CustomPlaceAdded(name))).says(want)
 	}
 }
 
 // A job that found only names unknown to the search offers them, and no empty checklist.
 func TestExtractionPanelWithOnlyUnmatchedNames(t *testing.T) {
-	html := renderIn(t, enCtx, ExtractionJob(JobView{CollectionID: "c1", ID: "j1", Status: "COMPLETED", Done: true,
-		Unmatched: []UnmatchedName{{Name: "Hanok Teahouse Moon"}}}))
-	mustContain(t, html, "Not found in the place search", "Add as custom place", `hx-delete="/collections/c1/extraction-jobs/j1"`)
-	mustNotContain(t, html, `extraction-jobs/j1/places"`, "Add the ticked places")
+	p := parsed(t, renderIn(t, enCtx, ExtractionJob(JobView{CollectionID: "c1", ID: "j1", Status: "COMPLETED", Done: true,
+		Unmatched: []UnmatchedName{{Name: "Hanok Teahouse Moon"}}})))
+	p.says("Not found in the place search", "Add as custom place")
+	p.has(`[hx-delete="/collections/c1/extraction-jobs/j1"]`)
+	p.nowhere("extraction-jobs/j1/places", "Add the ticked places")
 }
 
 // A job in progress says what it is at in words, in both languages, with a progress bar while
@@ -64,27 +62,29 @@ func TestExtractionPanelStages(t *testing.T) {
 		{"READING", "Reading the page…", "페이지를 읽고 있어요…", "This page is long.", "페이지가 길어요.", false},
 		{"MATCHING", "Matching places: 12 of 40", "장소 맞추는 중: 40개 중 12개", "Matching 40 names takes a moment.", "이름 40개를 맞추느라 시간이 조금 걸려요.", true},
 	} {
-		en := renderIn(t, enCtx, ExtractionJob(job(tc.stage, 3*time.Second)))
-		ko := renderIn(t, koCtx, ExtractionJob(job(tc.stage, 3*time.Second)))
-		mustContain(t, en, tc.en, `role="status"`, `aria-live="polite"`, `hx-trigger="every 1s"`)
-		mustContain(t, ko, tc.ko)
-		mustNotContain(t, en, tc.slowEn, "data-slow")
+		en := parsed(t, renderIn(t, enCtx, ExtractionJob(job(tc.stage, 3*time.Second))))
+		ko := parsed(t, renderIn(t, koCtx, ExtractionJob(job(tc.stage, 3*time.Second))))
+		en.says(tc.en)
+		en.has(`[role="status"]`, `[aria-live="polite"]`, `[hx-trigger="every 1s"]`)
+		ko.says(tc.ko)
+		en.nowhere(tc.slowEn)
+		en.lacks("[data-slow]")
 		if tc.progress {
-			mustContain(t, en, `role="progressbar"`, `aria-valuenow="12"`, `aria-valuemax="40"`, `aria-label="Places matched"`, `width="30%"`)
-			mustContain(t, ko, `aria-label="맞춘 장소"`)
+			en.has(`[role="progressbar"]`, `[aria-valuenow="12"]`, `[aria-valuemax="40"]`, `[aria-label="Places matched"]`, `[width="30%"]`)
+			ko.has(`[aria-label="맞춘 장소"]`)
 		} else {
-			mustNotContain(t, en, `role="progressbar"`)
+			en.lacks(`[role="progressbar"]`)
 		}
 		// Five seconds is not yet slow; a moment more is.
-		mustNotContain(t, renderIn(t, enCtx, ExtractionJob(job(tc.stage, 5*time.Second))), tc.slowEn)
-		mustContain(t, renderIn(t, enCtx, ExtractionJob(job(tc.stage, 5*time.Second+time.Millisecond))), tc.en, tc.slowEn)
-		mustContain(t, renderIn(t, koCtx, ExtractionJob(job(tc.stage, 6*time.Second))), tc.ko, tc.slowKo)
+		parsed(t, renderIn(t, enCtx, ExtractionJob(job(tc.stage, 5*time.Second)))).nowhere(tc.slowEn)
+		parsed(t, renderIn(t, enCtx, ExtractionJob(job(tc.stage, 5*time.Second+time.Millisecond)))).says(tc.en, tc.slowEn)
+		parsed(t, renderIn(t, koCtx, ExtractionJob(job(tc.stage, 6*time.Second)))).says(tc.ko, tc.slowKo)
 	}
 	// Waiting to try again says why already: no second reason.
-	retry := renderIn(t, enCtx, ExtractionJob(job("RETRY_WAITING", time.Minute)))
-	mustContain(t, retry, "The page did not answer; trying again shortly…")
-	mustNotContain(t, retry, "data-slow")
+	retry := parsed(t, renderIn(t, enCtx, ExtractionJob(job("RETRY_WAITING", time.Minute))))
+	retry.says("The page did not answer; trying again shortly…")
+	retry.lacks("[data-slow]")
 	// A job that is done stops asking.
-	done := renderIn(t, enCtx, ExtractionJob(JobView{CollectionID: "c1", ID: "j1", Status: "COMPLETED", Stage: "COMPLETED", Done: true, StageAge: time.Minute}))
-	mustNotContain(t, done, `hx-trigger="every 1s"`, `role="progressbar"`, "data-slow")
+	done := parsed(t, renderIn(t, enCtx, ExtractionJob(JobView{CollectionID: "c1", ID: "j1", Status: "COMPLETED", Stage: "COMPLETED", Done: true, StageAge: time.Minute})))
+	done.lacks(`[hx-trigger="every 1s"]`, `[role="progressbar"]`, "[data-slow]")
 }

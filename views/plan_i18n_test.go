@@ -72,10 +72,11 @@ func TestPresenceSentenceInKorean(t *testing.T) {
 func TestDayInKorean(t *testing.T) {
 	v := day([2]int{14 * 60, 15*60 + 30})
 	v.Date = DayDate(koCtx, time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC))
-	html := renderIn(t, koCtx, Day(v))
-	mustContain(t, html, "1일차 · 4월 1일 (수)", "일정 1개", "장소 추가", "오후 2:00–3:30", "오전 9시", "후보 1곳", "예정",
-		`data-start="14:00"`, `data-end="15:30"`, `aria-label="오전 9:00에 추가"`, "5시간 비어 있음")
-	mustNotContain(t, html, "Add place", "Time blocks", "h free", ">Day ")
+	p := parsed(t, renderIn(t, koCtx, Day(v)))
+	p.says("1일차 · 4월 1일 (수)", "일정 1개", "장소 추가", "오후 2:00–3:30", "오전 9시", "후보 1곳", "예정", "5시간 비어 있음")
+	p.has(`[data-start="14:00"]`, `[data-end="15:30"]`, `[aria-label="오전 9:00에 추가"]`)
+	p.nowhere("Add place", "Time blocks", "h free")
+	p.noTextNode("Day ", false)
 }
 
 func renderIn(t *testing.T, ctx context.Context, c templ.Component) string {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // entry is what a history entry should say.
@@ -39,10 +41,15 @@ func checkHistory[M any](t *testing.T, got []activityJSON[M], nickname func(M) s
 		if g.Actor != nil {
 			actor = nickname(*g.Actor)
 		}
-		if g.Kind != w.kind || g.Target.Type != w.typ || g.Target.ID != w.id || g.Target.Name != w.name || g.Summary != w.summary ||
-			actor != w.actor || len(g.ActivityID) != 21 || g.CreatedAt == "" {
-			t.Errorf("entry %d:\n got %s %s %s %q %q by %q\nwant %s %s %s %q %q by %q", i, g.Kind, g.Target.Type, g.Target.ID, g.Target.Name,
-				g.Summary, actor, w.kind, w.typ, w.id, w.name, w.summary, w.actor)
+		type entryShape struct {
+			Kind, Type, ID, Name, Summary, Actor string
+			IDLength                             int
+			HasCreatedAt                         bool
+		}
+		if diff := cmp.Diff(entryShape{Kind: w.kind, Type: w.typ, ID: w.id, Name: w.name, Summary: w.summary, Actor: w.actor, IDLength: 21, HasCreatedAt: true},
+			entryShape{Kind: g.Kind, Type: g.Target.Type, ID: g.Target.ID, Name: g.Target.Name, Summary: g.Summary, Actor: actor,
+				IDLength: len(g.ActivityID), HasCreatedAt: g.CreatedAt != ""}); diff != "" {
+			t.Errorf("entry %d (-want +got):\n%s", i, diff)
 		}
 	}
 }

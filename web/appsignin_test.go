@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"golang.org/x/oauth2"
 
 	"tripplan/internal/signin"
@@ -96,9 +98,17 @@ func TestAppSignInThroughTheBrowser(t *testing.T) {
 	exchange := redeem(code, verifier, appRedirect)
 	res = a.do(exchange)
 	tokens := res.json(t)
-	if res.Status != http.StatusOK || tokens["access_token"] == "" || tokens["refresh_token"] == "" || tokens["expires_in"] != 3600.0 ||
-		tokens["terms_accepted"] != false || len(setCookies(res)) != 0 {
-		t.Fatalf("exchange: %d %s %v", res.Status, res.Body, res.Header.Values("Set-Cookie"))
+	type exchangeShape struct {
+		Status                    int
+		AccessToken, RefreshToken bool // a non-empty string
+		ExpiresIn, TermsAccepted  any
+		Cookies                   int
+	}
+	nonEmpty := func(v any) bool { s, ok := v.(string); return ok && s != "" }
+	if diff := cmp.Diff(exchangeShape{Status: http.StatusOK, AccessToken: true, RefreshToken: true, ExpiresIn: 3600.0, TermsAccepted: false},
+		exchangeShape{Status: res.Status, AccessToken: nonEmpty(tokens["access_token"]), RefreshToken: nonEmpty(tokens["refresh_token"]),
+			ExpiresIn: tokens["expires_in"], TermsAccepted: tokens["terms_accepted"], Cookies: len(setCookies(res))}); diff != "" {
+		t.Fatalf("exchange (-want +got):\n%s\n%s %v", diff, res.Body, res.Header.Values("Set-Cookie"))
 	}
 	access := tokens["access_token"].(string)
 	if me := a.do(req{Method: "GET", Path: "/users/me", Token: access}).json(t); me["provider"] != "OIDC" || me["nickname"] != "MinaKim" {

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // planFixture is a plan with a linked collection of three places, owned by Ana, with Ben a
@@ -90,18 +93,42 @@ func TestAddBlockAsTheInterfaceDocumentSays(t *testing.T) {
 
 	tb := decodeBlock(t, f.add(f.ben, map[string]any{"type": "PLACE", "collection_place_id": palace, "day": 1,
 		"start_time": "10:00:00.000Z", "end_time": "12:00:00.000Z", "memo": "티켓 예매 ✔"}))
-	if tb.Type != "PLACE" || tb.BlockStatus != "DIRECT" || tb.StartTime != "10:00:00.000Z" || tb.EndTime != "12:00:00.000Z" ||
-		tb.CandidateCount != 1 || len(tb.Candidates) != 1 || tb.SelectedBlock == nil || !tb.Candidates[0].Selected ||
-		tb.SelectedBlock.BlockID != tb.Candidates[0].BlockID || tb.Candidates[0].Memo != "티켓 예매 ✔" ||
-		tb.Candidates[0].Place == nil || tb.Candidates[0].Place.Name != "Gyeongbokgung Palace" ||
-		tb.Candidates[0].AddedBy.Nickname != "Ben" || tb.Candidates[0].OpinionSummary.My != nil {
-		t.Fatalf("PLACE block: %+v", tb)
+	// blockShape is what is asked of a block; candidateShape of each of its candidates.
+	type candidateShape struct {
+		Selected, IsTheSelectedBlock, HasMyOpinion bool
+		Memo, Place, AddedBy                       string
+		HasPlace                                   bool
+	}
+	type blockShape struct {
+		Type, BlockStatus, StartTime, EndTime string
+		CandidateCount                        int
+		HasSelectedBlock                      bool
+		Candidates                            []candidateShape
+	}
+	shapeOf := func(tb timeBlockJSON) blockShape {
+		s := blockShape{Type: tb.Type, BlockStatus: tb.BlockStatus, StartTime: tb.StartTime, EndTime: tb.EndTime,
+			CandidateCount: tb.CandidateCount, HasSelectedBlock: tb.SelectedBlock != nil}
+		for _, c := range tb.Candidates {
+			cs := candidateShape{Selected: c.Selected, IsTheSelectedBlock: tb.SelectedBlock != nil && tb.SelectedBlock.BlockID == c.BlockID,
+				HasMyOpinion: c.OpinionSummary.My != nil, Memo: c.Memo, AddedBy: c.AddedBy.Nickname, HasPlace: c.Place != nil}
+			if c.Place != nil {
+				cs.Place = c.Place.Name
+			}
+			s.Candidates = append(s.Candidates, cs)
+		}
+		return s
+	}
+	if diff := cmp.Diff(blockShape{Type: "PLACE", BlockStatus: "DIRECT", StartTime: "10:00:00.000Z", EndTime: "12:00:00.000Z",
+		CandidateCount: 1, HasSelectedBlock: true, Candidates: []candidateShape{{Selected: true, IsTheSelectedBlock: true,
+			Memo: "티켓 예매 ✔", Place: "Gyeongbokgung Palace", HasPlace: true, AddedBy: "Ben"}}}, shapeOf(tb)); diff != "" {
+		t.Fatalf("PLACE block (-want +got):\n%s", diff)
 	}
 	// Adjacent (half-open) blocks are allowed; lenient day and short time forms are accepted.
 	free := decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": "1", "start_time": "12:00", "end_time": "13:30:00"}))
-	if free.Type != "FREE" || free.BlockStatus != "NOTHING" || free.SelectedBlock != nil || free.CandidateCount != 1 ||
-		free.Candidates[0].Selected || free.Candidates[0].Place != nil || free.StartTime != "12:00:00.000Z" || free.EndTime != "13:30:00.000Z" {
-		t.Fatalf("FREE block: %+v", free)
+	if diff := cmp.Diff(blockShape{Type: "FREE", BlockStatus: "NOTHING", StartTime: "12:00:00.000Z", EndTime: "13:30:00.000Z", CandidateCount: 1,
+		Candidates: []candidateShape{{}}}, shapeOf(free),
+		cmpopts.IgnoreFields(candidateShape{}, "Memo", "AddedBy", "HasMyOpinion")); diff != "" { // not asked of free time
+		t.Fatalf("FREE block (-want +got):\n%s", diff)
 	}
 
 	// The exact duplicate carries the existing time block's id under both names.
@@ -162,7 +189,7 @@ func TestAddBlockAsTheInterfaceDocumentSays(t *testing.T) {
 	// A memo of exactly 300 characters (not bytes) is accepted.
 	decodeBlock(t, f.add(f.ana, map[string]any{"type": "FREE", "day": 2, "start_time": "09:00", "end_time": "10:00", "memo": strings.Repeat("é", 300)}))
 	var stored int
-	f.a.db.Get(&stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
+	f.a.mustGet(t, &stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
 	if stored != 3 {
 		t.Fatalf("failed adds must store nothing: %d time blocks", stored)
 	}
@@ -257,7 +284,7 @@ func TestThirtySimultaneousAddsToOneSlotStoreOneBlock(t *testing.T) {
 		}
 	}
 	var stored int
-	f.a.db.Get(&stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
+	f.a.mustGet(t, &stored, `SELECT count(*) FROM time_blocks tb JOIN plan_days d ON d.id = tb.plan_day_id WHERE d.plan_id = $1`, f.plan.PlanID)
 	if ok != 1 || stored != 1 {
 		t.Fatalf("%d succeeded and %d time blocks are stored; want exactly 1 and 1", ok, stored)
 	}
@@ -288,7 +315,7 @@ func TestRacingSelectionChangesLeaveOneSelected(t *testing.T) {
 	close(start)
 	wg.Wait()
 	var selected int
-	f.a.db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, tb.TimeBlockID)
+	f.a.mustGet(t, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, tb.TimeBlockID)
 	if selected != 1 {
 		t.Fatalf("%d selected candidates after the race, want 1", selected)
 	}

@@ -57,7 +57,7 @@ func benchPlansDuringBurst(b *testing.B, kind string) {
 		items[i] = map[string]any{"name": fmt.Sprintf("Item %d", i), "cost": 1000 + i}
 	}
 	var placeIDs []string
-	a.db.Select(&placeIDs, `SELECT id FROM places ORDER BY id LIMIT $1`, planner.CandidatesPerAddMax)
+	a.mustSelect(b, &placeIDs, `SELECT id FROM places ORDER BY id LIMIT $1`, planner.CandidatesPerAddMax)
 	hostile, _ := json.Marshal(map[string]any{"day": 1, "items": item("Taxi", 1), "split_among": ids("h", (limitBytes-512)/24)})
 
 	var cols []string

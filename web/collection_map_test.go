@@ -40,8 +40,8 @@ func newMapFixture(t *testing.T) *mapFixture {
 	f.col = a.createCollection(f.ana, "Seoul map").CollectionID
 	f.base = "/collections/" + f.col + "/places"
 	f.benMember = a.joinCollection(f.col, "cm-ben")
-	a.db.Get(&f.anaUser, `SELECT id FROM users WHERE provider_id = 'cm-ana'`)
-	a.db.Get(&f.benUser, `SELECT id FROM users WHERE provider_id = 'cm-ben'`)
+	a.mustGet(t, &f.anaUser, `SELECT id FROM users WHERE provider_id = 'cm-ana'`)
+	a.mustGet(t, &f.benUser, `SELECT id FROM users WHERE provider_id = 'cm-ben'`)
 	var rows []struct {
 		ID       string `db:"id"`
 		Category string `db:"category_level1"`

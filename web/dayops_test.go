@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCopyTimeBlockAnswers: POST …/blocks/{tb}/copies answers 201 with the copy in the shape
@@ -30,8 +32,14 @@ func TestCopyTimeBlockAnswers(t *testing.T) {
 	if err := json.Unmarshal(res.Body, &dup); err != nil {
 		t.Fatal(err)
 	}
-	if dup.TimeBlockID == tb.TimeBlockID || dup.StartTime != "11:00:00.000Z" || dup.EndTime != "12:00:00.000Z" || dup.CandidateCount != 2 || dup.BlockStatus != tb.BlockStatus {
-		t.Errorf("duplicate %+v, want right after %+v with its candidates", dup, tb)
+	type copyShape struct {
+		NewID                           bool
+		StartTime, EndTime, BlockStatus string
+		CandidateCount                  int
+	}
+	if diff := cmp.Diff(copyShape{NewID: true, StartTime: "11:00:00.000Z", EndTime: "12:00:00.000Z", BlockStatus: tb.BlockStatus, CandidateCount: 2},
+		copyShape{NewID: dup.TimeBlockID != tb.TimeBlockID, StartTime: dup.StartTime, EndTime: dup.EndTime, BlockStatus: dup.BlockStatus, CandidateCount: dup.CandidateCount}); diff != "" {
+		t.Errorf("the copy, right after the block with its candidates (-want +got):\n%s", diff)
 	}
 	for i, c := range dup.Candidates {
 		if c.Place == nil || c.Place.PlaceID != tb.Candidates[i].Place.PlaceID || c.AddedBy.PlanMemberID != tb.Candidates[i].AddedBy.PlanMemberID || c.OpinionSummary.TotalCount != 0 {

@@ -77,7 +77,7 @@ func TestExpensesOrderMovesAndItems(t *testing.T) {
 		prev = f.addExpense(t, map[string]any{"prev_expense_id": prev, "items": item("n"+strings.Repeat("i", i%3), 1)}).ExpenseID
 	}
 	var ranks []string
-	a.db.Select(&ranks, `SELECT rank::text FROM expenses WHERE plan_id = $1 AND kind = 'ADDITIONAL' ORDER BY rank`, f.plan.PlanID)
+	a.mustSelect(t, &ranks, `SELECT rank::text FROM expenses WHERE plan_id = $1 AND kind = 'ADDITIONAL' ORDER BY rank`, f.plan.PlanID)
 	for _, r := range ranks {
 		if strings.Contains(r, ".") && len(r[strings.Index(r, ".")+1:]) > rankScaleLimit {
 			t.Fatalf("a rank grew to %s", r)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/extraction"
 	"tripplan/internal/planner"
 )
@@ -139,13 +141,30 @@ func TestExtractionFromALink(t *testing.T) {
 
 	done := f.waitJob(t, f.ben, j.JobID)
 	r := done.Result
-	if done.Status != "COMPLETED" || r == nil || r.MatchedCount != 4 || r.Title == "" || r.AuthorName != "Mina Park" {
-		t.Fatalf("result: %+v %+v", done, r)
+	type resultShape struct {
+		Status              planner.JobStatus
+		HasResult, HasTitle bool
+		MatchedCount        int
+		AuthorName          string
+	}
+	gotResult := resultShape{Status: done.Status, HasResult: r != nil}
+	if r != nil {
+		gotResult.HasTitle, gotResult.MatchedCount, gotResult.AuthorName = r.Title != "", r.MatchedCount, r.AuthorName
+	}
+	if diff := cmp.Diff(resultShape{Status: "COMPLETED", HasResult: true, HasTitle: true, MatchedCount: 4, AuthorName: "Mina Park"}, gotResult); diff != "" {
+		t.Fatalf("result (-want +got):\n%s", diff)
 	}
 	// The stage and how many names were looked up: all of the page's, once it is done.
-	if done.Stage != planner.StageCompleted || done.Progress == nil || done.Progress.Total < 4 || done.Progress.Done != done.Progress.Total ||
-		done.StageStartedAt == "" {
-		t.Errorf("stage %q since %q, progress %+v", done.Stage, done.StageStartedAt, done.Progress)
+	type stageShape struct {
+		Stage                                                planner.Stage
+		HasStartedAt, HasProgress, AtLeastFourNames, AllDone bool
+	}
+	gotStage := stageShape{Stage: done.Stage, HasStartedAt: done.StageStartedAt != "", HasProgress: done.Progress != nil}
+	if p := done.Progress; p != nil {
+		gotStage.AtLeastFourNames, gotStage.AllDone = p.Total >= 4, p.Done == p.Total
+	}
+	if diff := cmp.Diff(stageShape{Stage: planner.StageCompleted, HasStartedAt: true, HasProgress: true, AtLeastFourNames: true, AllDone: true}, gotStage); diff != "" {
+		t.Errorf("stage and progress (-want +got):\n%s\nprogress %+v", diff, done.Progress)
 	}
 	names := map[string]string{}
 	for _, p := range r.Places {
@@ -169,9 +188,19 @@ func TestExtractionFromALink(t *testing.T) {
 	res := a.do(req{Method: "POST", Path: base + "/" + j.JobID + "/places", Token: f.ben,
 		Body: map[string]any{"place_ids": []string{names["Gyeongbokgung Palace"], names["Bukchon Hanok Village"]}}})
 	var added addedFromJobJSON
-	if json.Unmarshal(res.Body, &added); res.Status != 200 || added.TotalCount != 2 || added.AddedCount != 1 || added.SkippedCount != 1 ||
-		len(added.Places) != 1 || added.Places[0].Place.Name != "Bukchon Hanok Village" {
-		t.Fatalf("add: %d %s", res.Status, res.Body)
+	if err := json.Unmarshal(res.Body, &added); res.Status != 200 || err != nil {
+		t.Fatalf("add: %d %s (%v)", res.Status, res.Body, err)
+	}
+	type addedShape struct {
+		Total, Added, Skipped int
+		Places                []string
+	}
+	gotAdded := addedShape{Total: added.TotalCount, Added: added.AddedCount, Skipped: added.SkippedCount}
+	for _, p := range added.Places {
+		gotAdded.Places = append(gotAdded.Places, p.Place.Name)
+	}
+	if diff := cmp.Diff(addedShape{Total: 2, Added: 1, Skipped: 1, Places: []string{"Bukchon Hanok Village"}}, gotAdded); diff != "" {
+		t.Fatalf("add (-want +got):\n%s", diff)
 	}
 	a.do(req{Method: "POST", Path: base + "/" + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{names["Gwangjang Market"]}}}).
 		problem(t, 409, "ALREADY_DECIDED")
@@ -206,8 +235,15 @@ func TestExtractionFromALink(t *testing.T) {
 	for path, code := range map[string]planner.FailureCode{"/sourdough": "NO_PLACE_EXTRACTED", "/missing": "CONTENT_NOT_FOUND", "/to-metadata": "FETCH_FAILED"} {
 		j := f.startJob(t, f.ana, srv.URL+path)
 		done := f.waitJob(t, f.ana, j.JobID)
-		if done.Status != "FAILED" || done.Stage != planner.StageFailed || done.FailureCode == nil || *done.FailureCode != code || done.FailureMessage == nil {
-			t.Errorf("%s: %+v", path, done)
+		type failureShape struct {
+			Status     planner.JobStatus
+			Stage      planner.Stage
+			Code       *planner.FailureCode
+			HasMessage bool
+		}
+		if diff := cmp.Diff(failureShape{Status: "FAILED", Stage: planner.StageFailed, Code: &code, HasMessage: true},
+			failureShape{Status: done.Status, Stage: done.Stage, Code: done.FailureCode, HasMessage: done.FailureMessage != nil}); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", path, diff)
 		}
 		f.dismiss(t, f.ana, j.JobID)
 	}
@@ -681,8 +717,20 @@ func TestExtractionMentionsAndUnmatchedNames(t *testing.T) {
 
 	// A page whose only names are unknown to the place search completes with them.
 	j = f.waitJob(t, f.ana, f.startJob(t, f.ana, srv.URL+"/teahouses").JobID)
-	if j.Status != "COMPLETED" || j.Result == nil || len(j.Result.Places) != 0 || len(j.Result.Unmatched) != 1 ||
-		j.Result.Unmatched[0].Name != "Hanok Teahouse Moon" {
-		t.Errorf("only unmatched names: %+v %+v", j, j.Result)
+	type unmatchedShape struct {
+		Status    planner.JobStatus
+		HasResult bool
+		Places    int
+		Unmatched []string
+	}
+	gotUnmatched := unmatchedShape{Status: j.Status, HasResult: j.Result != nil}
+	if j.Result != nil {
+		gotUnmatched.Places = len(j.Result.Places)
+		for _, u := range j.Result.Unmatched {
+			gotUnmatched.Unmatched = append(gotUnmatched.Unmatched, u.Name)
+		}
+	}
+	if diff := cmp.Diff(unmatchedShape{Status: "COMPLETED", HasResult: true, Unmatched: []string{"Hanok Teahouse Moon"}}, gotUnmatched); diff != "" {
+		t.Errorf("only unmatched names (-want +got):\n%s", diff)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/signin"
 )
 
@@ -34,9 +36,14 @@ func TestCookieAttributes(t *testing.T) {
 				if ck == nil {
 					t.Fatalf("%s: no cookie set", what)
 				}
-				if ck.Path != path || ck.Domain != domain || ck.SameSite != sameSite || ck.Secure != tc.secure || !ck.HttpOnly ||
-					(ck.MaxAge < 0) != cleared {
-					t.Errorf("%s: %s; want Path=%s Domain=%q SameSite=%v Secure=%v HttpOnly, cleared %v", what, ck.String(), path, domain, sameSite, tc.secure, cleared)
+				type cookieShape struct {
+					Path, Domain              string
+					SameSite                  http.SameSite
+					Secure, HttpOnly, Cleared bool
+				}
+				if diff := cmp.Diff(cookieShape{Path: path, Domain: domain, SameSite: sameSite, Secure: tc.secure, HttpOnly: true, Cleared: cleared},
+					cookieShape{Path: ck.Path, Domain: ck.Domain, SameSite: ck.SameSite, Secure: ck.Secure, HttpOnly: ck.HttpOnly, Cleared: ck.MaxAge < 0}); diff != "" {
+					t.Errorf("%s: %s (-want +got):\n%s", what, ck.String(), diff)
 				}
 			}
 

@@ -380,3 +380,25 @@ func (a *testApp) openStream(rq req) response {
 	a.checkContract(r, out) // a stream's status and headers; its events are not read
 	return out
 }
+
+// mustGet, mustSelect and mustExec run a test's own SQL and stop the test when it fails.
+func (a *testApp) mustGet(t testing.TB, dest any, query string, args ...any) {
+	t.Helper()
+	if err := a.db.Get(dest, query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+func (a *testApp) mustSelect(t testing.TB, dest any, query string, args ...any) {
+	t.Helper()
+	if err := a.db.Select(dest, query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+func (a *testApp) mustExec(t testing.TB, query string, args ...any) {
+	t.Helper()
+	if _, err := a.db.Exec(query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}

@@ -16,7 +16,7 @@ func TestHostileInputsToAuthEndpoints(t *testing.T) {
 	a := newTestApp(t)
 	token := a.member("hostile-1", "Hostile")
 	var users int
-	a.db.Get(&users, `SELECT count(*) FROM users`)
+	a.mustGet(t, &users, `SELECT count(*) FROM users`)
 
 	bodies := []any{
 		"{", "[]", "null", `"string"`, "1e999", `{"provider":{"$ne":1}}`,
@@ -81,7 +81,7 @@ func TestHostileInputsToAuthEndpoints(t *testing.T) {
 		}
 	}
 	var after int
-	a.db.Get(&after, `SELECT count(*) FROM users`)
+	a.mustGet(t, &after, `SELECT count(*) FROM users`)
 	if after != users {
 		t.Fatalf("hostile input created users: %d → %d", users, after)
 	}

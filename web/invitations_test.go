@@ -59,7 +59,7 @@ func TestInviteLinksJoinLeaveAndRejoin(t *testing.T) {
 
 	// Unknown and expired links: 404 problems for JSON clients, the explanation page for browsers.
 	a.do(req{Method: "GET", Path: "/invite/nope", Token: ben}).problem(t, 404, "INVALID_LINK")
-	a.db.Exec(`UPDATE share_links SET expires_at = now() - interval '1 second'`)
+	a.mustExec(t, `UPDATE share_links SET expires_at = now() - interval '1 second'`)
 	a.do(req{Method: "GET", Path: path}).problem(t, 404, "EXPIRED_LINK")
 	res = a.do(req{Method: "GET", Path: path, Header: map[string]string{"Accept": "text/html"}})
 	if res.Status != http.StatusFound || res.Header.Get("Location") != "/link-error?error=expired_link" {
@@ -149,13 +149,13 @@ func TestGuestsReadButNeverWrite(t *testing.T) {
 	as("GET", "/collections/"+f.collection, nil).problem(t, 403, "FORBIDDEN_NOT_GUEST")
 	as("GET", "/users/me", nil).problem(t, 403, "GUEST_FORBIDDEN")
 	var n int
-	a.db.Get(&n, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.PlanID)
+	a.mustGet(t, &n, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.PlanID)
 	if n != 1 {
 		t.Fatalf("a guest changed the plan: %d time blocks", n)
 	}
 
 	// When the link expires, so does the guest's access.
-	a.db.Exec(`UPDATE share_links SET expires_at = now() - interval '1 second'`)
+	a.mustExec(t, `UPDATE share_links SET expires_at = now() - interval '1 second'`)
 	as("GET", plan, nil).problem(t, 401, "MISSING_TOKEN")
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func (a *testApp) userID(token string) string {
@@ -71,9 +73,14 @@ func TestNotificationsForEachEvent(t *testing.T) {
 	var page pageJSON[notificationJSON]
 	json.Unmarshal(res.Body, &page)
 	first := page.Contents[0]
-	if res.Header.Get("X-Unread-Count") != "7" || first.IsRead || first.ReadAt != nil || !strings.Contains(first.Message, "Eve joined Seoul trip") ||
-		first.LinkURL != plan || first.Category != "PLAN" {
-		t.Fatalf("list: %s %+v", res.Header.Get("X-Unread-Count"), first)
+	type listShape struct {
+		Unread, LinkURL, Category        string
+		IsRead, HasReadAt, SaysEveJoined bool
+	}
+	if diff := cmp.Diff(listShape{Unread: "7", LinkURL: plan, Category: "PLAN", SaysEveJoined: true},
+		listShape{Unread: res.Header.Get("X-Unread-Count"), LinkURL: first.LinkURL, Category: first.Category, IsRead: first.IsRead, HasReadAt: first.ReadAt != nil,
+			SaysEveJoined: strings.Contains(first.Message, "Eve joined Seoul trip")}); diff != "" {
+		t.Fatalf("list (-want +got):\n%s\nmessage %q", diff, first.Message)
 	}
 	var read notificationJSON
 	json.Unmarshal(a.do(req{Method: "PATCH", Path: "/notifications/" + first.NotificationID, Token: f.ana}).Body, &read)

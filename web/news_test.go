@@ -142,7 +142,7 @@ func TestWebPushReachesTheBrowsersOfWhoAskedForIt(t *testing.T) {
 	}
 	eventually(t, "the gone laptop's subscription is deleted, the phone's kept with its success", func() bool {
 		var endpoints []string
-		a.db.Select(&endpoints, `SELECT endpoint FROM push_subscriptions WHERE last_success_at IS NOT NULL OR endpoint LIKE '%/gone/%'`)
+		a.mustSelect(t, &endpoints, `SELECT endpoint FROM push_subscriptions WHERE last_success_at IS NOT NULL OR endpoint LIKE '%/gone/%'`)
 		return len(endpoints) == 1 && strings.HasSuffix(endpoints[0], "/push/ana-phone")
 	})
 
@@ -188,7 +188,7 @@ func TestPushSubscriptionsAndSettingsAreChecked(t *testing.T) {
 		}
 	}
 	var endpoints []string
-	a.db.Select(&endpoints, `SELECT endpoint FROM push_subscriptions ORDER BY endpoint`)
+	a.mustSelect(t, &endpoints, `SELECT endpoint FROM push_subscriptions ORDER BY endpoint`)
 	if len(endpoints) != 10 || endpoints[0] != "https://push.example/b" {
 		t.Fatalf("after 11 subscriptions: %v", endpoints)
 	}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestOpinions(t *testing.T) {
@@ -42,8 +44,16 @@ func TestOpinions(t *testing.T) {
 	var day dayBlocksJSON
 	json.Unmarshal(a.do(req{Method: "GET", Path: f.blocks + "?day=1", Token: f.ben}).Body, &day)
 	sum := day.Contents[0].Candidates[0].OpinionSummary
-	if sum.TotalCount != 2 || sum.Distribution.Positive != 1 || sum.Distribution.Negative != 1 || sum.My == nil || sum.My.OpinionID != benOp.OpinionID {
-		t.Fatalf("summary: %+v", sum)
+	type summaryShape struct {
+		Total, Positive, Negative int
+		Mine                      string
+	}
+	gotSum := summaryShape{Total: sum.TotalCount, Positive: sum.Distribution.Positive, Negative: sum.Distribution.Negative}
+	if sum.My != nil {
+		gotSum.Mine = sum.My.OpinionID
+	}
+	if diff := cmp.Diff(summaryShape{Total: 2, Positive: 1, Negative: 1, Mine: benOp.OpinionID}, gotSum); diff != "" {
+		t.Fatalf("summary (-want +got):\n%s", diff)
 	}
 
 	// Only the author may change or delete it.

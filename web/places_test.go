@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/places"
 	"tripplan/internal/planner"
 )
@@ -110,9 +112,15 @@ func TestSearchPlaceShapeAndInputRules(t *testing.T) {
 	token := a.member("search-3", "Seeker")
 	got := a.search(token, "Gyeongbokgung Palace")
 	p := got[0]
-	if len(p.PlaceID) != 21 || p.ProviderPlaceID == "" || p.Point == nil || !strings.HasPrefix(p.Point.Latitude, "37.5") ||
-		p.Category.Level1.ID != "300000" || p.Category.Level3.Name != "Palace" || p.Category.PrimaryType.ID != "palace" || p.Photos == nil {
-		t.Fatalf("place shape: %+v", p)
+	type placeShape struct {
+		IDLength                                  int
+		HasProviderPlaceID, InSeoul, HasPhotoList bool // photos: a list, if empty
+		Level1, Level3Name, PrimaryType           string
+	}
+	if diff := cmp.Diff(placeShape{IDLength: 21, HasProviderPlaceID: true, InSeoul: true, HasPhotoList: true, Level1: "300000", Level3Name: "Palace", PrimaryType: "palace"},
+		placeShape{IDLength: len(p.PlaceID), HasProviderPlaceID: p.ProviderPlaceID != "", InSeoul: p.Point != nil && strings.HasPrefix(p.Point.Latitude, "37.5"),
+			HasPhotoList: p.Photos != nil, Level1: p.Category.Level1.ID, Level3Name: p.Category.Level3.Name, PrimaryType: p.Category.PrimaryType.ID}); diff != "" {
+		t.Fatalf("place shape (-want +got):\n%s", diff)
 	}
 	if got := a.search(token, "   "); len(got) != 0 {
 		t.Fatalf("blank query: %v", got)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"tripplan/static"
 )
 
@@ -48,19 +51,41 @@ func TestPlans(t *testing.T) {
 	a.do(req{Method: "POST", Path: path + "/blocks", Token: ben, Body: map[string]any{"type": "FREE", "day": 4, "start_time": "09:00", "end_time": "10:00"}})
 	var u planUpdateJSON
 	res = a.do(req{Method: "PUT", Path: path, Token: ben, Body: map[string]any{"title": "Kyoto", "start_date": "2026-05-01", "end_date": "2026-05-02"}})
-	if json.Unmarshal(res.Body, &u); res.Status != 200 || !u.RequiresConfirmation || u.UpdateType == nil || *u.UpdateType != "DECREASE" ||
-		u.Plan != nil || len(u.AffectedDays) != 2 || u.AffectedDays[1] != (affectedDayJSON{Day: 4, ScheduleCount: 1}) {
-		t.Fatalf("unconfirmed decrease: %s", res.Body)
+	// updateShape is what a plan update said: its status, whether it asks first and why, and the plan.
+	type updateShape struct {
+		Status               int
+		RequiresConfirmation bool
+		UpdateType           *string
+		HasPlan              bool
+		DurationDays         int
+		Title                string
+		AffectedDays         []affectedDayJSON
+	}
+	shape := func(res response, u planUpdateJSON) updateShape {
+		s := updateShape{Status: res.Status, RequiresConfirmation: u.RequiresConfirmation, UpdateType: u.UpdateType, HasPlan: u.Plan != nil, AffectedDays: u.AffectedDays}
+		if u.Plan != nil {
+			s.DurationDays, s.Title = u.Plan.DurationDays, u.Plan.Title
+		}
+		return s
+	}
+	decrease := "DECREASE"
+	json.Unmarshal(res.Body, &u)
+	if diff := cmp.Diff(updateShape{Status: 200, RequiresConfirmation: true, UpdateType: &decrease,
+		AffectedDays: []affectedDayJSON{{Day: 3}, {Day: 4, ScheduleCount: 1}}}, shape(res, u)); diff != "" {
+		t.Fatalf("unconfirmed decrease (-want +got):\n%s", diff)
 	}
 	res = a.do(req{Method: "PUT", Path: path, Token: ben, Body: map[string]any{"title": "Kyoto 2", "start_date": "2026-05-01", "end_date": "2026-05-02", "confirm": true}})
-	if json.Unmarshal(res.Body, &u); res.Status != 200 || u.RequiresConfirmation || u.Plan == nil || u.Plan.DurationDays != 2 || u.Plan.Title != "Kyoto 2" {
-		t.Fatalf("confirmed decrease: %s", res.Body)
+	json.Unmarshal(res.Body, &u)
+	if diff := cmp.Diff(updateShape{Status: 200, HasPlan: true, DurationDays: 2, Title: "Kyoto 2"}, shape(res, u),
+		cmpopts.IgnoreFields(updateShape{}, "UpdateType", "AffectedDays")); diff != "" {
+		t.Fatalf("confirmed decrease (-want +got):\n%s", diff)
 	}
 	a.do(req{Method: "GET", Path: path + "/blocks?day=4", Token: ben}).problem(t, 404, "PLAN_DAY_NOT_FOUND")
 	// A title-only change applies at once, with no update type.
 	res = a.do(req{Method: "PUT", Path: path, Token: ben, Body: map[string]any{"title": "Kyoto 3", "start_date": "2026-05-01", "end_date": "2026-05-02"}})
-	if json.Unmarshal(res.Body, &u); u.RequiresConfirmation || u.UpdateType != nil || u.Plan == nil || u.Plan.Title != "Kyoto 3" || u.AffectedDays != nil {
-		t.Fatalf("title only: %s", res.Body)
+	json.Unmarshal(res.Body, &u)
+	if diff := cmp.Diff(updateShape{HasPlan: true, Title: "Kyoto 3"}, shape(res, u), cmpopts.IgnoreFields(updateShape{}, "Status", "DurationDays")); diff != "" {
+		t.Fatalf("title only (-want +got):\n%s", diff)
 	}
 
 	// Members, owner change, leave and delete.

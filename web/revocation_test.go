@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // sharedKinds are the two things links open: a plan and a collection, each with the name of
@@ -160,9 +162,15 @@ func TestRevokingLinks(t *testing.T) {
 			}
 			by := links[0]["created_by"].(map[string]any)
 			until, err := time.Parse(time.RFC3339, links[0]["expires_at"].(string))
-			if links[0]["code"] != linkCode(bens) || links[0]["url"] != bens.URL || by[k.idField] != benID || by["nickname"] != "Ben" ||
-				err != nil || time.Until(until) < 6*24*time.Hour || links[1]["code"] != linkCode(anas) {
-				t.Fatalf("links: %s", res.Body)
+			type linksShape struct {
+				Codes                 []any
+				URL, Maker, MakerName any
+				ExpiresInAWeek        bool // six days away at least
+			}
+			if diff := cmp.Diff(linksShape{Codes: []any{linkCode(bens), linkCode(anas)}, URL: bens.URL, Maker: benID, MakerName: "Ben", ExpiresInAWeek: true},
+				linksShape{Codes: []any{links[0]["code"], links[1]["code"]}, URL: links[0]["url"], Maker: by[k.idField], MakerName: by["nickname"],
+					ExpiresInAWeek: err == nil && time.Until(until) >= 6*24*time.Hour}); diff != "" {
+				t.Fatalf("links (-want +got):\n%s\n%s", diff, res.Body)
 			}
 
 			// Each link has a guest looking.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/signin"
 	"tripplan/internal/signin/fakeoidc"
 )
@@ -78,9 +80,18 @@ func TestSocialSignInThroughOIDC(t *testing.T) {
 		t.Fatalf("callback: %d Location=%q %s", res.Status, res.Header.Get("Location"), res.Body)
 	}
 	set := setCookies(res)
-	if set[sessionName] == nil || set[sessionName].Value == "" || set[refreshCookie] == nil || set[refreshCookie].Value == "" ||
-		!set[refreshCookie].HttpOnly || set[signin.FlowCookie] == nil || set[signin.FlowCookie].MaxAge >= 0 {
-		t.Fatalf("callback cookies: %v", res.Header.Values("Set-Cookie"))
+	// The session and the refresh token are set (the latter HttpOnly), the sign-in flow's cookie cleared.
+	type cookiesShape struct{ Session, Refresh, RefreshHttpOnly, FlowCleared bool }
+	gotCookies := cookiesShape{
+		Session:     set[sessionName] != nil && set[sessionName].Value != "",
+		Refresh:     set[refreshCookie] != nil && set[refreshCookie].Value != "",
+		FlowCleared: set[signin.FlowCookie] != nil && set[signin.FlowCookie].MaxAge < 0,
+	}
+	if set[refreshCookie] != nil {
+		gotCookies.RefreshHttpOnly = set[refreshCookie].HttpOnly
+	}
+	if diff := cmp.Diff(cookiesShape{Session: true, Refresh: true, RefreshHttpOnly: true, FlowCleared: true}, gotCookies); diff != "" {
+		t.Fatalf("callback cookies (-want +got):\n%s\n%v", diff, res.Header.Values("Set-Cookie"))
 	}
 	if ch := op.Challenges(); len(ch) != 1 || ch[0] == "" {
 		t.Fatalf("PKCE challenges %q", ch)

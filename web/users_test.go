@@ -73,7 +73,7 @@ func TestWithdrawal(t *testing.T) {
 	// Her access tokens are refused (docs/API.md §Limits), not just her user gone.
 	a.do(req{Method: "GET", Path: "/users/me", Token: f.ana}).problem(t, 401, "INVALID_TOKEN")
 	var email string
-	a.db.Get(&email, `SELECT email FROM users WHERE provider_id = 'pf-ana'`)
+	a.mustGet(t, &email, `SELECT email FROM users WHERE provider_id = 'pf-ana'`)
 	if email != "" {
 		t.Fatalf("a withdrawn user's email is kept: %q", email)
 	}

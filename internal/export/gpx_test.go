@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/export/gpxschema"
 )
 
@@ -121,8 +123,11 @@ func TestWriteGPXRoundTrip(t *testing.T) {
 	checkText(t, "metadata name", m.Name, g.Name)
 	checkText(t, "metadata desc", m.Desc, g.Desc)
 	checkText(t, "metadata time", m.Time, "2026-04-20T12:00:00Z")
-	if b := m.Bounds; b == nil || b.MinLat != -90 || b.MinLon != -180 || b.MaxLat != 37.579617 || b.MaxLon != 139.767125 {
-		t.Errorf("bounds %+v", b)
+	type bounds struct{ MinLat, MinLon, MaxLat, MaxLon float64 }
+	if b := m.Bounds; b == nil {
+		t.Errorf("no bounds")
+	} else if diff := cmp.Diff(bounds{MinLat: -90, MinLon: -180, MaxLat: 37.579617, MaxLon: 139.767125}, bounds{b.MinLat, b.MinLon, b.MaxLat, b.MaxLon}); diff != "" {
+		t.Errorf("bounds (-want +got):\n%s", diff)
 	}
 
 	if len(doc.Waypoints) != len(g.Waypoints) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // analyze runs Analyze on an HTML page and fails the test on error.
@@ -99,8 +101,13 @@ func TestAnalyzeMicrodata(t *testing.T) {
 <div itemscope itemtype="http://schema.org/Person"><span itemprop="name">Not A Place</span></div>
 </body></html>`)
 	c, ok := candidate(a, "Ichiran Shibuya")
-	if !ok || c.Guess || c.Address != "1-22-7 Jinnan, Shibuya City, Tokyo" || c.Latitude != "35.6614" || c.Longitude != "139.7004" {
-		t.Errorf("Ichiran: %+v (found %v)", c, ok)
+	type found struct {
+		OK, Guess                    bool
+		Address, Latitude, Longitude string
+	}
+	if diff := cmp.Diff(found{OK: true, Address: "1-22-7 Jinnan, Shibuya City, Tokyo", Latitude: "35.6614", Longitude: "139.7004"},
+		found{OK: ok, Guess: c.Guess, Address: c.Address, Latitude: c.Latitude, Longitude: c.Longitude}); diff != "" {
+		t.Errorf("Ichiran (-want +got):\n%s", diff)
 	}
 	if _, ok := candidate(a, "Not A Place"); ok {
 		t.Error("a Person became a candidate")
@@ -135,9 +142,14 @@ func TestMapLink(t *testing.T) {
 		{"/relative/link", false, "", "", "", ""},
 	}
 	for _, tt := range tests {
+		type link struct {
+			OK                      bool
+			Name, Address, Lat, Lng string
+		}
 		c, ok := mapLink(tt.url)
-		if ok != tt.ok || c.Name != tt.name || c.Address != tt.address || c.Latitude != tt.lat || c.Longitude != tt.lng {
-			t.Errorf("mapLink(%q) = %+v, %v; want %q %q %s,%s %v", tt.url, c, ok, tt.name, tt.address, tt.lat, tt.lng, tt.ok)
+		if diff := cmp.Diff(link{OK: tt.ok, Name: tt.name, Address: tt.address, Lat: tt.lat, Lng: tt.lng},
+			link{OK: ok, Name: c.Name, Address: c.Address, Lat: c.Latitude, Lng: c.Longitude}); diff != "" {
+			t.Errorf("mapLink(%q) (-want +got):\n%s", tt.url, diff)
 		}
 	}
 }

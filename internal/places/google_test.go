@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/planner"
 )
 
@@ -112,11 +114,18 @@ func TestGoogleSearch(t *testing.T) {
 		// Only generic types and no primary type: General › Other › Other.
 		{"ChIJ3aTuT5-ifDURwPhtRf2KH6A", "Gyeongbokgung Hanbok Rental", OtherLeaf, "", "", "37.576652", "126.971736"},
 	} {
+		type placeShape struct {
+			Provider, ID, ProviderPlaceID, Name, Leaf, PrimaryType, TypeName, Lat, Lng string
+			GoogleMapsLink                                                             bool
+			Photos                                                                     int
+		}
 		p := got[i+1]
-		if p.Provider != "GOOGLE" || p.ProviderPlaceID != w.id || p.Name != w.name || p.CategoryLevel3 != w.leaf ||
-			p.PrimaryType != w.primaryType || p.PrimaryTypeName != w.typeName || p.Latitude != w.lat || p.Longitude != w.lng ||
-			!strings.HasPrefix(p.MapsURI, "https://maps.google.com/?cid=") || p.ID != "" || len(p.Photos) != 0 {
-			t.Errorf("place %d: %+v, want %+v", i+1, p, w)
+		if diff := cmp.Diff(placeShape{Provider: "GOOGLE", ProviderPlaceID: w.id, Name: w.name, Leaf: w.leaf, PrimaryType: w.primaryType,
+			TypeName: w.typeName, Lat: w.lat, Lng: w.lng, GoogleMapsLink: true},
+			placeShape{Provider: p.Provider, ID: p.ID, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Leaf: p.CategoryLevel3, PrimaryType: p.PrimaryType,
+				TypeName: p.PrimaryTypeName, Lat: p.Latitude, Lng: p.Longitude, GoogleMapsLink: strings.HasPrefix(p.MapsURI, "https://maps.google.com/?cid="),
+				Photos: len(p.Photos)}); diff != "" {
+			t.Errorf("place %d (-want +got):\n%s", i+1, diff)
 		}
 	}
 	if got[4].CategoryLevel1 != "900000" || got[4].CategoryLevel2 != "905000" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/money"
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres"
@@ -61,7 +63,7 @@ func TestAddBlockErrors(t *testing.T) {
 		}
 	}
 	var blocks int
-	db.Get(&blocks, `SELECT count(*) FROM time_blocks`)
+	mustGet(t, db, &blocks, `SELECT count(*) FROM time_blocks`)
 	if blocks != 1 {
 		t.Errorf("%d time blocks after the failures, want 1", blocks)
 	}
@@ -78,7 +80,7 @@ func TestAddBlockErrors(t *testing.T) {
 	_, err = db.AddManualBlock(ctx, f.member, f.plan.ID, planner.ManualPlace{Name: "Aunt's"}, slot(5, "10:00", "12:00"), "")
 	wantCode(t, "manual: no such day", err, planner.CodePlanDayNotFound)
 	var manual int
-	db.Get(&manual, `SELECT count(*) FROM places WHERE provider = 'MANUAL'`)
+	mustGet(t, db, &manual, `SELECT count(*) FROM places WHERE provider = 'MANUAL'`)
 	if manual != 0 {
 		t.Errorf("%d manual places left by failed adds", manual)
 	}
@@ -94,14 +96,33 @@ func TestAddBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Status() != planner.StatusDirect || b.Type != planner.BlockPlace || b.Day.Day != 2 || b.Day.DayOfWeek() != "SATURDAY" ||
-		b.Start.String() != "10:00:00.000Z" || b.End.String() != "12:00:00.000Z" || len(b.Candidates) != 1 {
-		t.Fatalf("block %+v", b)
+	type blockShape struct {
+		Status                planner.BlockStatus
+		Type                  planner.BlockType
+		Day                   int
+		DayOfWeek, Start, End string
+		Candidates            int
+	}
+	if diff := cmp.Diff(blockShape{Status: planner.StatusDirect, Type: planner.BlockPlace, Day: 2, DayOfWeek: "SATURDAY",
+		Start: "10:00:00.000Z", End: "12:00:00.000Z", Candidates: 1},
+		blockShape{Status: b.Status(), Type: b.Type, Day: b.Day.Day, DayOfWeek: b.Day.DayOfWeek(),
+			Start: b.Start.String(), End: b.End.String(), Candidates: len(b.Candidates)}); diff != "" {
+		t.Fatalf("block (-want +got):\n%s", diff)
 	}
 	c := b.Candidates[0]
-	if !c.Selected || c.Memo != "Book ahead" || c.Place == nil || c.Place.ID != f.places[0] || c.Place.Name != "Place 0" ||
-		c.CollectionPlaceID != f.cps[0] || c.AddedBy.Nickname != "Member" || c.Opinions != (planner.OpinionSummary{}) || b.Selected() != &b.Candidates[0] {
-		t.Errorf("candidate %+v", c)
+	type candidateShape struct {
+		Selected, SelectedIsFirst                            bool
+		Memo, PlaceID, PlaceName, CollectionPlaceID, AddedBy string
+		Opinions                                             planner.OpinionSummary
+	}
+	gotCandidate := candidateShape{Selected: c.Selected, SelectedIsFirst: b.Selected() == &b.Candidates[0], Memo: c.Memo,
+		CollectionPlaceID: c.CollectionPlaceID, AddedBy: c.AddedBy.Nickname, Opinions: c.Opinions}
+	if c.Place != nil {
+		gotCandidate.PlaceID, gotCandidate.PlaceName = c.Place.ID, c.Place.Name
+	}
+	if diff := cmp.Diff(candidateShape{Selected: true, SelectedIsFirst: true, Memo: "Book ahead", PlaceID: f.places[0], PlaceName: "Place 0",
+		CollectionPlaceID: f.cps[0], AddedBy: "Member"}, gotCandidate); diff != "" {
+		t.Errorf("candidate (-want +got):\n%s", diff)
 	}
 
 	// Adjacent blocks do not overlap: half-open intervals.
@@ -116,9 +137,14 @@ func TestAddBlock(t *testing.T) {
 	}
 	manual := must(db.AddManualBlock(ctx, f.member, f.plan.ID, planner.ManualPlace{Name: "Aunt's house", Address: "Busan", URL: "https://maps.example/aunt"},
 		slot(2, "14:00", "23:59:59.999"), "Dinner"))
-	if p := manual.Candidates[0].Place; p == nil || p.Provider != "MANUAL" || p.ProviderPlaceID != "" || p.Name != "Aunt's house" ||
-		p.Address != "Busan" || p.MapsURI != "https://maps.example/aunt" || manual.End.String() != "23:59:59.999Z" {
-		t.Errorf("manual block %+v", manual.Candidates[0])
+	type manualShape struct{ Provider, ProviderPlaceID, Name, Address, MapsURI, End string }
+	gotManual := manualShape{End: manual.End.String()}
+	if p := manual.Candidates[0].Place; p != nil {
+		gotManual = manualShape{Provider: p.Provider, ProviderPlaceID: p.ProviderPlaceID, Name: p.Name, Address: p.Address, MapsURI: p.MapsURI, End: gotManual.End}
+	}
+	if diff := cmp.Diff(manualShape{Provider: "MANUAL", Name: "Aunt's house", Address: "Busan", MapsURI: "https://maps.example/aunt", End: "23:59:59.999Z"},
+		gotManual); diff != "" {
+		t.Errorf("manual block (-want +got):\n%s", diff)
 	}
 	// The same slot on another day is free.
 	f.block(t, 1, 0, "10:00", "12:00")
@@ -140,7 +166,7 @@ func TestAddBlock(t *testing.T) {
 	}
 	// Each place candidate has its (empty) expense; the free block's entry has none.
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses WHERE kind = 'BLOCK'`)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses WHERE kind = 'BLOCK'`)
 	if expenses != 4 {
 		t.Errorf("%d block expenses, want 4", expenses)
 	}
@@ -196,8 +222,8 @@ func TestAddBlockConcurrently(t *testing.T) {
 				}
 			}
 			var stored, candidates int
-			db.Get(&stored, `SELECT count(*) FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id WHERE d.day = $1`, tc.day)
-			db.Get(&candidates, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, winner.ID)
+			mustGet(t, db, &stored, `SELECT count(*) FROM time_blocks b JOIN plan_days d ON d.id = b.plan_day_id WHERE d.day = $1`, tc.day)
+			mustGet(t, db, &candidates, `SELECT count(*) FROM candidates WHERE time_block_id = $1`, winner.ID)
 			if stored != 1 || candidates != 1 {
 				t.Errorf("%d time blocks with %d candidates stored, want 1 and 1", stored, candidates)
 			}
@@ -257,7 +283,7 @@ func TestChangeSelectionErrors(t *testing.T) {
 		}
 	}
 	var selected int
-	db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, pending.ID)
+	mustGet(t, db, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, pending.ID)
 	if selected != 1 {
 		t.Errorf("%d selected candidates, want 1", selected)
 	}
@@ -299,7 +325,7 @@ func TestChangeSelectionConcurrently(t *testing.T) {
 		}
 	}
 	var selected int
-	db.Get(&selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, b.ID)
+	mustGet(t, db, &selected, `SELECT count(*) FROM candidates WHERE time_block_id = $1 AND selected`, b.ID)
 	if selected != 1 {
 		t.Errorf("%d selected candidates after concurrent changes, want 1", selected)
 	}
@@ -325,7 +351,7 @@ func TestAddCandidates(t *testing.T) {
 		t.Fatalf("%+v, %v", got, err)
 	}
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses e JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = $1`, b.ID)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses e JOIN candidates c ON c.id = e.candidate_id WHERE c.time_block_id = $1`, b.ID)
 	if expenses != 4 {
 		t.Errorf("%d expenses, want one per candidate", expenses)
 	}
@@ -390,7 +416,7 @@ func TestDeleteCandidate(t *testing.T) {
 		t.Error("the time block outlived its last candidate")
 	}
 	var expenses int
-	db.Get(&expenses, `SELECT count(*) FROM expenses`)
+	mustGet(t, db, &expenses, `SELECT count(*) FROM expenses`)
 	if expenses != 1 {
 		t.Errorf("%d expenses left, want only the direct block's", expenses)
 	}
@@ -465,7 +491,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	opine(t, db, b.Candidates[0].ID, members[f.member], "POSITIVE", "Great")
 	opine(t, db, b.Candidates[0].ID, members[f.owner], "NEGATIVE", "")
 	var expense string
-	db.Get(&expense, `SELECT id FROM expenses WHERE candidate_id = $1`, b.Candidates[0].ID)
+	mustGet(t, db, &expense, `SELECT id FROM expenses WHERE candidate_id = $1`, b.Candidates[0].ID)
 	for i, cost := range []int{3000, 1500} {
 		db.MustExec(`INSERT INTO expense_items (id, expense_id, name, cost, position) VALUES ($1, $2, $3, $4, $5)`,
 			planner.NewID(), expense, fmt.Sprintf("Item %d", i), cost, 1-i) // stored out of order
@@ -475,13 +501,27 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Block.ID != b.Candidates[0].ID || d.Type != planner.BlockPlace || len(d.Opinions) != 2 || d.Opinions[0].Comment != "Great" ||
-		d.Opinions[0].AddedBy.Nickname != "Member" || d.Opinions[1].Type != planner.OpinionNegative || d.SocialMedia != nil {
-		t.Errorf("detail %+v", d)
+	type opinionShape struct {
+		Type             planner.OpinionType
+		Comment, AddedBy string
+	}
+	type detailShape struct {
+		ID          string
+		Type        planner.BlockType
+		Opinions    []opinionShape
+		SocialMedia bool
+	}
+	gotDetail := detailShape{ID: d.Block.ID, Type: d.Type, SocialMedia: d.SocialMedia != nil}
+	for _, o := range d.Opinions {
+		gotDetail.Opinions = append(gotDetail.Opinions, opinionShape{Type: o.Type, Comment: o.Comment, AddedBy: o.AddedBy.Nickname})
+	}
+	if diff := cmp.Diff(detailShape{ID: b.Candidates[0].ID, Type: planner.BlockPlace, Opinions: []opinionShape{
+		{Type: planner.OpinionPositive, Comment: "Great", AddedBy: "Member"}, {Type: planner.OpinionNegative, AddedBy: "Owner"}}}, gotDetail); diff != "" {
+		t.Fatalf("detail (-want +got):\n%s", diff)
 	}
 	want := planner.OpinionSummary{Total: 2, Positive: 1, Negative: 1, Mine: &planner.MyOpinion{ID: d.Opinions[0].ID, Type: planner.OpinionPositive}}
-	if s := d.Block.Opinions; s.Total != want.Total || s.Positive != 1 || s.Negative != 1 || s.Neutral != 0 || s.Mine == nil || *s.Mine != *want.Mine {
-		t.Errorf("summary %+v", s)
+	if diff := cmp.Diff(want, d.Block.Opinions); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	_, err = db.BlockDetail(ctx, f.member, f.plan.ID, b.ID) // a time block id is not a candidate id
 	wantCode(t, "time block id", err, planner.CodeBlockNotFound)
@@ -539,7 +579,7 @@ func TestBlockDetailAndCandidates(t *testing.T) {
 		t.Errorf("the deleted block %+v", del.Block)
 	}
 	var left int
-	db.Get(&left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses WHERE id <> $1) + (SELECT count(*) FROM expense_items i JOIN expenses e ON e.id = i.expense_id WHERE e.id <> $1)`, extra.ID)
+	mustGet(t, db, &left, `SELECT (SELECT count(*) FROM candidates) + (SELECT count(*) FROM opinions) + (SELECT count(*) FROM expenses WHERE id <> $1) + (SELECT count(*) FROM expense_items i JOIN expenses e ON e.id = i.expense_id WHERE e.id <> $1)`, extra.ID)
 	if left != 0 {
 		t.Errorf("%d rows of the deleted time block left", left)
 	}

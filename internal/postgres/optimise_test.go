@@ -3,6 +3,8 @@ package postgres_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"tripplan/internal/planner"
 	"tripplan/internal/postgres/pgtest"
 )
@@ -85,18 +87,22 @@ func TestArrangeDay(t *testing.T) {
 			t.Errorf("%s at version %d, want %d", tb.ID, tb.Version, want)
 		}
 	}
-	if len(order) != 3 || order[0] != b.ID || order[1] != a.ID || order[2] != c.ID || day.Info.Day != 1 {
-		t.Errorf("day %d in the order %v, want [%s %s %s]", day.Info.Day, order, b.ID, a.ID, c.ID)
+	type dayOrder struct {
+		Day   int
+		Order []string
+	}
+	if diff := cmp.Diff(dayOrder{Day: 1, Order: []string{b.ID, a.ID, c.ID}}, dayOrder{Day: day.Info.Day, Order: order}); diff != "" {
+		t.Errorf("the optimised day (-want +got):\n%s", diff)
 	}
 	// The expense after b stays where it was in the day: after the block before b's old
 	// place that stays (none: the day's start).
 	var after *string
-	db.Get(&after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, afterB)
+	mustGet(t, db, &after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, afterB)
 	if after != nil {
 		t.Errorf("the expense after b went after %s, want the day's start", *after)
 	}
 	var n int
-	db.Get(&n, `SELECT count(*) FROM activities WHERE plan_id = $1 AND kind = 'DAY_OPTIMISED' AND details->>'day' = '1'`, f.plan.ID)
+	mustGet(t, db, &n, `SELECT count(*) FROM activities WHERE plan_id = $1 AND kind = 'DAY_OPTIMISED' AND details->>'day' = '1'`, f.plan.ID)
 	if n != 1 {
 		t.Errorf("%d DAY_OPTIMISED entries, want 1", n)
 	}

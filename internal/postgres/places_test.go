@@ -38,7 +38,7 @@ func TestSavePlacesDeduplicatesByProviderID(t *testing.T) {
 		t.Fatalf("stored %q %q", name, lat)
 	}
 	var n int
-	db.Get(&n, `SELECT count(*) FROM places`)
+	mustGet(t, db, &n, `SELECT count(*) FROM places`)
 	if n != 2 {
 		t.Fatalf("%d places stored, want 2", n)
 	}

@@ -32,8 +32,8 @@ func TestCreatePlan(t *testing.T) {
 		t.Errorf("days %v, want %v", days, want)
 	}
 	var budgets, owners int
-	db.Get(&budgets, `SELECT count(*) FROM budgets WHERE plan_id = $1 AND mode = 'INITIAL'`, p.ID)
-	db.Get(&owners, `SELECT count(*) FROM plan_members WHERE plan_id = $1 AND role = 'OWNER' AND user_id = $2`, p.ID, owner)
+	mustGet(t, db, &budgets, `SELECT count(*) FROM budgets WHERE plan_id = $1 AND mode = 'INITIAL'`, p.ID)
+	mustGet(t, db, &owners, `SELECT count(*) FROM plan_members WHERE plan_id = $1 AND role = 'OWNER' AND user_id = $2`, p.ID, owner)
 	if budgets != 1 || owners != 1 {
 		t.Errorf("%d budgets, %d owners; want 1 and 1", budgets, owners)
 	}
@@ -138,9 +138,9 @@ func TestUpdatePlanConfirmation(t *testing.T) {
 			t.Errorf("days %v", days)
 		}
 		var blocks, candidates, expenses int
-		db.Get(&blocks, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.ID)
-		db.Get(&candidates, `SELECT count(*) FROM candidates`)
-		db.Get(&expenses, `SELECT count(*) FROM expenses`)
+		mustGet(t, db, &blocks, `SELECT count(*) FROM time_blocks WHERE plan_id = $1`, f.plan.ID)
+		mustGet(t, db, &candidates, `SELECT count(*) FROM candidates`)
+		mustGet(t, db, &expenses, `SELECT count(*) FROM expenses`)
 		if blocks != 1 || candidates != 1 || expenses != 1 {
 			t.Errorf("%d blocks, %d candidates, %d expenses left; want 1 each", blocks, candidates, expenses)
 		}
@@ -233,7 +233,7 @@ func TestPlanMembership(t *testing.T) {
 	_, err = db.Plan(ctx, f.member, f.plan.ID)
 	wantCode(t, "deleted plan", err, planner.CodePlanNotFound)
 	var left int
-	db.Get(&left, `SELECT (SELECT count(*) FROM time_blocks) + (SELECT count(*) FROM plan_days) + (SELECT count(*) FROM budgets)`)
+	mustGet(t, db, &left, `SELECT (SELECT count(*) FROM time_blocks) + (SELECT count(*) FROM plan_days) + (SELECT count(*) FROM budgets)`)
 	if left != 0 {
 		t.Errorf("%d rows of the deleted plan left", left)
 	}
