@@ -5,10 +5,12 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/rivermigrate"
 
+	"tripplan/internal/planner"
 	"tripplan/migrations"
 )
 
@@ -221,15 +224,40 @@ func (db *DB) planTx(ctx context.Context, planID string, fn func(tx *sqlx.Tx) er
 	return err
 }
 
-// tx runs fn in one transaction, committing when it returns nil.
-func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+// tx runs fn in one transaction, committing when it returns nil. The rollback is deferred, so
+// a panic in fn leaves no transaction open. A driver's error becomes the domain's (mapError);
+// any other is wrapped with the name of the store method that ran the transaction.
+func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+	defer func() {
+		var pe *planner.Error
+		if err = mapError(err); err != nil && !errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", operation(), err)
+		}
+	}()
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
-		return mapError(err)
+		return err
 	}
+	defer tx.Rollback() // after Commit, sql.ErrTxDone: nothing left to undo
 	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return mapError(err)
+		return err
 	}
-	return mapError(tx.Commit())
+	return tx.Commit()
+}
+
+// operation names the store method running a transaction ("CreatePlan"): the first caller
+// that is not tx, planTx or a function literal.
+func operation() string {
+	pcs := make([]uintptr, 16)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		name := f.Function[strings.LastIndex(f.Function, ".")+1:]
+		if name != "tx" && name != "planTx" && !strings.HasPrefix(name, "func") && !strings.HasPrefix(name, "deferwrap") {
+			return name
+		}
+		if !more {
+			return "transaction"
+		}
+	}
 }

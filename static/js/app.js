@@ -486,7 +486,6 @@
     if (evt.target instanceof Element && evt.target.closest("[data-print]")) window.print();
   });
 
-  // --- Sending once (issue 17) ---
   // --- Offline (issue 25) ---
   // The service worker (/sw.js: static/js/sw.js) is registered here, the one place; push.js
   // subscribes through the same registration (window.tripplanWorker). When the browser is
@@ -608,12 +607,31 @@
 
     // Signing out forgets the pages htmx keeps for the back button (localStorage), as the
     // worker forgets the pages it kept: the next person on this browser sees none of them.
+    // It also ends this browser's Web Push subscription (the server forgets it too), so the
+    // next person is not shown the last one's news; the sign-out waits for that at most 2 s.
     doc.addEventListener("submit", function (evt) {
       var form = evt.target;
       if (!(form instanceof HTMLFormElement) || evt.defaultPrevented || form.getAttribute("action") !== "/auth/logout") return;
       try {
         localStorage.removeItem("htmx-history-cache");
       } catch (e) {}
+      if (form.hasAttribute("data-push-ended") || !("PushManager" in window)) return;
+      evt.preventDefault();
+      form.setAttribute("data-push-ended", "");
+      var ended = worker.then(function (reg) {
+        return reg.pushManager.getSubscription();
+      }).then(function (sub) {
+        if (!sub) return;
+        var forget = fetch("/users/me/push-subscriptions?endpoint=" + encodeURIComponent(sub.endpoint), {
+          method: "DELETE", credentials: "same-origin", headers: { Accept: "application/json" },
+        });
+        return Promise.all([forget, sub.unsubscribe()]);
+      });
+      var late = new Promise(function (resolve) { setTimeout(resolve, 2000); });
+      Promise.race([ended, late]).catch(function () {}).then(function () {
+        if (form.requestSubmit) form.requestSubmit();
+        else form.submit();
+      });
     });
 
     return {
@@ -667,6 +685,7 @@
     });
   })();
 
+  // --- Sending once (issue 17) ---
   // Every POST htmx sends from a form or a button carries an Idempotency-Key: one per
   // submission, kept until the server has answered it, so the same submission sent again (a
   // second click, a retry after a network error) is done once and answered as the first
