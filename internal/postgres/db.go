@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -245,15 +246,15 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 	return tx.Commit()
 }
 
-// operation names the store method running a transaction ("CreatePlan"): the first caller
-// that is not tx, planTx or a function literal.
+// operation names the store method running a transaction ("CreatePlan"): the nearest
+// exported caller, past the store's own helpers (tx, planTx, linkedPlaces, …) and closures.
 func operation() string {
 	pcs := make([]uintptr, 16)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 	for {
 		f, more := frames.Next()
 		name := f.Function[strings.LastIndex(f.Function, ".")+1:]
-		if name != "tx" && name != "planTx" && !strings.HasPrefix(name, "func") && !strings.HasPrefix(name, "deferwrap") {
+		if name != "" && unicode.IsUpper(rune(name[0])) {
 			return name
 		}
 		if !more {

@@ -180,11 +180,18 @@ func (db *DB) PlanCollectionPlaces(ctx context.Context, userID, planID, collecti
 
 // PlanPlaces lists the places of the collections linked to the plan whose name or one of
 // whose other names (경복궁 for Gyeongbokgung Palace) holds needle (in any case; every place
-// for ""): collection by collection in the order they were linked,
-// each one's most recently added first, each place once (where it first appears) and at most
-// limit of them, for a member ("Add here" offers them). Two statements whatever the number of
-// linked collections.
+// for ""), as linkedPlaces orders them, for a member ("Add here" offers them).
 func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, limit int) ([]planner.CollectionPlace, error) {
+	return db.linkedPlaces(ctx, userID, planID, limit, `strpos(lower(p.name), lower($3)) > 0
+		OR EXISTS (SELECT 1 FROM unnest(p.names) AS n WHERE strpos(lower(n), lower($3)) > 0)`, needle)
+}
+
+// linkedPlaces lists, for a member, the places of the collections linked to the plan that
+// which admits (a condition on the place p and the collection place cp; $1 is the plan, $3 on
+// are args): collection by collection in the order they were linked, each one's most recently
+// added first, each place once (where it first appears) and at most limit of them. Two
+// statements whatever the number of linked collections.
+func (db *DB) linkedPlaces(ctx context.Context, userID, planID string, limit int, which string, args ...any) ([]planner.CollectionPlace, error) {
 	var out []planner.CollectionPlace
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planMember(ctx, tx, planID, userID); err != nil {
@@ -197,13 +204,12 @@ func (db *DB) PlanPlaces(ctx context.Context, userID, planID, needle string, lim
 				FROM plan_collections pc
 				JOIN collection_places cp ON cp.collection_id = pc.collection_id
 				JOIN places p ON p.id = cp.place_id
-				WHERE pc.plan_id = $1 AND (strpos(lower(p.name), lower($2)) > 0
-					OR EXISTS (SELECT 1 FROM unnest(p.names) AS n WHERE strpos(lower(n), lower($2)) > 0))
+				WHERE pc.plan_id = $1 AND (`+which+`)
 				ORDER BY cp.place_id, pc.created_at, pc.collection_id, cp.created_at DESC, cp.id
 			)`+collectionPlaceSQL+`
 			JOIN picked ON picked.id = cp.id
 			ORDER BY picked.linked_at, picked.linked_id, picked.added_at DESC, cp.id
-			LIMIT $3`, planID, needle, limit); err != nil {
+			LIMIT $2`, append([]any{planID, limit}, args...)...); err != nil {
 			return err
 		}
 		out = make([]planner.CollectionPlace, len(rows))
