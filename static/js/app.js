@@ -481,6 +481,53 @@
     else if (doc.execCommand("copy")) done();
   });
 
+  // A dialog whose body a button loads (the button's hx-get targets the body): a click on a
+  // trigger opens the dialog at once with its data-loading line (marked with the loading
+  // attribute); once the body is in, the first of the focus selectors found takes the focus; a
+  // refusal is said in the dialog's [data-dialog-errors] (the open dialog covers #flash);
+  // closing it gives the focus to back(the trigger clicked). optimise.js and gaps.js use it.
+  window.tripplanLoadingDialog = function (o) {
+    var opener = null;
+    function dialog() {
+      return doc.getElementById(o.dialog);
+    }
+    doc.addEventListener("click", function (evt) {
+      var trigger = evt.target instanceof Element && evt.target.closest(o.trigger);
+      var d = dialog();
+      if (!trigger || !d) return;
+      opener = trigger;
+      var loading = doc.createElement("p");
+      loading.className = "mt-4 text-sm text-slate-600";
+      loading.setAttribute(o.loading, "");
+      loading.textContent = d.getAttribute("data-loading") || "";
+      d.querySelector("#" + o.body).replaceChildren(loading);
+      d.querySelector("[data-dialog-errors]").replaceChildren();
+      if (!d.open) d.showModal();
+    });
+    doc.addEventListener("htmx:afterSwap", function (evt) {
+      var d = dialog();
+      if (!d || evt.target.id !== o.body) return;
+      for (var i = 0; i < o.focus.length; i++) {
+        var first = d.querySelector(o.focus[i]);
+        if (first) return first.focus();
+      }
+    });
+    doc.addEventListener("htmx:beforeSwap", function (evt) {
+      var elt = evt.detail.requestConfig ? evt.detail.requestConfig.elt : null;
+      var d = dialog();
+      if (!d || !evt.detail.isError || !(elt instanceof Element) || !elt.matches(o.trigger)) return;
+      d.querySelector("#" + o.body).replaceChildren();
+      evt.detail.target = d.querySelector("[data-dialog-errors]");
+      evt.detail.swapOverride = "innerHTML";
+    });
+    doc.addEventListener("close", function (evt) {
+      if (evt.target !== dialog()) return;
+      var back = o.back(opener);
+      opener = null;
+      if (back) back.focus();
+    }, true);
+  };
+
   // Print buttons ([data-print]): the CSP allows no inline handlers.
   doc.addEventListener("click", function (evt) {
     if (evt.target instanceof Element && evt.target.closest("[data-print]")) window.print();
