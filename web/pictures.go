@@ -62,7 +62,7 @@ func (s *Server) deletePictureFile(ctx context.Context, userID, key string) {
 	}
 }
 
-// acceptUpload receives a signed upload (storage.Store.Receive), uses up its URL, stores the
+// acceptUpload receives a signed upload (storage.Bucket.Receive), uses up its URL, stores the
 // bytes and makes them the user's picture, deleting the file of the picture it replaces.
 func (s *Server) acceptUpload(c echo.Context) error {
 	ctx := c.Request().Context()

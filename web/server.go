@@ -90,7 +90,7 @@ type Deps struct {
 	Sessions sessions.Store
 	Tokens   *auth.Issuer
 	// Files keeps uploaded pictures.
-	Files *storage.Store
+	Files *storage.Bucket
 	// Router answers travel between places; nil uses the offline estimates.
 	Router route.Router
 	// Rates converts between currencies (RATES_URL); nil: an expense in another currency than
@@ -109,7 +109,7 @@ type RateSource interface {
 type Server struct {
 	cfg      Config
 	store    *postgres.DB
-	files    *storage.Store
+	files    *storage.Bucket
 	finder   *places.Finder
 	router   route.Router
 	rates    RateSource

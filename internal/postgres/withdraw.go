@@ -19,7 +19,7 @@ const WithdrawnNickname = "Withdrawn user"
 // is shown as "Withdrawn user" beside what they added, loses their refresh tokens, browser
 // sessions (their access tokens are refused from then on), picture and pending picture upload,
 // and the same social account cannot sign in again. The caller deletes the picture files
-// (storage.Store.DeleteUser).
+// (storage.Bucket.DeleteUser).
 func (db *DB) WithdrawUser(ctx context.Context, userID, reason string) error {
 	if err := writer(userID); err != nil {
 		return err

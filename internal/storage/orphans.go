@@ -33,7 +33,7 @@ type References interface {
 // OrphanWorker works the orphan pictures job.
 type OrphanWorker struct {
 	river.WorkerDefaults[OrphanArgs]
-	Files *Store
+	Files *Bucket
 	Refs  References
 	Log   *slog.Logger
 }

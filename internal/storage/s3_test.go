@@ -37,7 +37,7 @@ func fakeS3(t *testing.T) (bucketURL, missingURL string) {
 }
 
 // openS3 opens a store on an s3:// URL, as one instance of the server does.
-func openS3(t *testing.T, storageURL string) *storage.Store {
+func openS3(t *testing.T, storageURL string) *storage.Bucket {
 	t.Helper()
 	s, err := storage.Open(context.Background(), storageURL, "", "http://localhost/uploads", []byte("upload-secret-upload-secret-32by"))
 	if err != nil {
@@ -48,7 +48,7 @@ func openS3(t *testing.T, storageURL string) *storage.Store {
 }
 
 // receive passes a PUT of the bytes to a URL the store signed through the store's Receive.
-func receive(t *testing.T, s *storage.Store, key string, data []byte) *storage.Upload {
+func receive(t *testing.T, s *storage.Bucket, key string, data []byte) *storage.Upload {
 	t.Helper()
 	ctx := context.Background()
 	signed, err := s.UploadURL(ctx, key, "image/png")

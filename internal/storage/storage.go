@@ -53,15 +53,15 @@ var ErrBadURL = errors.New("storage: upload URL not valid")
 // ErrRejected is an upload of bytes refused: wrong type, too large.
 var ErrRejected = errors.New("storage: upload refused")
 
-// Store is a bucket of uploaded files.
-type Store struct {
+// Bucket holds the uploaded files (a directory, or an S3 bucket).
+type Bucket struct {
 	bucket *blob.Bucket
 	signer *fileblob.URLSignerHMAC // signs the upload URLs to this server's PUT /uploads
 }
 
 // Open opens storageURL, or the local directory dir when it is empty; uploadURL is where signed
 // uploads go (this server's PUT /uploads), secret signs them.
-func Open(ctx context.Context, storageURL, dir, uploadURL string, secret []byte) (*Store, error) {
+func Open(ctx context.Context, storageURL, dir, uploadURL string, secret []byte) (*Bucket, error) {
 	base, err := url.Parse(uploadURL)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func Open(ctx context.Context, storageURL, dir, uploadURL string, secret []byte)
 			}
 			return nil, fmt.Errorf("STORAGE_URL %s: %w", storageURL, err)
 		}
-		return &Store{bucket: b, signer: signer}, nil
+		return &Bucket{bucket: b, signer: signer}, nil
 	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
@@ -90,11 +90,11 @@ func Open(ctx context.Context, storageURL, dir, uploadURL string, secret []byte)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{bucket: b, signer: signer}, nil
+	return &Bucket{bucket: b, signer: signer}, nil
 }
 
 // Close closes the bucket.
-func (s *Store) Close() error { return s.bucket.Close() }
+func (s *Bucket) Close() error { return s.bucket.Close() }
 
 // NewPictureKey is a fresh key for a picture of the user, of an accepted type.
 func NewPictureKey(userID, contentType string) string {
@@ -126,7 +126,7 @@ func PictureOwner(key string) (userID string, ok bool) {
 
 // UploadURL is a URL that accepts a PUT of the file's bytes with that content type, for
 // UploadTTL (Receive checks it).
-func (s *Store) UploadURL(ctx context.Context, key, contentType string) (string, error) {
+func (s *Bucket) UploadURL(ctx context.Context, key, contentType string) (string, error) {
 	u, err := s.signer.URLFromKey(ctx, key, &driver.SignedURLOptions{Method: http.MethodPut, ContentType: contentType, Expiry: UploadTTL})
 	if err != nil {
 		return "", err
@@ -143,7 +143,7 @@ type Upload struct {
 // Receive reads the body of a PUT to a signed upload URL: the signature must be valid and
 // unexpired, for a PUT of the request's content type and a picture key (else ErrBadURL), and
 // the bytes an accepted image of that type, at most MaxPictureBytes (else ErrRejected).
-func (s *Store) Receive(ctx context.Context, r *http.Request) (*Upload, error) {
+func (s *Bucket) Receive(ctx context.Context, r *http.Request) (*Upload, error) {
 	key, err := s.signer.KeyFromURL(ctx, r.URL)
 	q := r.URL.Query()
 	if _, owned := PictureOwner(key); err != nil || r.Method != http.MethodPut || q.Get("method") != http.MethodPut || !owned {
@@ -161,7 +161,7 @@ func (s *Store) Receive(ctx context.Context, r *http.Request) (*Upload, error) {
 }
 
 // Write stores a received upload.
-func (s *Store) Write(ctx context.Context, u *Upload) error {
+func (s *Bucket) Write(ctx context.Context, u *Upload) error {
 	return s.bucket.WriteAll(ctx, u.Key, u.Data, &blob.WriterOptions{ContentType: u.ContentType})
 }
 
@@ -176,7 +176,7 @@ func Sniff(data []byte) string {
 
 // Read returns a picture's bytes and the image type they show; ErrNotFound when the key is not
 // a picture key, there is no such file, or it is not an accepted image.
-func (s *Store) Read(ctx context.Context, key string) ([]byte, string, error) {
+func (s *Bucket) Read(ctx context.Context, key string) ([]byte, string, error) {
 	if _, ok := PictureOwner(key); !ok {
 		return nil, "", ErrNotFound
 	}
@@ -201,7 +201,7 @@ func (s *Store) Read(ctx context.Context, key string) ([]byte, string, error) {
 
 // DeletePicture removes one of the user's pictures; a key that is not a picture key of that
 // user is refused, a missing file is not an error.
-func (s *Store) DeletePicture(ctx context.Context, userID, key string) error {
+func (s *Bucket) DeletePicture(ctx context.Context, userID, key string) error {
 	if owner, ok := PictureOwner(key); !ok || owner != userID {
 		return fmt.Errorf("storage: %q is not a picture of user %s", key, userID)
 	}
@@ -209,7 +209,7 @@ func (s *Store) DeletePicture(ctx context.Context, userID, key string) error {
 }
 
 // DeleteUser removes every file under the user's prefix.
-func (s *Store) DeleteUser(ctx context.Context, userID string) error {
+func (s *Bucket) DeleteUser(ctx context.Context, userID string) error {
 	if !planner.ValidID(userID) {
 		return fmt.Errorf("storage: %q is not a user id", userID)
 	}
@@ -228,7 +228,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 	}
 }
 
-func (s *Store) delete(ctx context.Context, key string) error {
+func (s *Bucket) delete(ctx context.Context, key string) error {
 	err := s.bucket.Delete(ctx, key)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil
@@ -243,7 +243,7 @@ const orphanBatch = 500
 // not claim: inUse answers which of the keys it is given are still referred to. It answers how
 // many files it deleted. Files written since cutoff are left alone (an upload in flight is
 // stored before a profile refers to it).
-func (s *Store) DeleteOrphans(ctx context.Context, cutoff time.Time, inUse func(ctx context.Context, keys []string) ([]string, error)) (int, error) {
+func (s *Bucket) DeleteOrphans(ctx context.Context, cutoff time.Time, inUse func(ctx context.Context, keys []string) ([]string, error)) (int, error) {
 	deleted := 0
 	var batch []string
 	flush := func() error {

@@ -23,7 +23,7 @@ var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 type bucket struct {
 	t     *testing.T
 	dir   string
-	files *storage.Store
+	files *storage.Bucket
 }
 
 func newBucket(t *testing.T) *bucket {
