@@ -102,7 +102,8 @@ func TestDayOperations(t *testing.T) {
 		eval[chromedp.Void](t, ana, `document.querySelector('`+palaceCard+` [data-dayops-menu] > summary').scrollIntoView({block: "center", behavior: "instant"})`)
 		still(t)
 		ana.click(t, palaceCard+" [data-dayops-menu] > summary")
-		ana.waitUntil(t, "the menu open", `document.querySelector("[data-dayops-menu]").open`)
+		// Placed over the page once open (dayops.js, on the toggle event that follows opening).
+		ana.waitUntil(t, "the menu open over the page", `(m => m.open && getComputedStyle(m.querySelector(":scope > :not(summary)")).position === "fixed")(document.querySelector(`+js(palaceCard+" [data-dayops-menu]")+`))`)
 		dup := palaceCard + ` [data-dayops-menu] button[hx-post$="/copies"]`
 		checkInViewport(t, ana, dup)
 		if !eval[bool](t, ana, fmt.Sprintf(`(b => (r => document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b || b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)))(b.getBoundingClientRect()))(document.querySelector(%s))`, js(dup))) {
