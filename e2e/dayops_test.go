@@ -101,9 +101,7 @@ func TestDayOperations(t *testing.T) {
 		// (A scroll closes the menu, so the card is brought into view first.)
 		eval[chromedp.Void](t, ana, `document.querySelector('`+palaceCard+` [data-dayops-menu] > summary').scrollIntoView({block: "center", behavior: "instant"})`)
 		still(t)
-		ana.click(t, palaceCard+" [data-dayops-menu] > summary")
-		// Placed over the page once open (dayops.js, on the toggle event that follows opening).
-		ana.waitUntil(t, "the menu open over the page", `(m => m.open && getComputedStyle(m.querySelector(":scope > :not(summary)")).position === "fixed")(document.querySelector(`+js(palaceCard+" [data-dayops-menu]")+`))`)
+		openPlacedMenu(t, ana, palaceCard)
 		dup := palaceCard + ` [data-dayops-menu] button[hx-post$="/copies"]`
 		checkInViewport(t, ana, dup)
 		if !eval[bool](t, ana, fmt.Sprintf(`(b => (r => document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b || b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)))(b.getBoundingClientRect()))(document.querySelector(%s))`, js(dup))) {
@@ -162,7 +160,7 @@ func TestDayOperations(t *testing.T) {
 	})
 
 	s.step("at 1440×900, a copy into a taken time is refused in words in the dialog", func(t *testing.T) {
-		ana.click(t, palaceCard+" [data-dayops-menu] > summary")
+		openPlacedMenu(t, ana, palaceCard)
 		ana.click(t, palaceCard+` [data-dayops-menu] [data-dayops="copy"]`)
 		ana.waitUntil(t, "the day dialog open on day 2", `document.querySelector("#dayops-dialog").open && document.querySelector("#dayops-dialog input[type=radio]:checked").value === "2"`)
 		ana.click(t, dialog+` [data-dayops-submit]`)
@@ -176,4 +174,13 @@ func TestDayOperations(t *testing.T) {
 		ana.waitUntil(t, "the dialog closed", `!document.querySelector("#dayops-dialog").open`)
 		ana.waitUntil(t, "the focus back on the block's ⋯", `document.activeElement.matches("[data-dayops-menu] > summary")`)
 	})
+}
+
+// openPlacedMenu opens the "⋯" of the card the CSS selector names with the mouse and waits
+// until dayops.js has placed its panel over the page (on the toggle event that follows the
+// opening), so that what is clicked next is where it stays.
+func openPlacedMenu(t *testing.T, b *browser, card string) {
+	t.Helper()
+	b.click(t, card+" [data-dayops-menu] > summary")
+	b.waitUntil(t, "the card's ⋯ open over the page", `(m => m.open && getComputedStyle(m.querySelector(":scope > :not(summary)")).position === "fixed")(document.querySelector(`+js(card+" [data-dayops-menu]")+`))`)
 }
