@@ -205,7 +205,8 @@ func TestExtractionFromALink(t *testing.T) {
 	a.do(req{Method: "POST", Path: base + "/" + j.JobID + "/places", Token: f.ben, Body: map[string]any{"place_ids": []string{names["Gwangjang Market"]}}}).
 		problem(t, 409, "ALREADY_DECIDED")
 	// Ben heard the job was done; Ana hears what he added, and the collection's history has it.
-	if n := a.notificationsOf(t, f.ben, "EXTRACTION_COMPLETED"); len(n) != 1 || n[0].Message != "Places from your link are ready to add to Seoul" {
+	if n := a.notificationsOf(t, f.ben, "EXTRACTION_COMPLETED"); len(n) != 1 || n[0].Message != "Places from your link are ready to add to Seoul" ||
+		!strings.HasSuffix(n[0].LinkURL, "/collections/"+f.collection) {
 		t.Errorf("Ben's notification: %+v", n)
 	}
 	if n := a.notificationsOf(t, f.ana, "PLACE_ADDED"); len(n) != 1 || n[0].Message != "Ben added Bukchon Hanok Village to Seoul" {

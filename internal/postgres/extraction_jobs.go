@@ -467,13 +467,14 @@ func (db *DB) CompleteJob(ctx context.Context, jobID string, result *planner.Ext
 }
 
 // notifyRequester notifies the member who asked for a job that it ended (the link is the
-// collection); such notices are never merged.
+// collection, paths.Collection followed by its id, ids never need escaping); such
+// notices are never merged.
 func notifyRequester(ctx context.Context, tx *sqlx.Tx, jobID string, kind planner.ActivityKind) error {
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO notifications (id, user_id, category, event_type, details, link_url)
-		SELECT `+newRowID+`, m.user_id, $2, $3, jsonb_build_object('in', c.title), '/collections/' || c.id
+		SELECT `+newRowID+`, m.user_id, $2, $3, jsonb_build_object('in', c.title), $4 || c.id
 		FROM extraction_jobs j JOIN collection_members m ON m.id = j.requested_by JOIN collections c ON c.id = j.collection_id
-		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, planner.NotifyCollection, kind)
+		WHERE j.id = $1 AND m.left_at IS NULL`, jobID, planner.NotifyCollection, kind, paths.Collection(""))
 	return err
 }
 
