@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -182,7 +183,19 @@ func New(cfg Config, d Deps) (*Server, error) {
 }
 
 // ServeHTTP serves a request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A HEAD is answered as the GET of the same address (RFC 9110 §9.3.2: every GET resource
+	// answers HEAD), for monitors, link checkers and the link previews of chat apps that look
+	// before they fetch: the routes see a GET, and net/http, which still holds the HEAD, sends
+	// the headers (with the GET's length) and drops the body. Event streams are left out: their
+	// answer never ends, so a HEAD of one stays 405.
+	if r.Method == http.MethodHead && !strings.HasSuffix(r.URL.Path, "/events") {
+		get := r.Clone(r.Context())
+		get.Method = http.MethodGet
+		r = get
+	}
+	s.echo.ServeHTTP(w, r)
+}
 
 // Routes lists the registered routes (method, path, whether JSON API) for tests and docs.
 func (s *Server) Routes() []Route {
