@@ -533,6 +533,23 @@
     if (evt.target instanceof Element && evt.target.closest("[data-print]")) window.print();
   });
 
+  // sayUnsent says that a change from elt was not sent: in the open dialog it was made in (its
+  // [data-dialog-errors], as an alert: the dialog covers #flash), else in #flash.
+  function sayUnsent(elt, inDialog, title, detail) {
+    var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
+    var box = dialog && dialog.querySelector("[data-dialog-errors]");
+    if (!box) {
+      showFlash(title, detail);
+      return;
+    }
+    var p = doc.createElement("p");
+    p.className = "alert alert-error";
+    p.setAttribute("role", "alert");
+    p.setAttribute("data-network-error", "");
+    p.textContent = inDialog;
+    box.replaceChildren(p);
+  }
+
   // --- Offline (issue 25) ---
   // The service worker (/sw.js: static/js/sw.js) is registered here, the one place; push.js
   // subscribes through the same registration (window.tripplanWorker). When the browser is
@@ -619,18 +636,7 @@
     });
 
     function refuse(elt) {
-      var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
-      var box = dialog && dialog.querySelector("[data-dialog-errors]");
-      if (!box) {
-        showFlash(t("js.offline.refused"), "");
-        return;
-      }
-      var p = doc.createElement("p");
-      p.className = "alert alert-error";
-      p.setAttribute("role", "alert");
-      p.setAttribute("data-network-error", "");
-      p.textContent = t("js.offline.refused");
-      box.replaceChildren(p);
+      sayUnsent(elt, t("js.offline.refused"), t("js.offline.refused"), "");
     }
     // Plain forms that post (htmx's are refused at htmx:confirm, below).
     doc.addEventListener(
@@ -825,19 +831,7 @@
         offline.failed();
         return;
       }
-      var elt = evt.detail && evt.detail.elt;
-      var dialog = elt instanceof Element ? elt.closest("dialog[open]") : null;
-      var box = dialog && dialog.querySelector("[data-dialog-errors]");
-      if (!box) {
-        showFlash(t("js.errors.offline_title"), t("js.errors.offline_detail"));
-        return;
-      }
-      var p = doc.createElement("p");
-      p.className = "alert alert-error";
-      p.setAttribute("role", "alert");
-      p.setAttribute("data-network-error", "");
-      p.textContent = t("js.errors.offline_unsent");
-      box.replaceChildren(p);
+      sayUnsent(evt.detail && evt.detail.elt, t("js.errors.offline_unsent"), t("js.errors.offline_title"), t("js.errors.offline_detail"));
     }
     doc.addEventListener("htmx:sendError", unanswered);
     doc.addEventListener("htmx:timeout", unanswered);
