@@ -19,8 +19,9 @@ type AppCode struct {
 
 // CreateAppCode keeps the hash of a new one-time code that signs the user in, for ttl, and
 // deletes the codes that have expired.
-func (db *DB) CreateAppCode(ctx context.Context, hash []byte, userID, redirectURI, challenge string, ttl time.Duration) error {
-	_, err := db.ExecContext(ctx, `
+func (db *DB) CreateAppCode(ctx context.Context, hash []byte, userID, redirectURI, challenge string, ttl time.Duration) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `
 		WITH expired AS (DELETE FROM app_sign_in_codes WHERE expires_at <= now())
 		INSERT INTO app_sign_in_codes (code_hash, user_id, redirect_uri, challenge, expires_at)
 		VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
@@ -31,9 +32,10 @@ func (db *DB) CreateAppCode(ctx context.Context, hash []byte, userID, redirectUR
 // RedeemAppCode uses up the code with the hash — it is deleted whatever the caller decides
 // next, so a code is tried once, and of two concurrent redemptions one gets it. It returns nil
 // when there is no such code, it has expired, or its user has withdrawn since.
-func (db *DB) RedeemAppCode(ctx context.Context, hash []byte) (*AppCode, error) {
+func (db *DB) RedeemAppCode(ctx context.Context, hash []byte) (_ *AppCode, err error) {
+	defer named(&err)
 	var code AppCode
-	err := db.GetContext(ctx, &code, `
+	err = db.GetContext(ctx, &code, `
 		WITH code AS (
 			DELETE FROM app_sign_in_codes WHERE code_hash = $1 RETURNING user_id, redirect_uri, challenge, expires_at)
 		SELECT `+userColumns+`, code.redirect_uri, code.challenge

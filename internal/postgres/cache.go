@@ -430,7 +430,8 @@ func (f *feed) reconnected(ctx context.Context, l *pq.Listener) {
 // the events table, so subscribers and the cache miss nothing. Without Listen nothing is
 // cached and nothing is delivered live. It also follows the revocations channel
 // (revocations.go).
-func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) error {
+func (db *DB) Listen(ctx context.Context, url string, log *slog.Logger) (err error) {
+	defer named(&err)
 	if err := db.followRevocations(ctx, url, log); err != nil {
 		return err
 	}

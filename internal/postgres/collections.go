@@ -62,6 +62,7 @@ func insertCollection(ctx context.Context, tx *sqlx.Tx, userID, title string) (i
 // Collections lists the collections the user is an active member of, by the user's join time
 // (newest first unless oldestFirst), one page; hasNext says whether more follow.
 func (db *DB) Collections(ctx context.Context, userID string, page planner.Page, oldestFirst bool) (out []planner.CollectionSummary, hasNext bool, err error) {
+	defer named(&err)
 	order := "m.joined_at DESC, c.id DESC"
 	if oldestFirst {
 		order = "m.joined_at, c.id"

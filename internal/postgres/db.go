@@ -99,10 +99,11 @@ func (r Room) Allowed() int { return r.Max - r.Reserved }
 
 // ConnectionRoom reads the server's connection limits and counts the client connections whose
 // application_name is not application (this instance's).
-func (db *DB) ConnectionRoom(ctx context.Context, application string) (Room, error) {
+func (db *DB) ConnectionRoom(ctx context.Context, application string) (_ Room, err error) {
+	defer named(&err)
 	var r Room
 	// Rows of other roles' connections may hide their backend_type (NULL): counted as clients.
-	err := db.QueryRowContext(ctx, `
+	err = db.QueryRowContext(ctx, `
 		SELECT current_setting('max_connections')::int,
 		       current_setting('superuser_reserved_connections')::int
 		         + COALESCE(current_setting('reserved_connections', true)::int, 0),
@@ -244,6 +245,16 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 		return err
 	}
 	return tx.Commit()
+}
+
+// named wraps *err, when it is not the domain's, with the name of the store method returning
+// it, as tx does for the transactions' errors: `defer named(&err)` in a method that runs its
+// statements outside one.
+func named(err *error) {
+	var pe *planner.Error
+	if *err != nil && !errors.As(*err, &pe) {
+		*err = fmt.Errorf("%s: %w", operation(), *err)
+	}
 }
 
 // operation names the store method running a transaction ("CreatePlan"): the nearest

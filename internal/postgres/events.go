@@ -66,16 +66,18 @@ func (db *DB) Subscribe(topic string) (events <-chan planner.Event, cancel func(
 
 // EventsSince answers the topic's recorded events after the given id, oldest first (at most
 // 500: a subscriber further behind reloads the page).
-func (db *DB) EventsSince(ctx context.Context, topic string, afterID int64) ([]planner.Event, error) {
+func (db *DB) EventsSince(ctx context.Context, topic string, afterID int64) (_ []planner.Event, err error) {
+	defer named(&err)
 	out := []planner.Event{}
-	err := db.SelectContext(ctx, &out, `SELECT id, topic, kind, object_id, actor FROM events
+	err = db.SelectContext(ctx, &out, `SELECT id, topic, kind, object_id, actor FROM events
 		WHERE topic = $1 AND id > $2 ORDER BY id LIMIT 500`, topic, afterID)
 	return out, mapError(err)
 }
 
 // LastEventID is the newest event id of the topic (0 when none).
-func (db *DB) LastEventID(ctx context.Context, topic string) (int64, error) {
+func (db *DB) LastEventID(ctx context.Context, topic string) (_ int64, err error) {
+	defer named(&err)
 	var id int64
-	err := db.GetContext(ctx, &id, `SELECT COALESCE(max(id), 0) FROM events WHERE topic = $1`, topic)
+	err = db.GetContext(ctx, &id, `SELECT COALESCE(max(id), 0) FROM events WHERE topic = $1`, topic)
 	return id, mapError(err)
 }

@@ -147,6 +147,7 @@ func (db *DB) HasCalendarFeed(ctx context.Context, userID, planID string) (bool,
 // was never issued, was replaced or revoked, or whose member left since (or left and came
 // back) is NOT_FOUND.
 func (db *DB) CalendarFeed(ctx context.Context, token string) (userID, planID string, err error) {
+	defer named(&err)
 	hash := sha256.Sum256([]byte(token))
 	var r struct {
 		UserID string `db:"user_id"`

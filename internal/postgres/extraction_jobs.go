@@ -396,9 +396,10 @@ func (db *DB) AddCustomPlaceFromJob(ctx context.Context, userID, collectionID, j
 
 // WorkJob is the worker's view of a job: its URL and status, without a caller. A dismissed job
 // is, for the worker, gone: JOB_NOT_FOUND, as for one deleted with its collection.
-func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob, error) {
+func (db *DB) WorkJob(ctx context.Context, jobID string) (_ *planner.ExtractionJob, err error) {
+	defer named(&err)
 	var r jobRow
-	err := db.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j WHERE j.id = $1 AND j.decision_status <> 'IGNORED'`, jobID)
+	err = db.GetContext(ctx, &r, `SELECT `+jobColumns+` FROM extraction_jobs j WHERE j.id = $1 AND j.decision_status <> 'IGNORED'`, jobID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, jobNotFound()
 	}
@@ -412,7 +413,8 @@ func (db *DB) WorkJob(ctx context.Context, jobID string) (*planner.ExtractionJob
 // planner.Stage.Status) and, while matching, how many names were looked up (nil otherwise). The
 // stage's start time moves only when the stage changes. JOB_NOT_FOUND when the job is gone,
 // dismissed or already over.
-func (db *DB) SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) error {
+func (db *DB) SetJobStage(ctx context.Context, jobID string, stage planner.Stage, p *planner.Progress) (err error) {
+	defer named(&err)
 	var done, total sql.NullInt64
 	if p != nil {
 		done, total = sql.NullInt64{Int64: int64(p.Done), Valid: true}, sql.NullInt64{Int64: int64(p.Total), Valid: true}

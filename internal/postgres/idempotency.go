@@ -44,7 +44,8 @@ var ErrIdempotencyClaimLost = errors.New("the idempotency key's claim was taken 
 // fingerprint, and answers nil when it did: a new key, one past its 24 h, or one whose claim
 // timed out. Otherwise it answers the key as it is (Done or still processing). A key released
 // or deleted between the two statements is claimed again.
-func (db *DB) ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fingerprint []byte, claim string) (*IdempotencyRecord, error) {
+func (db *DB) ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fingerprint []byte, claim string) (_ *IdempotencyRecord, err error) {
+	defer named(&err)
 	for range 3 {
 		var got string
 		err := db.GetContext(ctx, &got, `
@@ -85,7 +86,8 @@ func (db *DB) ClaimIdempotencyKey(ctx context.Context, owner string, keyHash, fi
 }
 
 // RecordIdempotentAnswer records the answer of the request that holds the claim.
-func (db *DB) RecordIdempotentAnswer(ctx context.Context, owner string, keyHash []byte, claim string, status int, answer []byte) error {
+func (db *DB) RecordIdempotentAnswer(ctx context.Context, owner string, keyHash []byte, claim string, status int, answer []byte) (err error) {
+	defer named(&err)
 	res, err := db.ExecContext(ctx, `
 		UPDATE idempotency_keys SET state = 'done', status = $4, answer = $5
 		WHERE owner = $1 AND key_hash = $2 AND claim = $3 AND state = 'processing'`,
@@ -101,8 +103,9 @@ func (db *DB) RecordIdempotentAnswer(ctx context.Context, owner string, keyHash 
 
 // ReleaseIdempotencyKey gives up the claim of a request that failed (5xx, a panic), so a retry
 // with the key runs.
-func (db *DB) ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash []byte, claim string) error {
-	_, err := db.ExecContext(ctx, `
+func (db *DB) ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash []byte, claim string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `
 		DELETE FROM idempotency_keys WHERE owner = $1 AND key_hash = $2 AND claim = $3 AND state = 'processing'`,
 		owner, keyHash, claim)
 	return mapError(err)
@@ -110,7 +113,8 @@ func (db *DB) ReleaseIdempotencyKey(ctx context.Context, owner string, keyHash [
 
 // DeleteExpiredIdempotencyKeys deletes the keys older than IdempotencyKeyTTL and answers how
 // many.
-func (db *DB) DeleteExpiredIdempotencyKeys(ctx context.Context) (int64, error) {
+func (db *DB) DeleteExpiredIdempotencyKeys(ctx context.Context) (_ int64, err error) {
+	defer named(&err)
 	res, err := db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`,
 		IdempotencyKeyTTL.Seconds())
 	if err != nil {

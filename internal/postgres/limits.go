@@ -16,10 +16,11 @@ import (
 // orders concurrent takes, on any instance, and each sees the time the one before it left.
 // clock_timestamp(), not now(), so that a take that waited for the lock counts from when it
 // got it. A refused take changes nothing.
-func (db *DB) TakeToken(ctx context.Context, limit, key string, rate float64, burst int) (bool, error) {
+func (db *DB) TakeToken(ctx context.Context, limit, key string, rate float64, burst int) (_ bool, err error) {
+	defer named(&err)
 	perToken := 1 / rate // seconds
 	var taken bool
-	err := db.GetContext(ctx, &taken, `
+	err = db.GetContext(ctx, &taken, `
 		INSERT INTO rate_limits AS b (name, key, full_at)
 		VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))
 		ON CONFLICT (name, key) DO UPDATE
@@ -80,19 +81,22 @@ func (db *DB) OpenStream(ctx context.Context, p StreamPlace, caps StreamCaps) (b
 }
 
 // TouchStream keeps an open stream counted; its heartbeat calls it.
-func (db *DB) TouchStream(ctx context.Context, id string) error {
-	_, err := db.ExecContext(ctx, `UPDATE open_streams SET seen_at = now() WHERE id = $1`, id)
+func (db *DB) TouchStream(ctx context.Context, id string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `UPDATE open_streams SET seen_at = now() WHERE id = $1`, id)
 	return mapError(err)
 }
 
 // CloseStream gives an ended stream's place back.
-func (db *DB) CloseStream(ctx context.Context, id string) error {
-	_, err := db.ExecContext(ctx, `DELETE FROM open_streams WHERE id = $1`, id)
+func (db *DB) CloseStream(ctx context.Context, id string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `DELETE FROM open_streams WHERE id = $1`, id)
 	return mapError(err)
 }
 
 // CloseInstanceStreams gives back the places of every stream of an instance that stops.
-func (db *DB) CloseInstanceStreams(ctx context.Context, instance string) error {
-	_, err := db.ExecContext(ctx, `DELETE FROM open_streams WHERE instance = $1`, instance)
+func (db *DB) CloseInstanceStreams(ctx context.Context, instance string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `DELETE FROM open_streams WHERE instance = $1`, instance)
 	return mapError(err)
 }

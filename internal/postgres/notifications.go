@@ -61,20 +61,22 @@ func (r notificationRow) notification() (planner.Notification, error) {
 }
 
 // UnreadCount is the user's number of unread notifications.
-func (db *DB) UnreadCount(ctx context.Context, userID string) (int, error) {
+func (db *DB) UnreadCount(ctx context.Context, userID string) (_ int, err error) {
+	defer named(&err)
 	var n int
-	err := db.GetContext(ctx, &n, `SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL`, userID)
+	err = db.GetContext(ctx, &n, `SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL`, userID)
 	return n, mapError(err)
 }
 
 // MarkNotificationRead marks one of the user's notifications read (NOTIFICATION_NOT_FOUND for
 // anyone else's).
-func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (*planner.Notification, error) {
+func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (_ *planner.Notification, err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return nil, err
 	}
 	var r notificationRow
-	err := sql.ErrNoRows
+	err = sql.ErrNoRows
 	if planner.ValidID(id) {
 		err = db.GetContext(ctx, &r, `UPDATE notifications SET read_at = COALESCE(read_at, now()) WHERE id = $1 AND user_id = $2
 			RETURNING `+notificationColumns, id, userID)
@@ -90,7 +92,8 @@ func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (*pla
 }
 
 // MarkAllNotificationsRead marks every unread notification of the user read.
-func (db *DB) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
+func (db *DB) MarkAllNotificationsRead(ctx context.Context, userID string) (_ int, err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return 0, err
 	}

@@ -13,7 +13,8 @@ import (
 
 // StartPictureUpload makes key the user's one pending picture upload for ttl; it replaces an
 // older pending upload, whose URL stops working.
-func (db *DB) StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) error {
+func (db *DB) StartPictureUpload(ctx context.Context, userID, key string, ttl time.Duration) (err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return err
 	}
@@ -35,6 +36,7 @@ func (db *DB) StartPictureUpload(ctx context.Context, userID, key string, ttl ti
 // per key: a key already used, replaced by a newer upload, expired or of a withdrawn user is
 // INVALID_UPLOAD_URL.
 func (db *DB) ClaimPictureUpload(ctx context.Context, key string) (userID string, err error) {
+	defer named(&err)
 	err = db.GetContext(ctx, &userID, `
 		DELETE FROM picture_uploads WHERE key = $1 AND expires_at > now() RETURNING user_id`, key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -44,8 +46,9 @@ func (db *DB) ClaimPictureUpload(ctx context.Context, key string) (userID string
 }
 
 // PictureKeysInUse answers which of the storage keys are a user's picture.
-func (db *DB) PictureKeysInUse(ctx context.Context, keys []string) ([]string, error) {
+func (db *DB) PictureKeysInUse(ctx context.Context, keys []string) (_ []string, err error) {
+	defer named(&err)
 	var used []string
-	err := db.SelectContext(ctx, &used, `SELECT picture_key FROM users WHERE picture_key = ANY($1)`, pq.Array(keys))
+	err = db.SelectContext(ctx, &used, `SELECT picture_key FROM users WHERE picture_key = ANY($1)`, pq.Array(keys))
 	return used, mapError(err)
 }

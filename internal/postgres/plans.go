@@ -280,6 +280,7 @@ func addDays(ctx context.Context, tx *sqlx.Tx, planID string, from, to int) erro
 // and one statement for all of them confirms their plans unchanged since (cache.go), else
 // from one more statement for the rest: three statements at most, whatever the page's size.
 func (db *DB) Plans(ctx context.Context, userID string, page planner.Page) (out []planner.Plan, hasNext bool, err error) {
+	defer named(&err)
 	var rows []planRow
 	err = db.SelectContext(ctx, &rows, planColumns+`
 		FROM plan_members m JOIN plans p ON p.id = m.plan_id

@@ -48,8 +48,9 @@ func (db *DB) TouchPresence(ctx context.Context, viewer, planID, conn string) er
 }
 
 // LeavePlanPresence ends the connection's presence.
-func (db *DB) LeavePlanPresence(ctx context.Context, conn string) error {
-	_, err := db.ExecContext(ctx, `DELETE FROM presence WHERE connection = $1`, conn)
+func (db *DB) LeavePlanPresence(ctx context.Context, conn string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `DELETE FROM presence WHERE connection = $1`, conn)
 	return mapError(err)
 }
 

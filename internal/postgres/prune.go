@@ -35,7 +35,8 @@ var expired = []struct{ table, key, where string }{
 // old live-update events, extraction starts out of the hour, abandoned presence and stream
 // places, and full rate-limit buckets, at most pruneBatch rows a statement until none is left.
 // Every instance prunes: rows another instance's batch holds are skipped, not waited for.
-func (db *DB) PruneExpired(ctx context.Context) error {
+func (db *DB) PruneExpired(ctx context.Context) (err error) {
+	defer named(&err)
 	for _, e := range expired {
 		query := pruneStatement(e.table, e.key, e.where)
 		for {

@@ -29,9 +29,10 @@ func (db *DB) queuePushes(ctx context.Context, tx *sqlx.Tx, pushes []planner.Pus
 }
 
 // NotificationSettings are the user's settings of every category, off where never changed.
-func (db *DB) NotificationSettings(ctx context.Context, userID string) ([]planner.NotificationSetting, error) {
+func (db *DB) NotificationSettings(ctx context.Context, userID string) (_ []planner.NotificationSetting, err error) {
+	defer named(&err)
 	var out []planner.NotificationSetting
-	err := db.SelectContext(ctx, &out, `SELECT c.category, COALESCE(s.push, false) AS push, COALESCE(s.email, false) AS email
+	err = db.SelectContext(ctx, &out, `SELECT c.category, COALESCE(s.push, false) AS push, COALESCE(s.email, false) AS email
 		FROM unnest($2::text[]) WITH ORDINALITY AS c(category, n)
 		LEFT JOIN notification_settings s ON s.user_id = $1 AND s.category = c.category
 		ORDER BY c.n`, userID, pq.Array(planner.NotifyCategories))
@@ -40,7 +41,8 @@ func (db *DB) NotificationSettings(ctx context.Context, userID string) ([]planne
 
 // SetNotificationSettings changes the settings of the categories given (each once, known:
 // the caller validates) and answers all of them.
-func (db *DB) SetNotificationSettings(ctx context.Context, userID string, in []planner.NotificationSetting) ([]planner.NotificationSetting, error) {
+func (db *DB) SetNotificationSettings(ctx context.Context, userID string, in []planner.NotificationSetting) (_ []planner.NotificationSetting, err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return nil, err
 	}
@@ -48,7 +50,7 @@ func (db *DB) SetNotificationSettings(ctx context.Context, userID string, in []p
 	for i, s := range in {
 		categories[i], push[i], email[i] = s.Category, s.Push, s.Email
 	}
-	_, err := db.ExecContext(ctx, `INSERT INTO notification_settings (user_id, category, push, email)
+	_, err = db.ExecContext(ctx, `INSERT INTO notification_settings (user_id, category, push, email)
 		SELECT $1, c, p, e FROM unnest($2::text[], $3::boolean[], $4::boolean[]) AS u(c, p, e)
 		ON CONFLICT (user_id, category) DO UPDATE SET push = EXCLUDED.push, email = EXCLUDED.email`,
 		userID, pq.Array(categories), pq.Array(push), pq.Array(email))
@@ -59,8 +61,9 @@ func (db *DB) SetNotificationSettings(ctx context.Context, userID string, in []p
 }
 
 // TurnOffDigest turns the e-mail digest off for every category (the mail's unsubscribe link).
-func (db *DB) TurnOffDigest(ctx context.Context, userID string) error {
-	_, err := db.ExecContext(ctx, `UPDATE notification_settings SET email = false WHERE user_id = $1 AND email`, userID)
+func (db *DB) TurnOffDigest(ctx context.Context, userID string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `UPDATE notification_settings SET email = false WHERE user_id = $1 AND email`, userID)
 	return mapError(err)
 }
 
@@ -96,17 +99,19 @@ func (db *DB) SavePushSubscription(ctx context.Context, userID string, s planner
 }
 
 // DeletePushSubscription forgets the user's subscription of the endpoint (none: nothing).
-func (db *DB) DeletePushSubscription(ctx context.Context, userID, endpoint string) error {
+func (db *DB) DeletePushSubscription(ctx context.Context, userID, endpoint string) (err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2`, userID, endpoint)
+	_, err = db.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2`, userID, endpoint)
 	return mapError(err)
 }
 
 // PushDelivery is what to send for a push, in one statement; nil when the notification or the
 // subscription is gone, or the subscription is another user's now (nothing to send).
-func (db *DB) PushDelivery(ctx context.Context, p planner.Push) (*planner.Delivery, error) {
+func (db *DB) PushDelivery(ctx context.Context, p planner.Push) (_ *planner.Delivery, err error) {
+	defer named(&err)
 	var r struct {
 		notificationRow
 		SubscriptionID string `db:"subscription_id"`
@@ -116,7 +121,7 @@ func (db *DB) PushDelivery(ctx context.Context, p planner.Push) (*planner.Delive
 		Auth           string `db:"auth"`
 		Language       string `db:"language"`
 	}
-	err := db.GetContext(ctx, &r, `SELECT n.id, n.category, n.event_type, COALESCE(n.message, '') AS message, n.details, n.link_url,
+	err = db.GetContext(ctx, &r, `SELECT n.id, n.category, n.event_type, COALESCE(n.message, '') AS message, n.details, n.link_url,
 		    n.event_count, n.read_at, n.created_at,
 		    s.id AS subscription_id, s.user_id, s.endpoint, s.p256dh, s.auth, COALESCE(u.language, '') AS language
 		FROM notifications n JOIN push_subscriptions s ON s.user_id = n.user_id JOIN users u ON u.id = n.user_id
@@ -136,22 +141,25 @@ func (db *DB) PushDelivery(ctx context.Context, p planner.Push) (*planner.Delive
 }
 
 // PushDelivered records a push service's acceptance of a push.
-func (db *DB) PushDelivered(ctx context.Context, subscriptionID string) error {
-	_, err := db.ExecContext(ctx, `UPDATE push_subscriptions SET last_success_at = now() WHERE id = $1`, subscriptionID)
+func (db *DB) PushDelivered(ctx context.Context, subscriptionID string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `UPDATE push_subscriptions SET last_success_at = now() WHERE id = $1`, subscriptionID)
 	return mapError(err)
 }
 
 // DropPushSubscription deletes a subscription its push service says is gone (404, 410).
-func (db *DB) DropPushSubscription(ctx context.Context, subscriptionID string) error {
-	_, err := db.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE id = $1`, subscriptionID)
+func (db *DB) DropPushSubscription(ctx context.Context, subscriptionID string) (err error) {
+	defer named(&err)
+	_, err = db.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE id = $1`, subscriptionID)
 	return mapError(err)
 }
 
 // DigestRecipients are the users with an e-mail address who asked for the digest of some
 // category and have had none on day (UTC).
-func (db *DB) DigestRecipients(ctx context.Context, day time.Time) ([]planner.DigestRecipient, error) {
+func (db *DB) DigestRecipients(ctx context.Context, day time.Time) (_ []planner.DigestRecipient, err error) {
+	defer named(&err)
 	var out []planner.DigestRecipient
-	err := db.SelectContext(ctx, &out, `SELECT u.id AS user_id, u.email, u.nickname, COALESCE(u.language, '') AS language
+	err = db.SelectContext(ctx, &out, `SELECT u.id AS user_id, u.email, u.nickname, COALESCE(u.language, '') AS language
 		FROM users u
 		WHERE u.email <> '' AND u.withdrawn_at IS NULL
 		  AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id AND s.email)

@@ -220,14 +220,15 @@ func (db *DB) revokedHere(userID string, sessions ...string) {
 // refresh-token family; "" for a token that names none) must be refused: the session was
 // signed out or revoked, or the user withdrew. While the revocations channel is followed the
 // answer costs no query; otherwise it is one.
-func (db *DB) SessionRevoked(ctx context.Context, userID, session string) (bool, error) {
+func (db *DB) SessionRevoked(ctx context.Context, userID, session string) (_ bool, err error) {
+	defer named(&err)
 	if r := db.revoked; r != nil {
 		if revoked, known := r.check(userID, session); known {
 			return revoked, nil
 		}
 	}
 	var revoked bool
-	err := db.GetContext(ctx, &revoked, `
+	err = db.GetContext(ctx, &revoked, `
 		SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND withdrawn_at IS NOT NULL)
 		    OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NOT NULL)`,
 		userID, session)

@@ -117,11 +117,12 @@ func (s *SessionStore) Save(r *http.Request, w http.ResponseWriter, session *ses
 }
 
 // RevokeUserSessions deletes every browser session of a user.
-func (db *DB) RevokeUserSessions(ctx context.Context, userID string) error {
+func (db *DB) RevokeUserSessions(ctx context.Context, userID string) (err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = $1`, userID)
+	_, err = db.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = $1`, userID)
 	return mapError(err)
 }
 

@@ -14,6 +14,7 @@ import (
 // CreateRefreshToken stores the hash of a new refresh token that starts a new family (a
 // sign-in) and returns the family's id, which names the sign-in session in access tokens.
 func (db *DB) CreateRefreshToken(ctx context.Context, userID string, hash []byte, expiresAt time.Time) (session string, err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return "", err
 	}
@@ -99,9 +100,10 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 
 // RevokeRefreshToken revokes the family of the given token (logout), its access tokens
 // included. Unknown tokens are ignored.
-func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) error {
+func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) (err error) {
+	defer named(&err)
 	var families []string
-	err := db.SelectContext(ctx, &families, `
+	err = db.SelectContext(ctx, &families, `
 		UPDATE refresh_tokens SET revoked_at = now()
 		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL
 		RETURNING family_id`, hash)
@@ -114,11 +116,12 @@ func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) error {
 
 // RevokeSession revokes the user's sign-in session (a refresh-token family, named by the
 // access token or browser session that signs out): its refresh and access tokens stop working.
-func (db *DB) RevokeSession(ctx context.Context, userID, session string) error {
+func (db *DB) RevokeSession(ctx context.Context, userID, session string) (err error) {
+	defer named(&err)
 	if err := writer(userID); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, `
+	_, err = db.ExecContext(ctx, `
 		UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
 		session, userID)
 	if err != nil {

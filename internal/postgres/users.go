@@ -37,12 +37,13 @@ func (db *DB) SignInUser(ctx context.Context, in planner.User) (*planner.User, e
 }
 
 // User loads an active user by public id.
-func (db *DB) User(ctx context.Context, id string) (*planner.User, error) {
+func (db *DB) User(ctx context.Context, id string) (_ *planner.User, err error) {
+	defer named(&err)
 	if !planner.ValidID(id) {
 		return nil, planner.Errorf(planner.CodeUserNotFound, "No such user.")
 	}
 	var u planner.User
-	err := db.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1 AND withdrawn_at IS NULL`, id)
+	err = db.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1 AND withdrawn_at IS NULL`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, planner.Errorf(planner.CodeUserNotFound, "No such user.")
 	}
@@ -55,7 +56,8 @@ func (db *DB) User(ctx context.Context, id string) (*planner.User, error) {
 // Language is an active user's language setting, nil when they have none (or no such user
 // is active). It is read afresh each time: one primary-key lookup, which is what confirming a
 // kept copy against the events table would cost (see cache.go).
-func (db *DB) Language(ctx context.Context, userID string) (*string, error) {
+func (db *DB) Language(ctx context.Context, userID string) (_ *string, err error) {
+	defer named(&err)
 	var l []sql.NullString
 	if err := db.SelectContext(ctx, &l, `SELECT language FROM users WHERE id = $1 AND withdrawn_at IS NULL`, userID); err != nil {
 		return nil, mapError(err)
