@@ -91,11 +91,11 @@ func (s *Server) dayGapsHandler(c echo.Context) error {
 		return err
 	}
 	ctx, userID, planID := c.Request().Context(), caller(c).UserID, c.Param("planId")
-	listing, err := s.store.DayBlocks(ctx, userID, planID, day, planner.Page{Size: planDayPageSize})
+	candidates, err := s.store.GapPlaces(ctx, userID, planID, gapfill.Candidates) // members only: first
 	if err != nil {
 		return err
 	}
-	candidates, err := s.store.GapPlaces(ctx, userID, planID, gapfill.Candidates)
+	listing, err := s.store.DayBlocks(ctx, userID, planID, day, planner.Page{Size: planDayPageSize})
 	if err != nil {
 		return err
 	}

@@ -107,13 +107,14 @@ func requestFingerprint(method, target string, body []byte) []byte {
 // A 5xx, a 429 (nothing was done; try later) or a panic releases the claim instead, so a
 // retry runs. Every route that requires a caller runs its POSTs through it (requireViewer),
 // after authentication and the cross-origin check: the key is the caller's. Requests without
-// the header, and POSTs without a caller (sign-in and token exchange, whose answers are
-// credentials kept only as hashes), run as they are.
+// the header, POSTs without a caller (sign-in and token exchange, whose answers are
+// credentials kept only as hashes) and a link guest's (the store refuses them every change, so
+// there is nothing to replay, and a guest keeps no key rows) run as they are.
 func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, p := c.Request(), caller(c)
 		key := r.Header.Get(idempotencyKeyHeader)
-		if r.Method != http.MethodPost || key == "" || p == nil {
+		if r.Method != http.MethodPost || key == "" || p == nil || p.Guest {
 			return next(c)
 		}
 		body, err := io.ReadAll(r.Body) // within the body limit, which answers 413 beyond it

@@ -261,7 +261,7 @@ func TestIdempotencyKeyInUseWhileTheFirstRuns(t *testing.T) {
 		entered <- struct{}{}
 		<-release
 		return c.JSON(http.StatusCreated, map[string]string{"made": "once"})
-	}, a.srv.requireUser(false))
+	}, a.srv.requireAccount(false))
 	first := make(chan response, 1)
 	go func() {
 		first <- a.do(req{Method: "POST", Path: "/test/slow", Token: ana, Header: keyed("slow"), Body: `{}`})
@@ -299,7 +299,7 @@ func TestAFailedFirstAttemptLetsARetryRun(t *testing.T) {
 			return c.JSON(http.StatusServiceUnavailable, map[string]string{"code": "SERVICE_UNAVAILABLE"})
 		}
 		return c.JSON(http.StatusCreated, map[string]int{"run": n})
-	}, a.srv.requireUser(false))
+	}, a.srv.requireAccount(false))
 	send := func() response {
 		return a.do(req{Method: "POST", Path: "/test/flaky", Token: ana, Header: keyed("flaky"), Body: `{"x":1}`})
 	}
@@ -452,5 +452,25 @@ func TestCORSAllowsIdempotencyKeys(t *testing.T) {
 		Body: map[string]string{"title": "Cross"}})
 	if res.Status != http.StatusCreated || !strings.Contains(res.Header.Get("Access-Control-Expose-Headers"), "Idempotent-Replayed") {
 		t.Fatalf("POST from the front end: %d %v", res.Status, res.Header)
+	}
+}
+
+// A link guest's POST is refused by the store whatever its key, so the key is not claimed: a
+// guest keeps no rows, and the same request again is refused again, not replayed.
+func TestAGuestsRefusedPostKeepsNoKey(t *testing.T) {
+	a := newTestApp(t)
+	ana := a.member("idem-guest-ana", "Ana")
+	plan := a.createPlan(ana, "Busan", "2026-05-01", "2026-05-02")
+	guest := a.guestOf(t, a.invite(ana, "/plans/"+plan.PlanID))
+	for range 2 {
+		res := a.do(req{Method: "POST", Path: "/plans/" + plan.PlanID + "/blocks", Client: guest, Header: keyed("g-1"),
+			Body: map[string]any{"type": "FREE", "day": 1, "start_time": "10:00", "end_time": "11:00"}})
+		res.problem(t, http.StatusForbidden, "GUEST_FORBIDDEN")
+		if res.Header.Get("Idempotent-Replayed") != "" {
+			t.Fatal("a guest's refusal was replayed")
+		}
+	}
+	if n := a.countRows(`SELECT count(*) FROM idempotency_keys`); n != 0 {
+		t.Fatalf("%d idempotency keys after a guest's POSTs, want 0", n)
 	}
 }

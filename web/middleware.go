@@ -247,17 +247,17 @@ func caller(c echo.Context) *principal {
 	return p
 }
 
-// requireUser answers 401 without a valid user, 403 GUEST_FORBIDDEN for a guest, and 403
-// TERMS_REQUIRED for a pre-terms token unless the route is part of the terms flow.
-func (s *Server) requireUser(allowPreTerms bool) echo.MiddlewareFunc {
+// requireAccount answers 401 without a signed-in account, 403 GUEST_FORBIDDEN for an invite
+// link's guest (who has none), and 403 TERMS_REQUIRED for a pre-terms token unless the route
+// is part of the terms flow: the routes of the account itself and of what it makes (its lists,
+// settings, notifications, new plans and collections, searches).
+func (s *Server) requireAccount(allowPreTerms bool) echo.MiddlewareFunc {
 	return s.requireViewer(allowPreTerms, false)
 }
 
-// requireReader is requireUser for routes that read a plan or collection, which a guest of it
-// may too (the store decides which one).
-func (s *Server) requireReader() echo.MiddlewareFunc { return s.requireViewer(false, true) }
-
-// requireViewer is requireUser and requireReader. Once the caller is known, its routes' POSTs
+// requireViewer authenticates the caller — an account, or (allowGuest) an invite link's guest
+// too — and decides nothing else: the routes of a plan or a collection leave to the store
+// which of its readers may read or change what. Once the caller is known, its routes' POSTs
 // run through idempotent: an Idempotency-Key is the caller's.
 func (s *Server) requireViewer(allowPreTerms, allowGuest bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {

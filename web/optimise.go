@@ -325,11 +325,7 @@ func (s *Server) arrangeDay(c echo.Context) error {
 		return err
 	}
 	ctx, planID := c.Request().Context(), c.Param("planId")
-	before, err := s.store.DayBlocks(ctx, caller(c).UserID, planID, day, planner.Page{Size: planDayPageSize})
-	if err != nil {
-		return err
-	}
-	got, err := s.store.ArrangeDay(ctx, caller(c).UserID, planID, day, arranged)
+	got, back, err := s.store.ArrangeDay(ctx, caller(c).UserID, planID, day, arranged)
 	if err != nil {
 		return err
 	}
@@ -350,17 +346,6 @@ func (s *Server) arrangeDay(c echo.Context) error {
 	}
 	if in.Undo {
 		return respondChange(c, http.StatusOK, out, views.Undone(views.DayChanged(dv, i18n.T(ctx, "optimise.undone", "Day", day))), paths.Plan(planID))
-	}
-	// Undo puts back the times read before, against the versions written now.
-	was := map[string]planner.TimeBlock{}
-	for _, b := range before.Blocks {
-		was[b.ID] = b
-	}
-	back := make([]planner.Arranged, 0, len(arranged))
-	for _, b := range got.Blocks {
-		if old, ok := was[b.ID]; ok && seen[b.ID] {
-			back = append(back, planner.Arranged{TimeBlockID: b.ID, Version: b.Version, Start: old.Start, End: old.End})
-		}
 	}
 	values, err := formValues(toArrangedJSON(back), true)
 	if err != nil {

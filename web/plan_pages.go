@@ -567,7 +567,7 @@ func (s *Server) newPlanPage(c echo.Context) error {
 
 // editPlanPage is the form that edits a plan's title and dates.
 func (s *Server) editPlanPage(c echo.Context) error {
-	p, err := s.store.Plan(c.Request().Context(), caller(c).UserID, c.Param("planId"))
+	p, err := s.store.PlanToChange(c.Request().Context(), caller(c).UserID, c.Param("planId"))
 	if err != nil {
 		return err
 	}

@@ -86,10 +86,12 @@ func must3[A, B, C any](a A, b B, c C, err error) (A, B, C) {
 	return a, b, c
 }
 
-// guestWrites calls every store method that changes something on a caller's behalf, as a
-// guest: of the plan for plan writes, of the collection for collection writes, and the plan's
-// guest for the caller's own account. Each is a call a member could make successfully.
-func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postgres.DB) error {
+// membersOnly calls every store method that changes something on a caller's behalf, and every
+// read that only members may make, as a guest: of the plan for the plan's, of the collection
+// for the collection's, and the plan's guest for the caller's own account. Each is a call a
+// member could make successfully. The routes leave this decision to the store (their
+// middleware only authenticates), so these calls are what a guest's requests come to.
+func membersOnly(f *guestFixture) map[string]func(ctx context.Context, db *postgres.DB) error {
 	pg, cg := f.planGuest, f.colGuest
 	memo := "mine now"
 	total := must(money.ParseDecimal("1000"))
@@ -159,7 +161,7 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"ArrangeDay": func(ctx context.Context, db *postgres.DB) error {
-			_, err := db.ArrangeDay(ctx, pg, f.plan, 1, []planner.Arranged{{TimeBlockID: f.timeBlock, Version: 1, Start: 12 * planner.TimeOfDay(time.Hour), End: 13 * planner.TimeOfDay(time.Hour)}})
+			_, _, err := db.ArrangeDay(ctx, pg, f.plan, 1, []planner.Arranged{{TimeBlockID: f.timeBlock, Version: 1, Start: 12 * planner.TimeOfDay(time.Hour), End: 13 * planner.TimeOfDay(time.Hour)}})
 			return err
 		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {
@@ -330,20 +332,72 @@ func guestWrites(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"RevokeUserSessions": func(ctx context.Context, db *postgres.DB) error { return db.RevokeUserSessions(ctx, pg) },
+
+		// Reads for members only: the guest of the very plan or collection is refused too.
+		"PlanToChange": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.PlanToChange(ctx, pg, f.plan)
+			return err
+		},
+		"PlanCollections": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.PlanCollections(ctx, pg, f.plan)
+			return err
+		},
+		"PlanCollectionPlaces": func(ctx context.Context, db *postgres.DB) error {
+			_, _, err := db.PlanCollectionPlaces(ctx, pg, f.plan, f.col, planner.Page{Size: 10}, planner.CollectionPlaceSort{}, planner.PlaceFilter{})
+			return err
+		},
+		"PlanCollectionPlace": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.PlanCollectionPlace(ctx, pg, f.plan, f.col, f.cp)
+			return err
+		},
+		"PlanPlaces": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.PlanPlaces(ctx, pg, f.plan, "", 10)
+			return err
+		},
+		"GapPlaces": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.GapPlaces(ctx, pg, f.plan, 10)
+			return err
+		},
+		"HasCalendarFeed": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.HasCalendarFeed(ctx, pg, f.plan)
+			return err
+		},
+		"ShareLinks": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.ShareLinks(ctx, pg, planner.SharePlan, f.plan)
+			return err
+		},
+		"RemovedMembers": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.RemovedMembers(ctx, cg, planner.ShareCollection, f.col)
+			return err
+		},
+		"CollectionPlans": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.CollectionPlans(ctx, cg, f.col)
+			return err
+		},
+		"ExtractionJob": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.ExtractionJob(ctx, cg, f.col, f.job)
+			return err
+		},
+		"LatestExtractionJob": func(ctx context.Context, db *postgres.DB) error {
+			_, err := db.LatestExtractionJob(ctx, cg, f.col)
+			return err
+		},
 	}
 }
 
 // notWrites are the store's other methods, and why no guest test applies to them.
 var notWrites = map[string]string{
-	// Reads: a guest of the resource may make those that concern it; the rest find nothing.
+	// Reads: a guest of the resource may make those that concern it; the rest are an
+	// account's own (its plans, collections, notifications, settings), which only routes that
+	// require an account call, and find nothing for a guest.
 	"DayBlocks": "read", "BlockDetail": "read", "Candidates": "read", "Discussion": "read", "LastChangedBy": "read", "Budget": "read", "SettlementData": "read",
 	"BudgetOverview": "read", "Settlements": "read", "ExpenseSheet": "read", "CollectionPlaces": "read", "CollectionPlace": "read", "Collections": "read",
-	"Collection": "read", "CollectionPlans": "read", "CollectionMembers": "read", "DayExpenses": "read",
-	"PlanExport": "read", "PlanSchedule": "read", "HasCalendarFeed": "read", "ExtractionJob": "read", "LatestExtractionJob": "read",
+	"Collection": "read", "CollectionMembers": "read", "DayExpenses": "read",
+	"PlanExport": "read", "PlanSchedule": "read",
 	"RecentPlans": "read", "Notifications": "read", "UnreadCount": "read", "Opinions": "read", "Opinion": "read",
-	"SearchPlaces": "read", "PlanCollections": "read", "PlanCollectionPlaces": "read", "PlanCollectionPlace": "read",
-	"Plans": "read", "Plan": "read", "PlanMembers": "read", "PlanPresence": "read", "ShareLink": "read",
-	"ShareLinks": "read", "RemovedMembers": "read", "User": "read", "Language": "read", "PlanActivity": "read", "CollectionActivity": "read",
+	"SearchPlaces": "read",
+	"Plans":        "read", "Plan": "read", "PlanMembers": "read", "PlanPresence": "read", "ShareLink": "read",
+	"User": "read", "Language": "read", "PlanActivity": "read", "CollectionActivity": "read",
 	"EnterPlan": "a reader's presence: guests of the plan are counted as they look",
 	// No caller: the server's own work, or identities that come from a sign-in provider.
 	"Listen": "change feed", "Subscribe": "live events", "EventsSince": "live events", "LastEventID": "live events",
@@ -362,7 +416,7 @@ var notWrites = map[string]string{
 	// guard goes through the checks above.
 	"ClaimIdempotencyKey": "idempotency key", "RecordIdempotentAnswer": "idempotency key",
 	"ReleaseIdempotencyKey": "idempotency key", "DeleteExpiredIdempotencyKeys": "periodic job",
-	"PlanPlaces": "read", "GapPlaces": "read",
+
 	"CollectionMap": "read", "NotificationSettings": "read",
 	"TurnOffDigest": "the signed unsubscribe link is the authorization", "OnPush": "wiring", "OnExtraction": "wiring",
 	"PushDelivery": "push worker", "PushDelivered": "push worker", "DropPushSubscription": "push worker",
@@ -371,13 +425,14 @@ var notWrites = map[string]string{
 	"Tx": "test helper (export_test.go)", "HoldFeed": "test helper (feed_export_test.go)", "PlanVersion": "test helper (feed_export_test.go)",
 }
 
-// TestGuestsCannotWriteThroughTheStore calls every write method of the store with a guest's
-// viewer id, as a route that forgot requireUser would: each answers GUEST_FORBIDDEN and the
-// database is unchanged. A new method of *DB fails this test until it is listed here.
+// TestGuestsCannotWriteThroughTheStore calls every write method of the store, and every read
+// only members may make, with a guest's viewer id, as a guest's request does: each answers
+// GUEST_FORBIDDEN and the database is unchanged. A new method of *DB fails this test until it
+// is listed here.
 func TestGuestsCannotWriteThroughTheStore(t *testing.T) {
 	db := pgtest.New(t)
 	f := newGuestFixture(t, db)
-	writes := guestWrites(f)
+	writes := membersOnly(f)
 
 	// Every method is classified, and every listed name is a method.
 	dbType, promoted := reflect.TypeOf(db), reflect.TypeOf(&sqlx.DB{})
@@ -394,12 +449,12 @@ func TestGuestsCannotWriteThroughTheStore(t *testing.T) {
 		case w && r:
 			t.Errorf("%s is listed both as a write and as not one", name)
 		case !w && !r:
-			t.Errorf("*DB.%s is new: add it to guestWrites (a guest must get GUEST_FORBIDDEN) or to notWrites", name)
+			t.Errorf("*DB.%s is new: add it to membersOnly (a guest must get GUEST_FORBIDDEN) or to notWrites", name)
 		}
 	}
 	for name := range writes {
 		if !methods[name] {
-			t.Errorf("guestWrites lists %s, which *DB does not have", name)
+			t.Errorf("membersOnly lists %s, which *DB does not have", name)
 		}
 	}
 	for name := range notWrites {

@@ -19,12 +19,15 @@ import (
 // slots. Every named block counts a new version. The additional expenses placed after a block
 // that moves stay where they were in the day: they go after the nearest earlier block that
 // does not move (or to the day's start), as a single move does. Recorded once in the plan's
-// history. The answer is the day with all its blocks now. Checks, in order: GUEST_FORBIDDEN,
+// history. The answer is the day with all its blocks now, and its undo: the named blocks at
+// the times they had, against the versions written now (read under the same lock, so no
+// other change slips between). Checks, in order: GUEST_FORBIDDEN,
 // PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, PLAN_DAY_NOT_FOUND, BLOCK_NOT_FOUND (a block not of
 // that day), PRECONDITION_FAILED (the first block whose version differs, as it is now),
 // TIME_BLOCK_OVERLAP when the new times overlap each other or the day's other blocks.
-func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, blocks []planner.Arranged) (*planner.DayBlocks, error) {
+func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, blocks []planner.Arranged) (*planner.DayBlocks, []planner.Arranged, error) {
 	var out *planner.DayBlocks
+	var undo []planner.Arranged
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
@@ -50,23 +53,28 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 		// The day's blocks are locked, so that arrangements and moves of the day apply one
 		// after the other and the versions compared are those written.
 		var locked []struct {
-			ID      string `db:"id"`
-			Version int    `db:"version"`
+			ID      string  `db:"id"`
+			Version int     `db:"version"`
+			Start   sqlTime `db:"start_time"`
+			End     sqlTime `db:"end_time"`
 		}
 		if err := tx.SelectContext(ctx, &locked, `
-			SELECT id, version FROM time_blocks WHERE plan_day_id = $1 ORDER BY id FOR UPDATE`, dayRow.ID); err != nil {
+			SELECT id, version, start_time, end_time FROM time_blocks WHERE plan_day_id = $1 ORDER BY id FOR UPDATE`, dayRow.ID); err != nil {
 			return err
 		}
-		versions := make(map[string]int, len(locked))
-		for _, l := range locked {
-			versions[l.ID] = l.Version
+		was := make(map[string]int, len(locked))
+		for i, l := range locked {
+			was[l.ID] = i
 		}
+		undo = make([]planner.Arranged, 0, len(blocks))
 		for _, b := range blocks {
-			v, ok := versions[b.TimeBlockID]
+			i, ok := was[b.TimeBlockID]
 			if !ok {
 				return blockNotFound()
 			}
-			if v != b.Version {
+			l := locked[i]
+			undo = append(undo, planner.Arranged{TimeBlockID: l.ID, Version: l.Version + 1, Start: planner.TimeOfDay(l.Start), End: planner.TimeOfDay(l.End)})
+			if l.Version != b.Version {
 				now, err := loadTimeBlock(ctx, tx, planID, me.ID, b.TimeBlockID)
 				if err != nil {
 					return err
@@ -124,5 +132,8 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 		return db.record(ctx, tx, planDid(planID, userID, planner.ActDayOptimised, planner.TargetPlan, planID, planner.Details{Day: day}).
 			toOthers(paths.Day(planID, day), ""))
 	})
-	return out, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, undo, nil
 }

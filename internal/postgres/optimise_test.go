@@ -60,21 +60,25 @@ func TestArrangeDay(t *testing.T) {
 		{"another day", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(other, other.Version, "09:00", "10:00")}, planner.CodeBlockNotFound},
 		{"overlap", []planner.Arranged{at(a, a.Version, "11:00", "12:30")}, planner.CodeTimeBlockOverlap},
 	} {
-		_, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, tc.blocks)
+		_, _, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, tc.blocks)
 		wantCode(t, tc.what, err, tc.code)
 		if now := slots(); !same(before, now) {
 			t.Fatalf("%s: the day changed from %v to %v", tc.what, before, now)
 		}
 	}
-	_, err := db.ArrangeDay(ctx, f.stranger, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
+	_, _, err := db.ArrangeDay(ctx, f.stranger, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
 	wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
-	_, err = db.ArrangeDay(ctx, f.member, f.plan.ID, 9, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
+	_, _, err = db.ArrangeDay(ctx, f.member, f.plan.ID, 9, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
 	wantCode(t, "no such day", err, planner.CodePlanDayNotFound)
 
 	// a and b trade slots (each takes the other's: one at a time, either would overlap).
-	day, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")})
+	day, undo, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The undo puts each named block back where it was, against the version written now.
+	if diff := cmp.Diff([]planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")}, undo); diff != "" {
+		t.Errorf("the undo (-want +got):\n%s", diff)
 	}
 	var order []string
 	for _, tb := range day.Blocks {
@@ -108,7 +112,7 @@ func TestArrangeDay(t *testing.T) {
 	}
 
 	// Undo: the old slots against the new versions.
-	if _, err := db.ArrangeDay(ctx, f.owner, f.plan.ID, 1, []planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")}); err != nil {
+	if _, _, err := db.ArrangeDay(ctx, f.owner, f.plan.ID, 1, []planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")}); err != nil {
 		t.Fatal(err)
 	}
 	if now := slots(); !same(before, now) {

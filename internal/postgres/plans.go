@@ -107,8 +107,9 @@ func guestLink(viewer string) string {
 }
 
 // writer refuses a guest: reads may admit the guest of a resource, changes never do. Every
-// store method that writes on behalf of a caller calls it (through planMember and
-// collectionMember, or directly), so a route that forgot requireUser still changes nothing.
+// store method that writes on behalf of a caller, or reads what only members see, calls it
+// (through planMember and collectionMember, or directly). The routes of plans and collections
+// admit guests and leave this decision here.
 func writer(userID string) error {
 	if planner.IsGuestViewer(userID) {
 		return planner.Errorf(planner.CodeGuestForbidden, "Guests can look but not change anything; sign in to join.")
@@ -366,11 +367,22 @@ func (db *DB) findThumbnails(ctx context.Context, plans []string, photos map[str
 	return nil
 }
 
-// Plan loads one plan for an active member of it.
+// Plan loads one plan for a reader of it: an active member, or the guest of its link.
 func (db *DB) Plan(ctx context.Context, userID, planID string) (*planner.Plan, error) {
+	return db.plan(ctx, planReader, userID, planID)
+}
+
+// PlanToChange loads one plan for an active member, who may change it (the edit form's);
+// a guest is GUEST_FORBIDDEN.
+func (db *DB) PlanToChange(ctx context.Context, userID, planID string) (*planner.Plan, error) {
+	return db.plan(ctx, planMember, userID, planID)
+}
+
+// plan loads one plan once access (planReader or planMember) admits the user.
+func (db *DB) plan(ctx context.Context, access func(context.Context, sqlx.QueryerContext, string, string) (membership, error), userID, planID string) (*planner.Plan, error) {
 	var out *planner.Plan
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
+		if _, err := access(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		var err error
