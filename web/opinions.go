@@ -22,6 +22,15 @@ const opinionCommentMax = 300
 // tagID is the shape of a reason tag: "view", "long_queue".
 var tagID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
 
+// readOpinion binds an opinion's body and checks it.
+func readOpinion(c echo.Context) (planner.OpinionInput, error) {
+	var in opinionRequest
+	if err := c.Bind(&in); err != nil {
+		return planner.OpinionInput{}, err
+	}
+	return in.input()
+}
+
 func (in opinionRequest) input() (planner.OpinionInput, error) {
 	out := planner.OpinionInput{Type: planner.OpinionType(in.Type), TagIDs: in.TagIDs}
 	var v planner.Validation
@@ -45,11 +54,7 @@ func opinionsPath(c echo.Context) string {
 
 // addOpinion records the caller's opinion of a place candidate.
 func (s *Server) addOpinion(c echo.Context) error {
-	var in opinionRequest
-	if err := c.Bind(&in); err != nil {
-		return err
-	}
-	op, err := in.input()
+	op, err := readOpinion(c)
 	if err != nil {
 		return err
 	}
@@ -85,11 +90,7 @@ func (s *Server) getOpinion(c echo.Context) error {
 
 // updateOpinion replaces the caller's own opinion.
 func (s *Server) updateOpinion(c echo.Context) error {
-	var in opinionRequest
-	if err := c.Bind(&in); err != nil {
-		return err
-	}
-	op, err := in.input()
+	op, err := readOpinion(c)
 	if err != nil {
 		return err
 	}

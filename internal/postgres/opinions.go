@@ -63,14 +63,7 @@ func (db *DB) AddOpinion(ctx context.Context, userID, planID, candidateID string
 // Opinions lists a candidate's opinions, oldest first.
 func (db *DB) Opinions(ctx context.Context, userID, planID, candidateID string) ([]planner.Opinion, error) {
 	var out []planner.Opinion
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := planReader(ctx, tx, planID, userID); err != nil {
-			return err
-		}
-		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
-			return err
-		}
-		var err error
+	err := db.readCandidate(ctx, userID, planID, candidateID, func(tx *sqlx.Tx) (err error) {
 		out, err = opinions(ctx, tx, candidateID, "")
 		return err
 	})
@@ -80,18 +73,25 @@ func (db *DB) Opinions(ctx context.Context, userID, planID, candidateID string) 
 // Opinion loads one opinion of a candidate (BLOCK_OPINION_NOT_FOUND).
 func (db *DB) Opinion(ctx context.Context, userID, planID, candidateID, opinionID string) (*planner.Opinion, error) {
 	var out *planner.Opinion
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.readCandidate(ctx, userID, planID, candidateID, func(tx *sqlx.Tx) (err error) {
+		out, err = oneOpinion(ctx, tx, candidateID, opinionID)
+		return err
+	})
+	return out, err
+}
+
+// readCandidate runs read in a transaction once the user may read the plan (planReader) and
+// the candidate is a place of it (planCandidate).
+func (db *DB) readCandidate(ctx context.Context, userID, planID, candidateID string, read func(*sqlx.Tx) error) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := planReader(ctx, tx, planID, userID); err != nil {
 			return err
 		}
 		if err := planCandidate(ctx, tx, planID, candidateID); err != nil {
 			return err
 		}
-		var err error
-		out, err = oneOpinion(ctx, tx, candidateID, opinionID)
-		return err
+		return read(tx)
 	})
-	return out, err
 }
 
 // UpdateOpinion replaces an opinion, a new version of it; only its author may

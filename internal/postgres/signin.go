@@ -28,22 +28,9 @@ func (db *DB) SignInSocial(ctx context.Context, in planner.User) (*planner.User,
 		if err != nil {
 			return err
 		}
-		// As in SignInUser: a simultaneous first sign-in of the same account returns its row.
-		return tx.GetContext(ctx, &u, `
-			INSERT INTO users (id, provider, provider_id, nickname, picture, email)
-			VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT ON CONSTRAINT users_provider_account
-			DO UPDATE SET provider = EXCLUDED.provider
-			RETURNING `+userColumns,
-			planner.NewID(), in.Provider, in.ProviderID, nickname, in.Picture, in.Email)
+		return insertUser(ctx, tx, &u, in, nickname)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if u.WithdrawnAt != nil {
-		return nil, planner.Errorf(planner.CodeUserWithdrawn, "This account was deleted and cannot sign in again.")
-	}
-	return &u, nil
+	return admitted(&u, err)
 }
 
 // freeNickname is nickname, or the first of nickname numbered from 2 up, that no active user

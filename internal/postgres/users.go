@@ -16,24 +16,33 @@ const userColumns = `id, provider, provider_id, nickname, picture, email, langua
 // keep the user's own profile. A withdrawn account cannot sign in again.
 func (db *DB) SignInUser(ctx context.Context, in planner.User) (*planner.User, error) {
 	var u planner.User
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		// ON CONFLICT DO UPDATE with a no-op assignment returns the existing row too, and is
-		// race-free when two first sign-ins of one account arrive at once.
-		return tx.GetContext(ctx, &u, `
-			INSERT INTO users (id, provider, provider_id, nickname, picture, email)
-			VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT ON CONSTRAINT users_provider_account
-			DO UPDATE SET provider = EXCLUDED.provider
-			RETURNING `+userColumns,
-			planner.NewID(), in.Provider, in.ProviderID, in.Nickname, in.Picture, in.Email)
-	})
+	err := db.tx(ctx, func(tx *sqlx.Tx) error { return insertUser(ctx, tx, &u, in, in.Nickname) })
+	return admitted(&u, err)
+}
+
+// insertUser creates the user of a social account, called nickname, into u. A simultaneous
+// first sign-in of the same account made the row already: ON CONFLICT DO UPDATE with a no-op
+// assignment returns the existing row too, race-free.
+func insertUser(ctx context.Context, tx *sqlx.Tx, u *planner.User, in planner.User, nickname string) error {
+	return tx.GetContext(ctx, u, `
+		INSERT INTO users (id, provider, provider_id, nickname, picture, email)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT ON CONSTRAINT users_provider_account
+		DO UPDATE SET provider = EXCLUDED.provider
+		RETURNING `+userColumns,
+		planner.NewID(), in.Provider, in.ProviderID, nickname, in.Picture, in.Email)
+}
+
+// admitted is the signed-in user u, unless signing in failed (err) or the account was
+// withdrawn: a withdrawn account cannot sign in again (USER_WITHDRAWN).
+func admitted(u *planner.User, err error) (*planner.User, error) {
 	if err != nil {
 		return nil, err
 	}
 	if u.WithdrawnAt != nil {
 		return nil, planner.Errorf(planner.CodeUserWithdrawn, "This account was deleted and cannot sign in again.")
 	}
-	return &u, nil
+	return u, nil
 }
 
 // User loads an active user by public id.

@@ -388,17 +388,14 @@
       finishDrag(false);
     }
   });
-  // While a block is held, the finger drags it instead of scrolling the page.
-  doc.addEventListener(
-    "touchmove",
-    function (evt) {
-      if (drag) evt.preventDefault();
+  fromPlan.holdWithFinger(
+    function () {
+      return !!drag;
     },
-    { passive: false }
+    function () {
+      return !!press && press.type !== "mouse";
+    }
   );
-  doc.addEventListener("contextmenu", function (evt) {
-    if ((press && press.type !== "mouse") || drag) evt.preventDefault();
-  });
   // The click that ends a drag does nothing else (such as "Add here" on the time beneath).
   doc.addEventListener(
     "click",

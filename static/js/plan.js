@@ -38,8 +38,22 @@
     var el = dayEl();
     return el ? el.getAttribute("data-day") : "1";
   }
+  // holdWithFinger keeps a finger dragging what held() says it holds, instead of scrolling the
+  // page, and keeps the press that picks something up (pressing()) from opening the context menu.
+  function holdWithFinger(held, pressing) {
+    doc.addEventListener(
+      "touchmove",
+      function (evt) {
+        if (held()) evt.preventDefault();
+      },
+      { passive: false }
+    );
+    doc.addEventListener("contextmenu", function (evt) {
+      if (pressing() || held()) evt.preventDefault();
+    });
+  }
   // What arrange.js, loaded after this file on the same page, takes from it: times of day as
-  // "HH:MM" and minutes, the day shown, and how a finger's press and hold is told.
+  // "HH:MM" and minutes, the day shown, and how a finger's press and hold is told and kept.
   window.tripplanPlan = {
     clock: clock,
     toMinutes: toMinutes,
@@ -48,6 +62,7 @@
     LAST_MINUTE: LAST_MINUTE,
     LONG_PRESS_MS: LONG_PRESS_MS,
     MOVE_TOLERANCE: MOVE_TOLERANCE,
+    holdWithFinger: holdWithFinger,
   };
   function firstFree() {
     var el = dayEl();
@@ -569,17 +584,14 @@
     endTouch();
     replayHeldRefresh();
   });
-  // While a place is held, the finger drags it instead of scrolling the page.
-  doc.addEventListener(
-    "touchmove",
-    function (evt) {
-      if (touch) evt.preventDefault();
+  holdWithFinger(
+    function () {
+      return !!touch;
     },
-    { passive: false }
+    function () {
+      return !!press;
+    }
   );
-  doc.addEventListener("contextmenu", function (evt) {
-    if (press || touch) evt.preventDefault();
-  });
 
   // Keep the end after the start when the start moves in the add dialog.
   doc.addEventListener("change", function (evt) {
