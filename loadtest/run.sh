@@ -17,18 +17,11 @@ database=${LOAD_DATABASE:-tripplan_load}
 read -r -a scenarios <<<"${LOAD_SCENARIOS:-steady stress throughput}"
 results="$PWD/loadtest/results"
 work=$(mktemp -d)
+# shellcheck source=scripts/local_server.sh
+source scripts/local_server.sh
 server_pid=
-
 stop_server() {
-  if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    for _ in $(seq 200); do
-      kill -0 "$server_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  stop_pid "$server_pid"
   server_pid=
 }
 trap 'stop_server; rm -rf "$work"' EXIT
@@ -46,32 +39,7 @@ mkdir -p "$results" "$work/server"
 db_url=$("$work/loaddb" fresh "$database")
 echo "load: fresh database $database"
 
-# The server, on a port the kernel picks; it prints its URL. Remote providers are switched off
-# so that search uses the built-in catalog, routes the offline estimates and no exchange rates
-# are fetched.
-(cd "$work/server" && exec env -u BASE_URL -u GOOGLE_PLACES_API_KEY -u NOMINATIM_URL -u OSRM_URL -u OSRM_WALK_URL -u RATES_URL \
-  -u LLM_BASE_URL -u STORAGE_URL -u CORS_ORIGINS \
-  DATABASE_URL="$db_url" ADDR=127.0.0.1:0 APP_ENV=development DEV_LOGIN=true MAP_TILE_URL=none \
-  "$work/tripplan" >"$results/server.log" 2>&1) &
-server_pid=$!
-base=
-for _ in $(seq 1200); do
-  base=$(grep -o -m1 'Tripplan is running at http://[^ ]*' "$results/server.log" | cut -d' ' -f5 || true)
-  [[ -n $base ]] && break
-  if ! kill -0 "$server_pid" 2>/dev/null; then
-    cat "$results/server.log" >&2
-    echo "load: the server exited" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-[[ -n $base ]] || { echo "load: the server printed no URL within 2 minutes" >&2; exit 1; }
-for _ in $(seq 300); do
-  curl -fs -o /dev/null "$base/readyz" && break
-  sleep 0.1
-done
-curl -fsS -o /dev/null "$base/readyz"
-echo "load: server ready at $base"
+start_server load "$work/tripplan" "$work/server" "$db_url" "$results/server.log"
 
 "$work/seed" -base "$base" -out "$results/data.json" | tee "$results/seed.txt"
 "$work/loaddb" analyze "$database"

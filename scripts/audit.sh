@@ -14,12 +14,11 @@ export CHROME_PATH=${CHROME_PATH:-$(command -v chromium || true)}
 [[ -n $CHROME_PATH ]] || { echo "audit: Chromium not found (apt-get install chromium, or set CHROME_PATH)" >&2; exit 1; }
 work=$(mktemp -d)
 out="$PWD/tmp/audit"
+# shellcheck source=scripts/local_server.sh
+source scripts/local_server.sh
 server_pid=
 stop_server() {
-  if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  stop_pid "$server_pid"
   server_pid=
 }
 trap 'stop_server; rm -rf "$work"' EXIT
@@ -31,24 +30,7 @@ db_url=$("$work/loaddb" fresh tripplan_audit)
 rm -rf "$out"
 mkdir -p "$out" "$work/server"
 
-(cd "$work/server" && exec env -u BASE_URL -u GOOGLE_PLACES_API_KEY -u NOMINATIM_URL -u OSRM_URL -u OSRM_WALK_URL -u RATES_URL \
-  -u LLM_BASE_URL -u STORAGE_URL -u CORS_ORIGINS \
-  DATABASE_URL="$db_url" ADDR=127.0.0.1:0 APP_ENV=development DEV_LOGIN=true MAP_TILE_URL=none \
-  "$work/tripplan" >"$out/server.log" 2>&1) &
-server_pid=$!
-base=
-for _ in $(seq 1200); do
-  base=$(grep -o -m1 'Tripplan is running at http://[^ ]*' "$out/server.log" | cut -d' ' -f5 || true)
-  [[ -n $base ]] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; echo "audit: the server exited" >&2; exit 1; }
-  sleep 0.1
-done
-[[ -n $base ]] || { echo "audit: the server printed no URL within 2 minutes" >&2; exit 1; }
-for _ in $(seq 300); do
-  curl -fs -o /dev/null "$base/readyz" && break
-  sleep 0.1
-done
-echo "audit: server ready at $base"
+start_server audit "$work/tripplan" "$work/server" "$db_url" "$out/server.log"
 
 # Ana's browser session, and the first collection and plan of her lists.
 cookie=$(curl -fsS -D - -o /dev/null -X POST "$base/dev/auth/login" -H 'Content-Type: application/json' \

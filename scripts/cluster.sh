@@ -22,6 +22,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/local_server.sh
+source scripts/local_server.sh
 root=$PWD
 dir=$root/tmp/cluster
 proxy_port=18080
@@ -48,18 +50,11 @@ alive() {
   [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null
 }
 
-# stop ends the process of a pid file (TERM, then KILL after 20 s) and removes the file.
+# stop ends the process of a pid file (stop_pid) and removes the file.
 stop() {
   local pid
   pid=$(cat "$dir/$1.pid" 2>/dev/null) || return 0
-  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid"
-    for _ in $(seq 200); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  fi
+  stop_pid "$pid"
   rm -f "$dir/$1.pid"
 }
 
