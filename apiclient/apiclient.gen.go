@@ -6740,7 +6740,7 @@ type ClientInterface interface {
 
 	// SubscribePushWithBody Receive Web Push on a browser
 	//
-	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6749,7 +6749,7 @@ type ClientInterface interface {
 
 	// SubscribePush Receive Web Push on a browser
 	//
-	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9771,7 +9771,7 @@ func (c *Client) UnsubscribePush(ctx context.Context, params *UnsubscribePushPar
 
 // SubscribePushWithBody Receive Web Push on a browser
 //
-// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9790,7 +9790,7 @@ func (c *Client) SubscribePushWithBody(ctx context.Context, params *SubscribePus
 
 // SubscribePush Receive Web Push on a browser
 //
-// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17547,7 +17547,7 @@ type ClientWithResponsesInterface interface {
 
 	// SubscribePushWithBodyWithResponse Receive Web Push on a browser
 	//
-	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17556,7 +17556,7 @@ type ClientWithResponsesInterface interface {
 
 	// SubscribePushWithResponse Receive Web Push on a browser
 	//
-	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+	// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -29596,7 +29596,7 @@ func (c *ClientWithResponses) UnsubscribePushWithResponse(ctx context.Context, p
 
 // SubscribePushWithBodyWithResponse Receive Web Push on a browser
 //
-// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29611,7 +29611,7 @@ func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Cont
 
 // SubscribePushWithResponse Receive Web Push on a browser
 //
-// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
+// Keeps a browser's PushSubscription (as PushSubscription.toJSON() gives it) for the user. The endpoint must be an https URL; an endpoint known already is renewed and belongs to this user from now on. It belongs to the sign-in session that made it: signing that session out (or its revocation) deletes it. A user has at most 10: one more drops the oldest. A push service answering 404 or 410 later deletes it. 404 NOT_FOUND when the server has no Web Push (no VAPID keys).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

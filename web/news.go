@@ -132,8 +132,9 @@ func (s *Server) subscribePush(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	sub, err := s.store.SavePushSubscription(c.Request().Context(), caller(c).UserID,
-		planner.PushSubscription{Endpoint: in.Endpoint, P256dh: in.Keys.P256dh, Auth: in.Keys.Auth})
+	p := caller(c)
+	sub, err := s.store.SavePushSubscription(c.Request().Context(), p.UserID,
+		planner.PushSubscription{Endpoint: in.Endpoint, P256dh: in.Keys.P256dh, Auth: in.Keys.Auth, Session: p.Session})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/mail"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +153,48 @@ func TestWebPushReachesTheBrowsersOfWhoAskedForIt(t *testing.T) {
 	a.addPlace(f.ben, f.collection, a.placeID(f.ben, "Jongmyo Shrine"))
 	if got := a.notificationsOf(t, f.ana, "PLACE_ADDED"); len(got) != 1 || a.jobsOfKind(t, "web_push") != before {
 		t.Fatalf("a category left off: %d notifications, %d pushes queued (before: %d)", len(got), a.jobsOfKind(t, "web_push"), before)
+	}
+}
+
+// A push subscription belongs to the sign-in that made it: when Ana signs out on her phone,
+// the phone's subscription goes with the sign-in, even though the phone's browser never said
+// so (it may have been offline), and the next news reaches only her laptop, still signed in.
+func TestSigningOutEndsTheDevicesPushes(t *testing.T) {
+	keys := vapidKeys(t)
+	svc := reachtest.NewPushService(t, keys.PublicKey)
+	f := newPlanFixtureOn(t, newTestApp(t, func(c *Config) { c.VAPIDPublicKey = keys.PublicKey; c.PushAllowHTTP = true }))
+	a := f.a
+	withPush(t, a, keys)
+	phoneSignIn, laptopSignIn := f.ana, a.login("pf-ana", "Ana").AccessToken
+	phone, laptop := reachtest.NewBrowser(t), reachtest.NewBrowser(t)
+	for token, sub := range map[string]map[string]any{
+		phoneSignIn:  {"endpoint": svc.Endpoint(phone, "ana-phone", false), "keys": phone.Keys()},
+		laptopSignIn: {"endpoint": svc.Endpoint(laptop, "ana-laptop", false), "keys": laptop.Keys()},
+	} {
+		if res := a.do(req{Method: "POST", Path: "/users/me/push-subscriptions", Token: token, Body: sub}); res.Status != http.StatusCreated {
+			t.Fatalf("subscribe: %d %s", res.Status, res.Body)
+		}
+	}
+	if res := a.do(req{Method: "PUT", Path: "/users/me/notification-settings", Token: laptopSignIn,
+		Body: map[string]any{"settings": []map[string]any{{"category": "PLAN", "push": true, "email": false}}}}); res.Status != http.StatusOK {
+		t.Fatalf("settings: %d %s", res.Status, res.Body)
+	}
+
+	if res := a.do(req{Method: "POST", Path: "/auth/logout", Token: phoneSignIn}); res.Status != http.StatusNoContent {
+		t.Fatalf("sign out: %d %s", res.Status, res.Body)
+	}
+	var endpoints []string
+	a.mustSelect(t, &endpoints, `SELECT endpoint FROM push_subscriptions ORDER BY endpoint`)
+	if want := []string{svc.URL + "/push/ana-laptop"}; !slices.Equal(endpoints, want) {
+		t.Fatalf("subscriptions after the phone signed out: %v, want %v", endpoints, want)
+	}
+
+	f.add(f.ben, placeBlock(f.places[0].CollectionPlaceID, 1, "10:00", "11:00"))
+	if p := receive(t, svc); p.Endpoint != svc.URL+"/push/ana-laptop" {
+		t.Fatalf("pushed to %s, want the laptop", p.Endpoint)
+	}
+	if n := a.jobsOfKind(t, "web_push"); n != 1 {
+		t.Fatalf("%d pushes queued for one notification, want 1 (the laptop's)", n)
 	}
 }
 

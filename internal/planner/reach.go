@@ -30,11 +30,14 @@ const MaxPushSubscriptions = 10
 
 // PushSubscription is a browser's PushSubscription (RFC 8291 keys, base64url).
 type PushSubscription struct {
-	ID            string     `db:"id"`
-	UserID        string     `db:"user_id"`
-	Endpoint      string     `db:"endpoint"`
-	P256dh        string     `db:"p256dh"`
-	Auth          string     `db:"auth"`
+	ID       string `db:"id"`
+	UserID   string `db:"user_id"`
+	Endpoint string `db:"endpoint"`
+	P256dh   string `db:"p256dh"`
+	Auth     string `db:"auth"`
+	// Session is the sign-in session (refresh-token family) that subscribed, "" if none was
+	// named: its sign-out or revocation ends the subscription.
+	Session       string     `db:"session"`
 	CreatedAt     time.Time  `db:"created_at"`
 	LastSuccessAt *time.Time `db:"last_success_at"`
 }

@@ -67,9 +67,11 @@ func (db *DB) TurnOffDigest(ctx context.Context, userID string) (err error) {
 	return mapError(err)
 }
 
-// SavePushSubscription keeps a browser's subscription for the user. An endpoint known already
-// is the same browser: its keys are renewed and it moves to this user (a browser shared by
-// two accounts pushes to the one signed in last). Beyond MaxPushSubscriptions the oldest go.
+// SavePushSubscription keeps a browser's subscription for the user and the sign-in session
+// that made it (s.Session; endSessions deletes it when that session ends). An endpoint known
+// already is the same browser: its keys are renewed and it moves to this user and session (a
+// browser shared by two accounts pushes to the one signed in last). Beyond
+// MaxPushSubscriptions the oldest go.
 func (db *DB) SavePushSubscription(ctx context.Context, userID string, s planner.PushSubscription) (*planner.PushSubscription, error) {
 	if err := writer(userID); err != nil {
 		return nil, err
@@ -80,11 +82,12 @@ func (db *DB) SavePushSubscription(ctx context.Context, userID string, s planner
 		if _, err := tx.ExecContext(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
 			return err
 		}
-		if err := tx.GetContext(ctx, &out, `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth)
-			VALUES (`+newRowID+`, $1, $2, $3, $4)
+		if err := tx.GetContext(ctx, &out, `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, session)
+			VALUES (`+newRowID+`, $1, $2, $3, $4, NULLIF($5, ''))
 			ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
-			    created_at = now()
-			RETURNING id, user_id, endpoint, p256dh, auth, created_at, last_success_at`, userID, s.Endpoint, s.P256dh, s.Auth); err != nil {
+			    session = EXCLUDED.session, created_at = now()
+			RETURNING id, user_id, endpoint, p256dh, auth, COALESCE(session, '') AS session, created_at, last_success_at`,
+			userID, s.Endpoint, s.P256dh, s.Auth, s.Session); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE id IN (

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/lib/pq"
 
 	"tripplan/internal/devdb"
@@ -140,5 +141,47 @@ func BenchmarkSessionRevoked(b *testing.B) {
 	}
 	if n := queries.Count(); n != 0 {
 		b.Fatalf("%d statements for %d checks, want none", n, b.N)
+	}
+}
+
+// TestEndedSessionsLoseTheirPushSubscriptions: a push subscription ends with the sign-in
+// session that made it, however the session ends — signed out by its access token or browser
+// session (RevokeSession), by its refresh token (RevokeRefreshToken), or revoked because a used
+// refresh token came back (RotateRefreshToken) — and only that session's: the others, and one
+// made without a named session, stay.
+func TestEndedSessionsLoseTheirPushSubscriptions(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := t.Context()
+	user := newUser(t, db, "Pia")
+	later := time.Now().Add(time.Hour)
+	sessions := map[string]string{}
+	for _, name := range []string{"signed-out", "logged-out", "replayed", "kept"} {
+		sessions[name] = must(db.CreateRefreshToken(ctx, user, []byte(name), later))
+	}
+	sessions["unnamed"] = ""
+	for name, session := range sessions {
+		must(db.SavePushSubscription(ctx, user, planner.PushSubscription{Endpoint: "https://push.example/" + name, P256dh: "k", Auth: "a", Session: session}))
+	}
+	left := func() []string {
+		t.Helper()
+		var out []string
+		mustSelect(t, db, &out, `SELECT substr(endpoint, 22) FROM push_subscriptions WHERE user_id = $1 ORDER BY endpoint`, user)
+		return out
+	}
+
+	if err := db.RevokeSession(ctx, user, sessions["signed-out"]); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RevokeRefreshToken(ctx, []byte("logged-out")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.RotateRefreshToken(ctx, []byte("replayed"), []byte("replayed-2"), later, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.RotateRefreshToken(ctx, []byte("replayed"), []byte("replayed-3"), later, 0); err == nil {
+		t.Fatal("a used refresh token was accepted again")
+	}
+	if diff := cmp.Diff([]string{"kept", "unnamed"}, left()); diff != "" {
+		t.Errorf("subscriptions left (-want +got):\n%s", diff)
 	}
 }

@@ -65,9 +65,8 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 		family = t.FamilyID
 		if t.RevokedAt != nil || t.RotatedAt != nil && !t.InGrace {
 			replay = true
-			_, err := tx.ExecContext(ctx, `
-				UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, t.FamilyID)
-			return err
+			var ended []string
+			return tx.SelectContext(ctx, &ended, endSessions(`family_id = $1`), t.FamilyID)
 		}
 		if !t.ExpiresAt.After(time.Now()) {
 			return errInvalidRefresh
@@ -98,15 +97,25 @@ func (db *DB) RotateRefreshToken(ctx context.Context, oldHash, newHash []byte, e
 	return &user, family, nil
 }
 
+// endSessions is the statement that revokes the refresh tokens that match where and are not
+// revoked yet — their sign-in sessions end, and every access token and browser session of them
+// with it — and deletes the push subscriptions those sessions made, so that a device signed
+// out stops receiving the account's news even when its browser could not unsubscribe. It
+// answers the sessions ended, once each.
+func endSessions(where string) string {
+	return `WITH ended AS (
+	            UPDATE refresh_tokens SET revoked_at = now() WHERE (` + where + `) AND revoked_at IS NULL
+	            RETURNING family_id),
+	        unsubscribed AS (DELETE FROM push_subscriptions WHERE session IN (SELECT family_id FROM ended))
+	        SELECT DISTINCT family_id FROM ended`
+}
+
 // RevokeRefreshToken revokes the family of the given token (logout), its access tokens
 // included. Unknown tokens are ignored.
 func (db *DB) RevokeRefreshToken(ctx context.Context, hash []byte) (err error) {
 	defer named(&err)
 	var families []string
-	err = db.SelectContext(ctx, &families, `
-		UPDATE refresh_tokens SET revoked_at = now()
-		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL
-		RETURNING family_id`, hash)
+	err = db.SelectContext(ctx, &families, endSessions(`family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)`), hash)
 	if err != nil {
 		return mapError(err)
 	}
@@ -121,9 +130,8 @@ func (db *DB) RevokeSession(ctx context.Context, userID, session string) (err er
 	if err := writer(userID); err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, `
-		UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
-		session, userID)
+	var ended []string
+	err = db.SelectContext(ctx, &ended, endSessions(`family_id = $1 AND user_id = $2`), session, userID)
 	if err != nil {
 		return mapError(err)
 	}
