@@ -45,6 +45,17 @@ func withPush(t *testing.T, a *testApp, keys reach.VAPID) {
 	})
 }
 
+// newPushFixture is a plan fixture on a server with Web Push (its keys), whose pushes go to a
+// fake push service.
+func newPushFixture(t *testing.T) (*planFixture, *reachtest.PushService, reach.VAPID) {
+	t.Helper()
+	keys := vapidKeys(t)
+	svc := reachtest.NewPushService(t, keys.PublicKey)
+	f := newPlanFixtureOn(t, newTestApp(t, func(c *Config) { c.VAPIDPublicKey = keys.PublicKey; c.PushAllowHTTP = true }))
+	withPush(t, f.a, keys)
+	return f, svc, keys
+}
+
 func vapidKeys(t *testing.T) reach.VAPID {
 	t.Helper()
 	private, public, err := webpush.GenerateVAPIDKeys()
@@ -88,11 +99,8 @@ func receive(t *testing.T, svc *reachtest.PushService) reachtest.Push {
 // with the page to open. Before she asks, and for a category she did not ask for, nothing is
 // queued; a browser whose push service answers 410 is forgotten.
 func TestWebPushReachesTheBrowsersOfWhoAskedForIt(t *testing.T) {
-	keys := vapidKeys(t)
-	svc := reachtest.NewPushService(t, keys.PublicKey)
-	f := newPlanFixtureOn(t, newTestApp(t, func(c *Config) { c.VAPIDPublicKey = keys.PublicKey; c.PushAllowHTTP = true }))
+	f, svc, keys := newPushFixture(t)
 	a := f.a
-	withPush(t, a, keys)
 	if res := a.do(req{Method: "PUT", Path: "/users/me", Token: f.ana, Body: map[string]any{"language": "ko"}}); res.Status != http.StatusOK {
 		t.Fatalf("language: %d %s", res.Status, res.Body)
 	}
@@ -160,11 +168,8 @@ func TestWebPushReachesTheBrowsersOfWhoAskedForIt(t *testing.T) {
 // the phone's subscription goes with the sign-in, even though the phone's browser never said
 // so (it may have been offline), and the next news reaches only her laptop, still signed in.
 func TestSigningOutEndsTheDevicesPushes(t *testing.T) {
-	keys := vapidKeys(t)
-	svc := reachtest.NewPushService(t, keys.PublicKey)
-	f := newPlanFixtureOn(t, newTestApp(t, func(c *Config) { c.VAPIDPublicKey = keys.PublicKey; c.PushAllowHTTP = true }))
+	f, svc, _ := newPushFixture(t)
 	a := f.a
-	withPush(t, a, keys)
 	phoneSignIn, laptopSignIn := f.ana, a.login("pf-ana", "Ana").AccessToken
 	phone, laptop := reachtest.NewBrowser(t), reachtest.NewBrowser(t)
 	for token, sub := range map[string]map[string]any{
