@@ -175,19 +175,40 @@ func (b *browser) click(t *testing.T, css string) {
 	t.Helper()
 	b.idle(t)
 	b.uncover(t, css)
+	b.settle(t, css)
 	b.do(t, "click "+css, chromedp.Click(chromedp.CSS(css)))
+}
+
+// settle waits until the element the CSS selector names holds still — in the same place over
+// two animation frames — so that a click presses where it was measured: the page may still be
+// gliding from a scroll, or shifting as an answer is swapped in above the element.
+func (b *browser) settle(t *testing.T, css string) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !eval[bool](t, b, `(el => new Promise(done => {
+		if (!el) return done(true); // chromedp's click waits for it
+		const at = () => JSON.stringify(el.getBoundingClientRect());
+		const first = at();
+		requestAnimationFrame(() => requestAnimationFrame(() => done(at() === first)));
+	}))(document.querySelector(`+js(css)+`))`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s kept moving for %s", b.name, css, waitTimeout)
+		}
+	}
 }
 
 // uncover scrolls the element the CSS selector names to the middle of the window when
 // something else (the sticky header, a toast) covers its centre, as a person scrolls before
 // tapping: chromedp's click scrolls only an element outside the window into it, then presses
-// whatever is on top at the element's centre.
+// whatever is on top at the element's centre. The scroll is instant: the pages scroll
+// smoothly (scroll-behavior), and a click measured while the page still glides lands on
+// whatever has moved under that point by the time it is pressed.
 func (b *browser) uncover(t *testing.T, css string) {
 	t.Helper()
 	b.do(t, "uncover "+css, chromedp.Evaluate[chromedp.Void](`(el => {
 		if (!el) return;
 		const r = el.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-		if (hit && !el.contains(hit)) el.scrollIntoView({block: "center", inline: "nearest"});
+		if (hit && !el.contains(hit)) el.scrollIntoView({block: "center", inline: "nearest", behavior: "instant"});
 	})(document.querySelector(`+js(css)+`))`))
 }
 

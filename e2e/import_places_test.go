@@ -46,7 +46,7 @@ func TestImportPlacesInTheBrowser(t *testing.T) {
 	if !eval[bool](t, ana, fitsWidth) {
 		t.Error("the page is wider than the phone")
 	}
-	eval[chromedp.Void](t, ana, `document.querySelector("[data-import-report]").scrollIntoView()`)
+	eval[chromedp.Void](t, ana, `document.querySelector("[data-import-report]").scrollIntoView({behavior: "instant"})`)
 	screenshot(t, ana, "phone-import-report", false)
 
 	desktop.emulate(t, ana)
@@ -56,6 +56,6 @@ func TestImportPlacesInTheBrowser(t *testing.T) {
 	if got := eval[string](t, ana, textOf(`[data-count="already"]`)); got != "2" {
 		t.Errorf("already there: %q", got)
 	}
-	eval[chromedp.Void](t, ana, `document.querySelector("[data-import-report]").scrollIntoView()`)
+	eval[chromedp.Void](t, ana, `document.querySelector("[data-import-report]").scrollIntoView({behavior: "instant"})`)
 	screenshot(t, ana, "desktop-import-report", false)
 }

@@ -364,7 +364,7 @@ func TestPlanPageWithoutDragging(t *testing.T) {
 		desktop.emulate(t, ana)
 		ana.do(t, "open day 2", chromedp.Navigate(base+"/plans/"+planID+"?day=2"))
 		ana.waitUntil(t, "day 2's grid", `document.readyState === "complete" && document.querySelectorAll('#day[data-day="2"] li[data-time-block-id]').length === 4`)
-		eval[chromedp.Void](t, ana, `document.querySelector('#day [data-slot="525"]').scrollIntoView({block: "start"})`)
+		eval[chromedp.Void](t, ana, `document.querySelector('#day [data-slot="525"]').scrollIntoView({block: "start", behavior: "instant"})`)
 		clipped := eval[[]string](t, ana, `[...document.querySelectorAll("#day li[data-time-block-id]")].flatMap(li => {
 			const box = li.getBoundingClientRect(), out = [];
 			if (li.scrollHeight > li.clientHeight + 1) out.push(li.dataset.start + ": content " + li.scrollHeight + " px in " + li.clientHeight + " px");
