@@ -652,11 +652,14 @@
     if (prev) prev.setAttribute("aria-disabled", i === 0 ? "true" : "false");
     if (next) next.setAttribute("aria-disabled", i >= n - 1 ? "true" : "false");
   }
+  // showCard brings card i of the track to its middle, gliding there (smooth) unless the
+  // person asked their system for less motion.
   function showCard(track, i, smooth) {
     var cards = pickerCards(track);
     var card = cards[Math.max(0, Math.min(i, cards.length - 1))];
     if (!card) return;
-    track.scrollTo({ left: card.offsetLeft - (track.clientWidth - card.offsetWidth) / 2, behavior: smooth ? "smooth" : "instant" });
+    var glide = smooth && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    track.scrollTo({ left: card.offsetLeft - (track.clientWidth - card.offsetWidth) / 2, behavior: glide ? "smooth" : "instant" });
   }
   doc.addEventListener("click", function (evt) {
     var t = evt.target instanceof Element ? evt.target : null;
