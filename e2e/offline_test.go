@@ -68,7 +68,7 @@ func setOffline(t *testing.T, b *browser, off bool) {
 // TestPlansStayReadableOffline: Ana opens a plan (a second day's tab, its print page, its
 // calendar file) and a place page while online; offline, the plan page reloads from what the
 // service worker kept, with the offline banner and its changes refused with a message, the day's
-// tab, the print page, the calendar file and the place page still come, and a page she never
+// tab (and day 2's address, opened again), the print page, the calendar file and the place page still come, and a page she never
 // opened shows the offline page listing her plan. Back online the banner goes. After she signs
 // out nothing of hers is kept: offline, the plan is the offline page with no plans. And when Ben
 // signs in on the same browser without her signing out, her pages go before any of his are
@@ -159,6 +159,9 @@ func TestPlansStayReadableOffline(t *testing.T) {
 			if got := eval[string](t, ana, textOf("#day-heading")); got != day2Text {
 				t.Errorf("offline, day 2's tab shows %q, want %q", got, day2Text)
 			}
+			// Day 2's address, opened again: the kept plan page shows day 2, from its kept tab.
+			open(plan + "?day=2")
+			ana.waitUntil(t, "day 2 in the kept plan page", textOf("#day-heading")+" === "+js(day2Text))
 			open(plan + "/print")
 			ana.waitUntil(t, "the print page's banner", banner)
 			if got := eval[string](t, ana, `document.querySelector("main").innerText`); !strings.Contains(got, title) {

@@ -52,6 +52,17 @@
       if (pressing() || held()) evt.preventDefault();
     });
   }
+  // A day's address (?day=N) read offline may come back as the plan page the service worker
+  // kept for another day (it keeps pages by address and falls back to the plan's own): the
+  // day asked for is then loaded into it as its tab loads it, which the worker kept too if the
+  // tab was opened. Online the server renders the day asked for, so this never runs.
+  function showAskedDay() {
+    var asked = new URLSearchParams(location.search).get("day");
+    if (!asked || !/^[0-9]{1,2}$/.test(asked) || !dayEl() || asked === day()) return;
+    var tab = doc.querySelector('#day nav a[hx-get][href$="?day=' + asked + '"]');
+    if (tab) window.htmx.ajax("GET", tab.getAttribute("hx-get"), { source: tab, target: "#day", swap: "outerHTML" }).catch(function () {});
+  }
+  doc.addEventListener("DOMContentLoaded", showAskedDay);
   // What arrange.js, loaded after this file on the same page, takes from it: times of day as
   // "HH:MM" and minutes, the day shown, and how a finger's press and hold is told and kept.
   window.tripplanPlan = {

@@ -165,7 +165,7 @@ function networkFirst(event, navigation, partial) {
 
 // fromStore is the kept answer to req, marked Tripplan-Fetched-At (when it was fetched: its
 // Date), or null. A page asked for with another query (another day: ?day=2) falls back to
-// the same page kept with any query.
+// the same page kept with any query (plan.js then loads the day asked for from its kept tab).
 function fromStore(req, navigation) {
   return pagesStore().then(function (name) {
     if (!name) return null;
