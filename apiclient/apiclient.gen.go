@@ -2272,6 +2272,12 @@ type ExpenseItemInput struct {
 	Name          string  `json:"name"`
 }
 
+// ExpensePlace An additional expense of the day put after a time block of it (null - at the day's start).
+type ExpensePlace struct {
+	AfterTimeBlockID string `json:"after_time_block_id"`
+	ExpenseID        string `json:"expense_id"`
+}
+
 // ExtractionJob defines model for ExtractionJob.
 type ExtractionJob struct {
 	DecidedAt      *time.Time                  `json:"decided_at"`
@@ -4231,6 +4237,7 @@ type ArrangeDayJSONBody struct {
 		// Version The resource's version (docs/API.md §Concurrent writes): 1 when created, incremented once by every request that changes it — a PUT or PATCH that sets the values it already had included; operations that change nothing by their definition (selecting the already selected candidate, adding only places the block already holds) do not. Send it back quoted in If-Match to make a change conditional on it.
 		Version Version `json:"version"`
 	} `json:"blocks"`
+	Expenses *[]ExpensePlace `json:"expenses,omitempty"`
 }
 
 // ArrangeDayParams defines parameters for ArrangeDay.
@@ -6314,17 +6321,21 @@ type ClientInterface interface {
 
 	// ArrangeDayWithBody Give blocks of a day new times at once (members)
 	//
-	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-	// against the new versions). Each named block must be of the day and at its `version`
-	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-	// move in one statement, so blocks may trade times, and the new times must not overlap
-	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-	// a new version. Additional expenses after a block that moves stay where they were in
-	// the day (after the nearest earlier block that stays). Recorded once in the plan's
-	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-	// time blocks now.
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+	// `undo`). Each named block must be of the day and at its `version` (412
+	// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+	// in one statement, so blocks may trade times, and the new times must not overlap each
+	// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+	// version. Additional expenses after a block that moves stay where they were in the day
+	// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+	// blocks they name (null: the day's start), in their order after those already there.
+	// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+	// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+	// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+	// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+	// for an expense to put back (its block, or itself, not an additional one of the day),
+	// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+	// back the named blocks' times (against their new versions) and the expenses it moved.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6333,17 +6344,21 @@ type ClientInterface interface {
 
 	// ArrangeDay Give blocks of a day new times at once (members)
 	//
-	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-	// against the new versions). Each named block must be of the day and at its `version`
-	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-	// move in one statement, so blocks may trade times, and the new times must not overlap
-	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-	// a new version. Additional expenses after a block that moves stay where they were in
-	// the day (after the nearest earlier block that stays). Recorded once in the plan's
-	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-	// time blocks now.
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+	// `undo`). Each named block must be of the day and at its `version` (412
+	// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+	// in one statement, so blocks may trade times, and the new times must not overlap each
+	// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+	// version. Additional expenses after a block that moves stay where they were in the day
+	// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+	// blocks they name (null: the day's start), in their order after those already there.
+	// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+	// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+	// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+	// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+	// for an expense to put back (its block, or itself, not an additional one of the day),
+	// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+	// back the named blocks' times (against their new versions) and the expenses it moved.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8865,17 +8880,21 @@ func (c *Client) GetPlanCollectionPlace(ctx context.Context, planID string, coll
 
 // ArrangeDayWithBody Give blocks of a day new times at once (members)
 //
-// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-// against the new versions). Each named block must be of the day and at its `version`
-// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-// move in one statement, so blocks may trade times, and the new times must not overlap
-// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-// a new version. Additional expenses after a block that moves stay where they were in
-// the day (after the nearest earlier block that stays). Recorded once in the plan's
-// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-// time blocks now.
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+// `undo`). Each named block must be of the day and at its `version` (412
+// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+// in one statement, so blocks may trade times, and the new times must not overlap each
+// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+// version. Additional expenses after a block that moves stay where they were in the day
+// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+// blocks they name (null: the day's start), in their order after those already there.
+// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+// for an expense to put back (its block, or itself, not an additional one of the day),
+// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+// back the named blocks' times (against their new versions) and the expenses it moved.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8894,17 +8913,21 @@ func (c *Client) ArrangeDayWithBody(ctx context.Context, planID string, day int,
 
 // ArrangeDay Give blocks of a day new times at once (members)
 //
-// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-// against the new versions). Each named block must be of the day and at its `version`
-// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-// move in one statement, so blocks may trade times, and the new times must not overlap
-// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-// a new version. Additional expenses after a block that moves stay where they were in
-// the day (after the nearest earlier block that stays). Recorded once in the plan's
-// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-// time blocks now.
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+// `undo`). Each named block must be of the day and at its `version` (412
+// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+// in one statement, so blocks may trade times, and the new times must not overlap each
+// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+// version. Additional expenses after a block that moves stay where they were in the day
+// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+// blocks they name (null: the day's start), in their order after those already there.
+// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+// for an expense to put back (its block, or itself, not an additional one of the day),
+// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+// back the named blocks' times (against their new versions) and the expenses it moved.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17061,17 +17084,21 @@ type ClientWithResponsesInterface interface {
 
 	// ArrangeDayWithBodyWithResponse Give blocks of a day new times at once (members)
 	//
-	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-	// against the new versions). Each named block must be of the day and at its `version`
-	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-	// move in one statement, so blocks may trade times, and the new times must not overlap
-	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-	// a new version. Additional expenses after a block that moves stay where they were in
-	// the day (after the nearest earlier block that stays). Recorded once in the plan's
-	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-	// time blocks now.
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+	// `undo`). Each named block must be of the day and at its `version` (412
+	// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+	// in one statement, so blocks may trade times, and the new times must not overlap each
+	// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+	// version. Additional expenses after a block that moves stay where they were in the day
+	// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+	// blocks they name (null: the day's start), in their order after those already there.
+	// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+	// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+	// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+	// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+	// for an expense to put back (its block, or itself, not an additional one of the day),
+	// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+	// back the named blocks' times (against their new versions) and the expenses it moved.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17080,17 +17107,21 @@ type ClientWithResponsesInterface interface {
 
 	// ArrangeDayWithResponse Give blocks of a day new times at once (members)
 	//
-	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-	// against the new versions). Each named block must be of the day and at its `version`
-	// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-	// move in one statement, so blocks may trade times, and the new times must not overlap
-	// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-	// a new version. Additional expenses after a block that moves stay where they were in
-	// the day (after the nearest earlier block that stays). Recorded once in the plan's
-	// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-	// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-	// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-	// time blocks now.
+	// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+	// `undo`). Each named block must be of the day and at its `version` (412
+	// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+	// in one statement, so blocks may trade times, and the new times must not overlap each
+	// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+	// version. Additional expenses after a block that moves stay where they were in the day
+	// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+	// blocks they name (null: the day's start), in their order after those already there.
+	// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+	// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+	// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+	// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+	// for an expense to put back (its block, or itself, not an additional one of the day),
+	// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+	// back the named blocks' times (against their new versions) and the expenses it moved.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23869,6 +23900,12 @@ type ArrangeDayResponse struct {
 	JSON200 *struct {
 		Contents []TimeBlock `json:"contents"`
 		DayInfo  DayInfo     `json:"day_info"`
+
+		// Undo The body of POST …/arrangement that puts the day back.
+		Undo struct {
+			Blocks   []ArrangedBlock `json:"blocks"`
+			Expenses []ExpensePlace  `json:"expenses"`
+		} `json:"undo"`
 	}
 	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationProblemJSON400 *Problem
@@ -23894,6 +23931,12 @@ type ArrangeDayResponse struct {
 func (r ArrangeDayResponse) GetJSON200() *struct {
 	Contents []TimeBlock `json:"contents"`
 	DayInfo  DayInfo     `json:"day_info"`
+
+	// Undo The body of POST …/arrangement that puts the day back.
+	Undo struct {
+		Blocks   []ArrangedBlock `json:"blocks"`
+		Expenses []ExpensePlace  `json:"expenses"`
+	} `json:"undo"`
 } {
 	return r.JSON200
 }
@@ -28822,17 +28865,21 @@ func (c *ClientWithResponses) GetPlanCollectionPlaceWithResponse(ctx context.Con
 
 // ArrangeDayWithBodyWithResponse Give blocks of a day new times at once (members)
 //
-// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-// against the new versions). Each named block must be of the day and at its `version`
-// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-// move in one statement, so blocks may trade times, and the new times must not overlap
-// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-// a new version. Additional expenses after a block that moves stay where they were in
-// the day (after the nearest earlier block that stays). Recorded once in the plan's
-// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-// time blocks now.
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+// `undo`). Each named block must be of the day and at its `version` (412
+// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+// in one statement, so blocks may trade times, and the new times must not overlap each
+// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+// version. Additional expenses after a block that moves stay where they were in the day
+// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+// blocks they name (null: the day's start), in their order after those already there.
+// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+// for an expense to put back (its block, or itself, not an additional one of the day),
+// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+// back the named blocks' times (against their new versions) and the expenses it moved.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28847,17 +28894,21 @@ func (c *ClientWithResponses) ArrangeDayWithBodyWithResponse(ctx context.Context
 
 // ArrangeDayWithResponse Give blocks of a day new times at once (members)
 //
-// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the old times
-// against the new versions). Each named block must be of the day and at its `version`
-// (412 PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all
-// move in one statement, so blocks may trade times, and the new times must not overlap
-// each other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts
-// a new version. Additional expenses after a block that moves stay where they were in
-// the day (after the nearest earlier block that stays). Recorded once in the plan's
-// history (DAY_OPTIMISED). Checks, in order: 400 INVALID_REQUEST (1–100 blocks, each
-// once, times in order), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN),
-// 404 PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 409. Answers the day with all its
-// time blocks now.
+// Applies an optimisation (GET …/optimised's `blocks`) or undoes one (the answer's
+// `undo`). Each named block must be of the day and at its `version` (412
+// PRECONDITION_FAILED with the first stale one as `current`; nothing changes); all move
+// in one statement, so blocks may trade times, and the new times must not overlap each
+// other or the day's other blocks (409 TIME_BLOCK_OVERLAP). Each named block counts a new
+// version. Additional expenses after a block that moves stay where they were in the day
+// (after the nearest earlier block that stays); `expenses` (an undo's) then go after the
+// blocks they name (null: the day's start), in their order after those already there.
+// Recorded once in the plan's history (DAY_OPTIMISED). Checks, in order: 400
+// INVALID_REQUEST (1–100 blocks, each once, times in order; at most 100 expenses, each
+// once), 404 PLAN_NOT_FOUND, 403 FORBIDDEN_NOT_MEMBER (GUEST_FORBIDDEN), 404
+// PLAN_DAY_NOT_FOUND, 404 BLOCK_NOT_FOUND, 412, 404 BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND
+// for an expense to put back (its block, or itself, not an additional one of the day),
+// 409. Answers the day with all its time blocks now, and `undo`: the arrangement that puts
+// back the named blocks' times (against their new versions) and the expenses it moved.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34869,6 +34920,12 @@ func ParseArrangeDayResponse(rsp *http.Response) (*ArrangeDayResponse, error) {
 		var dest struct {
 			Contents []TimeBlock `json:"contents"`
 			DayInfo  DayInfo     `json:"day_info"`
+
+			// Undo The body of POST …/arrangement that puts the day back.
+			Undo struct {
+				Blocks   []ArrangedBlock `json:"blocks"`
+				Expenses []ExpensePlace  `json:"expenses"`
+			} `json:"undo"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

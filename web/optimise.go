@@ -241,7 +241,7 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 	if negotiate(c.Request()) == asJSON {
 		return respond(c, http.StatusOK, out, nil, nil)
 	}
-	values, err := formValues(out.Blocks, false)
+	values, err := formValues(arrangementJSON{Blocks: out.Blocks, Expenses: []expensePlaceJSON{}}, false)
 	if err != nil {
 		return err
 	}
@@ -264,14 +264,17 @@ func (s *Server) optimisedDayHandler(c echo.Context) error {
 	return respond(c, http.StatusOK, out, nil, views.OptimisePreview(pv))
 }
 
-// formValues are the page's values (hx-vals) for POST …/arrangement: the blocks as one JSON
-// form field, and whether it is the Undo.
-func formValues(blocks []arrangedJSON, undo bool) (string, error) {
-	list, err := json.Marshal(blocks)
-	if err != nil {
-		return "", err
+// formValues are the page's values (hx-vals) for POST …/arrangement: the blocks and the
+// expenses to put back each as one JSON form field, and whether it is the Undo.
+func formValues(a arrangementJSON, undo bool) (string, error) {
+	vals := map[string]string{}
+	for name, list := range map[string]any{"blocks": a.Blocks, "expenses": a.Expenses} {
+		b, err := json.Marshal(list)
+		if err != nil {
+			return "", err
+		}
+		vals[name] = string(b)
 	}
-	vals := map[string]string{"blocks": string(list)}
 	if undo {
 		vals["undo"] = "true"
 	}
@@ -279,23 +282,57 @@ func formValues(blocks []arrangedJSON, undo bool) (string, error) {
 	return string(b), err
 }
 
-// arrangedList reads the blocks of an arrangement from JSON, or from a form field holding
-// them as JSON (the plan page's Apply and Undo send hx-vals).
-type arrangedList []arrangedJSON
+// formJSON reads a list of an arrangement from JSON, or from a form field holding it as JSON
+// (the plan page's Apply and Undo send hx-vals).
+type formJSON[T any] []T
 
-func (l *arrangedList) UnmarshalParam(s string) error {
-	return json.Unmarshal([]byte(s), (*[]arrangedJSON)(l))
+func (l *formJSON[T]) UnmarshalParam(s string) error {
+	return json.Unmarshal([]byte(s), (*[]T)(l))
 }
 
+// expensePlaceJSON puts an additional expense of the day after a time block, or at the day's
+// start (after_time_block_id null).
+type expensePlaceJSON struct {
+	ExpenseID        string  `json:"expense_id"`
+	AfterTimeBlockID *string `json:"after_time_block_id"`
+}
+
+// arrangementJSON is an arrangement of a day: what POST …/arrangement takes, and the undo its
+// answer gives.
+type arrangementJSON struct {
+	Blocks   []arrangedJSON     `json:"blocks"`
+	Expenses []expensePlaceJSON `json:"expenses"`
+}
+
+func toArrangementJSON(a planner.Arrangement) arrangementJSON {
+	out := arrangementJSON{Blocks: toArrangedJSON(a.Blocks), Expenses: make([]expensePlaceJSON, len(a.Expenses))}
+	for i, e := range a.Expenses {
+		out.Expenses[i] = expensePlaceJSON{ExpenseID: e.ExpenseID}
+		if e.AfterTimeBlockID != "" {
+			out.Expenses[i].AfterTimeBlockID = &e.AfterTimeBlockID
+		}
+	}
+	return out
+}
+
+// arrangementRequest is an arrangementJSON as POST …/arrangement reads it (Echo binds no form
+// fields of an embedded struct).
 type arrangementRequest struct {
-	Blocks arrangedList `json:"blocks" form:"blocks"`
+	Blocks   formJSON[arrangedJSON]     `json:"blocks" form:"blocks"`
+	Expenses formJSON[expensePlaceJSON] `json:"expenses" form:"expenses"`
 	// Undo marks the plan page's Undo, whose answer takes the toast away.
 	Undo bool `json:"-" form:"undo"`
 }
 
-// arrangeDay gives blocks of a day new times at once (an optimisation, or its undo): 200 with
-// the day's blocks now; for the plan page, the day, announced, with an Undo toast that sends
-// the old times against the new versions.
+// arrangedDayJSON is the day after an arrangement, and the arrangement that undoes it.
+type arrangedDayJSON struct {
+	swappedDayJSON
+	Undo arrangementJSON `json:"undo"`
+}
+
+// arrangeDay gives blocks of a day new times at once (an optimisation, or its undo, which also
+// puts back the additional expenses it moved): 200 with the day's blocks now and the undo; for
+// the plan page, the day, announced, with an Undo toast that sends that undo.
 func (s *Server) arrangeDay(c echo.Context) error {
 	var in arrangementRequest
 	if err := c.Bind(&in); err != nil {
@@ -321,15 +358,30 @@ func (s *Server) arrangeDay(c echo.Context) error {
 		}
 		arranged = append(arranged, planner.Arranged{TimeBlockID: b.TimeBlockID, Version: b.Version, Start: slot.Start, End: slot.End})
 	}
+	v.Check(len(in.Expenses) <= planner.ArrangementMax, "expenses", "must name at most 100 expenses") // planner.ArrangementMax
+	places := make([]planner.ExpensePlace, 0, len(in.Expenses))
+	seenExpense := map[string]bool{}
+	for i, e := range in.Expenses {
+		if i >= planner.ArrangementMax {
+			break
+		}
+		at := "expenses[" + strconv.Itoa(i) + "]"
+		v.Check(planner.ValidID(e.ExpenseID) && !seenExpense[e.ExpenseID], at+".expense_id", "must be an expense id, each once")
+		seenExpense[e.ExpenseID] = true
+		after := deref(e.AfterTimeBlockID)
+		v.Check(after == "" || planner.ValidID(after), at+".after_time_block_id", "must be a time block id of the day, or null for the day's start")
+		places = append(places, planner.ExpensePlace{ExpenseID: e.ExpenseID, AfterTimeBlockID: after})
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
 	ctx, planID := c.Request().Context(), c.Param("planId")
-	got, back, err := s.store.ArrangeDay(ctx, caller(c).UserID, planID, day, arranged)
+	got, back, err := s.store.ArrangeDay(ctx, caller(c).UserID, planID, day, planner.Arrangement{Blocks: arranged, Expenses: places})
 	if err != nil {
 		return err
 	}
-	out := swappedDayJSON{DayInfo: toDayInfoJSON(got.Info), Contents: make([]timeBlockJSON, len(got.Blocks))}
+	out := arrangedDayJSON{swappedDayJSON: swappedDayJSON{DayInfo: toDayInfoJSON(got.Info), Contents: make([]timeBlockJSON, len(got.Blocks))},
+		Undo: toArrangementJSON(back)}
 	for i := range got.Blocks {
 		out.Contents[i] = s.toTimeBlockJSON(ctx, &got.Blocks[i])
 	}
@@ -347,7 +399,7 @@ func (s *Server) arrangeDay(c echo.Context) error {
 	if in.Undo {
 		return respondChange(c, http.StatusOK, out, views.Undone(views.DayChanged(dv, i18n.T(ctx, "optimise.undone", "Day", day))), paths.Plan(planID))
 	}
-	values, err := formValues(toArrangedJSON(back), true)
+	values, err := formValues(out.Undo, true)
 	if err != nil {
 		return err
 	}

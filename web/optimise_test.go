@@ -8,6 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"tripplan/internal/planner"
 )
 
 // zigzagDay puts on day 1 of the plan fixture four Seoul places in a bad order (palace, far
@@ -141,6 +146,19 @@ func TestOptimiseDay(t *testing.T) {
 		}
 	}
 
+	// A taxi (an additional expense) after a block that moves.
+	moving, taxi := o.Blocks[0].TimeBlockID, planner.NewID()
+	if _, err := a.db.Exec(`INSERT INTO expenses (id, plan_id, kind, plan_day_id, after_time_block_id, rank)
+		SELECT $1, $2, 'ADDITIONAL', d.id, $3, 1 FROM plan_days d WHERE d.plan_id = $2 AND d.day = 1`, taxi, f.plan.PlanID, moving); err != nil {
+		t.Fatal(err)
+	}
+	taxiAfter := func() string {
+		t.Helper()
+		var after *string
+		a.mustGet(t, &after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, taxi)
+		return deref(after)
+	}
+
 	// A stale version is refused and nothing moves.
 	before := slots(t, f)
 	stale := make([]arrangedJSON, len(o.Blocks))
@@ -159,7 +177,7 @@ func TestOptimiseDay(t *testing.T) {
 	if res.Status != http.StatusOK {
 		t.Fatalf("arrangement: %d %s", res.Status, res.Body)
 	}
-	var day swappedDayJSON
+	var day arrangedDayJSON
 	if err := json.Unmarshal(res.Body, &day); err != nil {
 		t.Fatal(err)
 	}
@@ -186,17 +204,28 @@ func TestOptimiseDay(t *testing.T) {
 		t.Errorf("the newest history entry is %+v, want Ana optimising day 1", page.Contents)
 	}
 
-	// Undo: the old times against the new versions put the day back.
-	back := make([]map[string]any, len(o.Blocks))
-	for i, m := range o.Blocks {
-		was := byID[m.TimeBlockID]
-		back[i] = map[string]any{"time_block_id": m.TimeBlockID, "version": now[m.TimeBlockID].Version, "start_time": was.StartTime, "end_time": was.EndTime}
+	if got := taxiAfter(); got == moving {
+		t.Error("the taxi stayed after the block that moved")
 	}
-	if res := a.do(req{Method: "POST", Path: arrangement, Token: f.ben, Body: map[string]any{"blocks": back}}); res.Status != http.StatusOK {
+
+	// Undo, as the answer gives it: the old times against the new versions, and the taxi back
+	// after its block, put the day back.
+	back := arrangementJSON{Expenses: []expensePlaceJSON{{ExpenseID: taxi, AfterTimeBlockID: &moving}}}
+	for _, m := range o.Blocks {
+		was := byID[m.TimeBlockID]
+		back.Blocks = append(back.Blocks, arrangedJSON{TimeBlockID: m.TimeBlockID, Version: now[m.TimeBlockID].Version, StartTime: &was.StartTime, EndTime: &was.EndTime})
+	}
+	if diff := cmp.Diff(back, day.Undo, cmpopts.SortSlices(func(x, y arrangedJSON) bool { return x.TimeBlockID < y.TimeBlockID })); diff != "" {
+		t.Errorf("the answer's undo (-want +got):\n%s", diff)
+	}
+	if res := a.do(req{Method: "POST", Path: arrangement, Token: f.ben, Body: day.Undo}); res.Status != http.StatusOK {
 		t.Fatalf("undo: %d %s", res.Status, res.Body)
 	}
 	if after := slots(t, f); !sameMap(before, after) {
 		t.Errorf("undone, the day is %v, want %v", after, before)
+	}
+	if got := taxiAfter(); got != moving {
+		t.Errorf("undone, the taxi is after %q, want its block %q", got, moving)
 	}
 
 	// The plan page: the card's lock, the dialog's before and after, Apply with an Undo toast
@@ -230,6 +259,9 @@ func TestOptimiseDay(t *testing.T) {
 	mustHave(t, undone, `id="day"`, "Put day 1 back as it was")
 	if got := slots(t, f); !sameMap(before, got) {
 		t.Errorf("the page's Undo left the day at %v, want %v", got, before)
+	}
+	if got := taxiAfter(); got != moving {
+		t.Errorf("the page's Undo left the taxi after %q, want its block %q", got, moving)
 	}
 }
 

@@ -161,7 +161,7 @@ func membersOnly(f *guestFixture) map[string]func(ctx context.Context, db *postg
 			return err
 		},
 		"ArrangeDay": func(ctx context.Context, db *postgres.DB) error {
-			_, _, err := db.ArrangeDay(ctx, pg, f.plan, 1, []planner.Arranged{{TimeBlockID: f.timeBlock, Version: 1, Start: 12 * planner.TimeOfDay(time.Hour), End: 13 * planner.TimeOfDay(time.Hour)}})
+			_, _, err := db.ArrangeDay(ctx, pg, f.plan, 1, planner.Arrangement{Blocks: []planner.Arranged{{TimeBlockID: f.timeBlock, Version: 1, Start: 12 * planner.TimeOfDay(time.Hour), End: 13 * planner.TimeOfDay(time.Hour)}}})
 			return err
 		},
 		"AddCandidates": func(ctx context.Context, db *postgres.DB) error {

@@ -19,15 +19,19 @@ import (
 // slots. Every named block counts a new version. The additional expenses placed after a block
 // that moves stay where they were in the day: they go after the nearest earlier block that
 // does not move (or to the day's start), as a single move does. Recorded once in the plan's
-// history. The answer is the day with all its blocks now, and its undo: the named blocks at
-// the times they had, against the versions written now (read under the same lock, so no
-// other change slips between). Checks, in order: GUEST_FORBIDDEN,
-// PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER, PLAN_DAY_NOT_FOUND, BLOCK_NOT_FOUND (a block not of
-// that day), PRECONDITION_FAILED (the first block whose version differs, as it is now),
+// history. in.Expenses (an undo's) then go after the blocks they name, in their order after
+// those already there. The answer is the day with all its blocks now, and its undo: the named
+// blocks at the times they had, against the versions written now, and the expenses this
+// moved back after the blocks they followed (read under the same lock, so no other change
+// slips between). Checks, in order: GUEST_FORBIDDEN, PLAN_NOT_FOUND, FORBIDDEN_NOT_MEMBER,
+// PLAN_DAY_NOT_FOUND, BLOCK_NOT_FOUND (a block not of that day), PRECONDITION_FAILED (the
+// first block whose version differs, as it is now), BLOCK_NOT_FOUND / EXPENSE_NOT_FOUND for an
+// expense to put back (its block, or itself, not an additional one of that day),
 // TIME_BLOCK_OVERLAP when the new times overlap each other or the day's other blocks.
-func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, blocks []planner.Arranged) (*planner.DayBlocks, []planner.Arranged, error) {
+func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, in planner.Arrangement) (*planner.DayBlocks, planner.Arrangement, error) {
 	var out *planner.DayBlocks
-	var undo []planner.Arranged
+	var undo planner.Arrangement
+	blocks := in.Blocks
 	err := db.planTx(ctx, planID, func(tx *sqlx.Tx) error {
 		me, err := planMember(ctx, tx, planID, userID)
 		if err != nil {
@@ -66,14 +70,14 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 		for i, l := range locked {
 			was[l.ID] = i
 		}
-		undo = make([]planner.Arranged, 0, len(blocks))
+		undo.Blocks = make([]planner.Arranged, 0, len(blocks))
 		for _, b := range blocks {
 			i, ok := was[b.TimeBlockID]
 			if !ok {
 				return blockNotFound()
 			}
 			l := locked[i]
-			undo = append(undo, planner.Arranged{TimeBlockID: l.ID, Version: l.Version + 1, Start: planner.TimeOfDay(l.Start), End: planner.TimeOfDay(l.End)})
+			undo.Blocks = append(undo.Blocks, planner.Arranged{TimeBlockID: l.ID, Version: l.Version + 1, Start: planner.TimeOfDay(l.Start), End: planner.TimeOfDay(l.End)})
 			if l.Version != b.Version {
 				now, err := loadTimeBlock(ctx, tx, planID, me.ID, b.TimeBlockID)
 				if err != nil {
@@ -82,9 +86,32 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 				return planner.Stale("A block of the day was changed since you read it; nothing was changed. current holds it as it is now.", now)
 			}
 		}
+		var put []string
+		for _, e := range in.Expenses {
+			if _, ok := was[e.AfterTimeBlockID]; e.AfterTimeBlockID != "" && !ok {
+				return blockNotFound()
+			}
+			put = append(put, e.ExpenseID)
+		}
+		if len(put) > 0 {
+			var n int
+			if err := tx.GetContext(ctx, &n, `
+				SELECT count(*) FROM expenses WHERE id = ANY($2) AND kind = 'ADDITIONAL' AND plan_day_id = $1`,
+				dayRow.ID, pq.Array(put)); err != nil {
+				return err
+			}
+			if n != len(put) {
+				return planner.Errorf(planner.CodeExpenseNotFound, "An expense to put back is not an additional expense of day %d.", day)
+			}
+		}
 		// Before the blocks move: the expenses after a moving block go after the nearest
 		// earlier block that stays, in the order they were, following what is there already.
-		if _, err := tx.ExecContext(ctx, `
+		// Where they were is the undo's.
+		var movedBack []struct {
+			ID    string `db:"id"`
+			After string `db:"after"`
+		}
+		if err := tx.SelectContext(ctx, &movedBack, `
 			WITH moving AS (
 			    SELECT u.id FROM unnest($2::text[], $3::time[], $4::time[]) AS u(id, s, e)
 			    JOIN time_blocks b ON b.id = u.id WHERE (b.start_time, b.end_time) <> (u.s, u.e)),
@@ -97,15 +124,21 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 			    FROM expenses x JOIN time_blocks b ON b.id = x.after_time_block_id
 			    WHERE b.id IN (SELECT id FROM moving)),
 			ranked AS (
-			    SELECT src.id, src.target,
+			    SELECT src.id, src.target, src.block_id, src.start_time, src.end_time, src.rank AS was_rank,
 			           (SELECT COALESCE(max(y.rank), 0) FROM expenses y
 			            WHERE y.kind = 'ADDITIONAL' AND y.plan_day_id = $1 AND y.after_time_block_id IS NOT DISTINCT FROM src.target)
 			           + row_number() OVER (PARTITION BY src.target ORDER BY src.start_time, src.end_time, src.block_id, src.rank, src.id) AS r
-			    FROM src)
-			UPDATE expenses e SET after_time_block_id = ranked.target, rank = ranked.r, updated_at = now()
-			FROM ranked WHERE e.id = ranked.id`,
+			    FROM src),
+			moved AS (
+			    UPDATE expenses e SET after_time_block_id = ranked.target, rank = ranked.r, updated_at = now()
+			    FROM ranked WHERE e.id = ranked.id
+			    RETURNING e.id, ranked.block_id, ranked.start_time, ranked.end_time, ranked.was_rank)
+			SELECT id, block_id AS after FROM moved ORDER BY start_time, end_time, block_id, was_rank, id`,
 			dayRow.ID, pq.Array(ids), pq.Array(starts), pq.Array(ends)); err != nil {
 			return err
+		}
+		for _, m := range movedBack {
+			undo.Expenses = append(undo.Expenses, planner.ExpensePlace{ExpenseID: m.ID, AfterTimeBlockID: m.After})
 		}
 		_, err = tx.ExecContext(ctx, `
 			UPDATE time_blocks b SET start_time = u.s, end_time = u.e, version = b.version + 1, updated_at = now()
@@ -117,6 +150,9 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 			return planner.Errorf(planner.CodeTimeBlockOverlap, "The new times overlap each other or another block of the day.")
 		}
 		if err != nil {
+			return err
+		}
+		if err := placeExpenses(ctx, tx, dayRow.ID, in.Expenses); err != nil {
 			return err
 		}
 		var rows []timeBlockRow
@@ -133,7 +169,36 @@ func (db *DB) ArrangeDay(ctx context.Context, userID, planID string, day int, bl
 			toOthers(paths.Day(planID, day), ""))
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, planner.Arrangement{}, err
 	}
 	return out, undo, nil
+}
+
+// placeExpenses puts additional expenses of a day (planDayID) after the blocks the places
+// name (or at the day's start), in the places' order after those already there: one
+// statement whatever their number.
+func placeExpenses(ctx context.Context, tx *sqlx.Tx, planDayID string, places []planner.ExpensePlace) error {
+	if len(places) == 0 {
+		return nil
+	}
+	ids, after := make([]string, len(places)), make([]string, len(places))
+	for i, p := range places {
+		ids[i], after[i] = p.ExpenseID, p.AfterTimeBlockID
+	}
+	_, err := tx.ExecContext(ctx, `
+		WITH placed AS (
+		    SELECT u.id, NULLIF(u.after, '') AS after, u.n FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, after, n)),
+		bases AS (
+		    SELECT t.after, (SELECT COALESCE(max(e.rank), 0) FROM expenses e
+		                     WHERE e.kind = 'ADDITIONAL' AND e.plan_day_id = $1
+		                       AND e.after_time_block_id IS NOT DISTINCT FROM t.after
+		                       AND e.id NOT IN (SELECT id FROM placed)) AS r
+		    FROM (SELECT DISTINCT after FROM placed) t),
+		ranked AS (
+		    SELECT p.id, p.after, b.r + row_number() OVER (PARTITION BY p.after ORDER BY p.n) AS r
+		    FROM placed p JOIN bases b ON b.after IS NOT DISTINCT FROM p.after)
+		UPDATE expenses e SET after_time_block_id = ranked.after, rank = ranked.r, updated_at = now()
+		FROM ranked WHERE e.id = ranked.id AND e.plan_day_id = $1`,
+		planDayID, pq.Array(ids), pq.Array(after))
+	return err
 }

@@ -23,6 +23,7 @@ func TestArrangeDay(t *testing.T) {
 	other := f.block(t, 2, 3, "09:00", "10:00")
 	dayOne := f.dayID(t, 1)
 	afterB := f.expense(t, dayOne, b.ID)
+	otherDays := f.expense(t, f.dayID(t, 2), other.ID)
 	slots := func() map[string]string {
 		var rows []struct{ ID, Slot string }
 		if err := db.Select(&rows, `SELECT id, start_time::text || '-' || end_time::text AS slot FROM time_blocks WHERE plan_id = $1`, f.plan.ID); err != nil {
@@ -52,32 +53,39 @@ func TestArrangeDay(t *testing.T) {
 
 	// Refused: a stale version, a block of another day, times overlapping a block that stays.
 	for _, tc := range []struct {
-		what   string
-		blocks []planner.Arranged
-		code   planner.Code
+		what     string
+		blocks   []planner.Arranged
+		expenses []planner.ExpensePlace
+		code     planner.Code
 	}{
-		{"stale", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version+1, "09:00", "10:00")}, planner.CodePreconditionFailed},
-		{"another day", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(other, other.Version, "09:00", "10:00")}, planner.CodeBlockNotFound},
-		{"overlap", []planner.Arranged{at(a, a.Version, "11:00", "12:30")}, planner.CodeTimeBlockOverlap},
+		{"stale", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version+1, "09:00", "10:00")}, nil, planner.CodePreconditionFailed},
+		{"another day", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(other, other.Version, "09:00", "10:00")}, nil, planner.CodeBlockNotFound},
+		{"overlap", []planner.Arranged{at(a, a.Version, "11:00", "12:30")}, nil, planner.CodeTimeBlockOverlap},
+		{"an expense put after another day's block", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")},
+			[]planner.ExpensePlace{{ExpenseID: afterB, AfterTimeBlockID: other.ID}}, planner.CodeBlockNotFound},
+		{"another day's expense", []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")},
+			[]planner.ExpensePlace{{ExpenseID: otherDays, AfterTimeBlockID: a.ID}}, planner.CodeExpenseNotFound},
 	} {
-		_, _, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, tc.blocks)
+		_, _, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, planner.Arrangement{Blocks: tc.blocks, Expenses: tc.expenses})
 		wantCode(t, tc.what, err, tc.code)
 		if now := slots(); !same(before, now) {
 			t.Fatalf("%s: the day changed from %v to %v", tc.what, before, now)
 		}
 	}
-	_, _, err := db.ArrangeDay(ctx, f.stranger, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
+	_, _, err := db.ArrangeDay(ctx, f.stranger, f.plan.ID, 1, planner.Arrangement{Blocks: []planner.Arranged{at(a, a.Version, "10:30", "11:30")}})
 	wantCode(t, "stranger", err, planner.CodeForbiddenNotMember)
-	_, _, err = db.ArrangeDay(ctx, f.member, f.plan.ID, 9, []planner.Arranged{at(a, a.Version, "10:30", "11:30")})
+	_, _, err = db.ArrangeDay(ctx, f.member, f.plan.ID, 9, planner.Arrangement{Blocks: []planner.Arranged{at(a, a.Version, "10:30", "11:30")}})
 	wantCode(t, "no such day", err, planner.CodePlanDayNotFound)
 
 	// a and b trade slots (each takes the other's: one at a time, either would overlap).
-	day, undo, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")})
+	day, undo, err := db.ArrangeDay(ctx, f.member, f.plan.ID, 1, planner.Arrangement{Blocks: []planner.Arranged{at(a, a.Version, "10:30", "11:30"), at(b, b.Version, "09:00", "10:00")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The undo puts each named block back where it was, against the version written now.
-	if diff := cmp.Diff([]planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")}, undo); diff != "" {
+	// The undo puts each named block back where it was, against the version written now, and
+	// the expense that followed b back after it.
+	if diff := cmp.Diff(planner.Arrangement{Blocks: []planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")},
+		Expenses: []planner.ExpensePlace{{ExpenseID: afterB, AfterTimeBlockID: b.ID}}}, undo); diff != "" {
 		t.Errorf("the undo (-want +got):\n%s", diff)
 	}
 	var order []string
@@ -111,12 +119,16 @@ func TestArrangeDay(t *testing.T) {
 		t.Errorf("%d DAY_OPTIMISED entries, want 1", n)
 	}
 
-	// Undo: the old slots against the new versions.
-	if _, _, err := db.ArrangeDay(ctx, f.owner, f.plan.ID, 1, []planner.Arranged{at(a, 2, "09:00", "10:00"), at(b, 2, "10:30", "11:30")}); err != nil {
+	// Undo: the old slots against the new versions, and the expense after b again.
+	if _, _, err := db.ArrangeDay(ctx, f.owner, f.plan.ID, 1, undo); err != nil {
 		t.Fatal(err)
 	}
 	if now := slots(); !same(before, now) {
 		t.Errorf("undone, the day is %v, want %v", now, before)
+	}
+	mustGet(t, db, &after, `SELECT after_time_block_id FROM expenses WHERE id = $1`, afterB)
+	if after == nil || *after != b.ID {
+		t.Errorf("undone, the expense after b is after %v, want b", after)
 	}
 }
 
